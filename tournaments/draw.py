@@ -1,0 +1,448 @@
+"""Seat draw for a tournament round (pure Python, no Django).
+
+A round's seat draw places the round's entries (identified by int entry ids) at numbered tables,
+each table's seats in playing order.  The draw is by lot (``random.Random(seed)``), so that it is
+fully reproducible from the stored seed, and then improved by a local search that swaps players
+between tables:
+
+1. keep-apart violations (e.g. two members of the same team at one table) are minimised first;
+   one violation weighs more than all possible repeat meetings together;
+2. then repeat meetings (two players seated together who already met in an earlier round of the
+   tournament), so that nobody meets the same opponent twice where that is possible.
+
+Finally every table's seat order is drawn by lot, too.
+
+Indices used here are 0-based: ``Draw.tables[t][s]`` is the entry at table ``t`` (table number
+``t + 1`` for humans), seat ``s``.  Table sizes from :func:`plan_table_sizes` put the tables of the
+preferred size first and the odd-sized tables last (highest table numbers).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement
+
+__all__ = [
+    "Draw",
+    "DrawError",
+    "draw_round",
+    "evaluate_tables",
+    "new_seed",
+    "opponents_from_tables",
+    "plan_table_sizes",
+    "swap_players",
+]
+
+Tables = tuple[tuple[int, ...], ...]
+PreviousOpponents = Mapping[int, Collection[int]] | Collection[frozenset[int]]
+
+# Largest seed handed out by new_seed(): fits a signed 64-bit integer (PostgreSQL bigint).
+MAX_SEED = 2**63 - 1
+
+
+class DrawError(ValueError):
+    """The requested table plan or draw is impossible or the input is inconsistent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The result of a seat draw.
+
+    ``tables[t]`` holds the entry ids at table ``t`` (0-based) in seat order.
+    ``repeat_pairs`` counts the pairs seated together who had already met;
+    ``keep_apart_violations`` counts the keep-apart pairs seated together.
+    """
+
+    tables: Tables
+    seed: int
+    repeat_pairs: int
+    keep_apart_violations: int
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        return tuple(len(table) for table in self.tables)
+
+    def seat_of(self, *, entry: int) -> tuple[int, int]:
+        """(table index, seat index) of ``entry``, both 0-based."""
+        return _locate(self.tables, entry)
+
+
+# --------------------------------------------------------------------------- table sizes
+
+
+def plan_table_sizes(
+    *,
+    players: int,
+    allowed_sizes: frozenset[int],
+    preferred_size: int,
+    prefer_larger_odd_tables: bool = True,
+) -> list[int]:
+    """Table sizes for ``players`` players, preferred tables first, odd-sized tables last.
+
+    The rule:
+
+    1. use as few tables of a non-preferred size as possible (all others have the preferred
+       size);
+    2. if several plans need the same number of non-preferred tables, ``prefer_larger_odd_tables``
+       (the default) picks the plan with the larger odd tables, i.e. the fewest tables: a Cego
+       organiser would rather seat five (the dealer sits out each deal) than three (a different
+       game, three-hand Cego).  With ``prefer_larger_odd_tables=False`` the smaller odd tables
+       (more tables) are chosen instead.
+
+    E.g. 42 players, allowed {3, 4, 5}, preferred 4: ``[4] * 8 + [5, 5]`` by default,
+    ``[4] * 9 + [3, 3]`` with ``prefer_larger_odd_tables=False``.
+
+    The returned list is sorted: the preferred tables first, then the others, larger before
+    smaller.  Raises :class:`DrawError` when no plan exists.
+    """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise DrawError(f"the number of players must be an int, not {players!r}")
+    sizes = frozenset(allowed_sizes)
+    if not sizes:
+        raise DrawError("no table sizes are allowed")
+    for size in sizes:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise DrawError(f"table sizes must be positive ints, not {size!r}")
+    if preferred_size not in sizes:
+        raise DrawError(
+            f"the preferred table size {preferred_size} is not among the allowed sizes "
+            f"{sorted(sizes)}"
+        )
+    if players < 1:
+        raise DrawError(f"cannot seat {players} players")
+    if players < min(sizes):
+        raise DrawError(
+            f"{players} players are fewer than the smallest allowed table "
+            f"(allowed sizes {sorted(sizes)})"
+        )
+
+    others = sorted(sizes - {preferred_size})
+    # If a plan uses k >= preferred_size odd tables, some non-empty subset of them sums to a
+    # multiple of preferred_size (pigeonhole on prefix sums) and can be replaced by preferred
+    # tables.  So a minimal plan never needs more than preferred_size - 1 odd tables.
+    for count in range(preferred_size):
+        plans: list[tuple[int, ...]] = []
+        for odd in combinations_with_replacement(others, count):
+            rest = players - sum(odd)
+            if rest >= 0 and rest % preferred_size == 0:
+                plans.append(tuple(sorted(odd, reverse=True)))
+        if plans:
+            # Same number of odd tables: more seats at them means fewer tables in all.
+            if prefer_larger_odd_tables:
+                odd = min(plans, key=lambda p: (-sum(p), [-s for s in p]))
+            else:
+                odd = min(plans, key=lambda p: (sum(p), list(p)))
+            rest = players - sum(odd)
+            return [preferred_size] * (rest // preferred_size) + list(odd)
+    raise DrawError(
+        f"{players} players cannot be seated at tables of the allowed sizes {sorted(sizes)}"
+    )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def new_seed() -> int:
+    """A fresh random seed in 1 .. 2**63 - 1 (fits a PostgreSQL bigint), from ``secrets``."""
+    return secrets.randbelow(MAX_SEED) + 1
+
+
+def opponents_from_tables(*, tables: Iterable[Iterable[int]]) -> dict[int, set[int]]:
+    """Who met whom: every entry mapped to the set of entries it shared a table with.
+
+    Pass the tables of several earlier rounds concatenated to cover all of them, e.g.
+    ``opponents_from_tables(tables=[*round_1.tables, *round_2.tables])``.  A player sitting
+    out as dealer at a table of five still met everyone at that table.
+    """
+    result: dict[int, set[int]] = {}
+    for table in tables:
+        seated = list(table)
+        for entry in seated:
+            result.setdefault(entry, set())
+        for a, b in combinations(seated, 2):
+            if a == b:
+                continue
+            result[a].add(b)
+            result[b].add(a)
+    return result
+
+
+def swap_players(*, tables: Sequence[Sequence[int]], a: int, b: int) -> Tables:
+    """New tables with entries ``a`` and ``b`` swapped (seats included).
+
+    For the organiser's manual change before a round starts.  Swapping two players at the same
+    table swaps their seats.  Raises :class:`DrawError` if either is not seated or ``a == b``.
+    """
+    if a == b:
+        raise DrawError(f"cannot swap entry {a} with itself")
+    ta, sa = _locate(tables, a)
+    tb, sb = _locate(tables, b)
+    new = [list(table) for table in tables]
+    new[ta][sa], new[tb][sb] = b, a
+    return tuple(tuple(table) for table in new)
+
+
+def evaluate_tables(
+    *,
+    tables: Sequence[Sequence[int]],
+    previous_opponents: PreviousOpponents,
+    keep_apart: Collection[frozenset[int]],
+) -> tuple[int, int]:
+    """``(repeat_pairs, keep_apart_violations)`` of a seating, e.g. after :func:`swap_players`."""
+    met = _pair_set(previous_opponents)
+    apart = _pair_set(keep_apart)
+    repeats = violations = 0
+    for table in tables:
+        for a, b in combinations(table, 2):
+            pair = frozenset((a, b))
+            repeats += pair in met
+            violations += pair in apart
+    return repeats, violations
+
+
+def _locate(tables: Sequence[Sequence[int]], entry: int) -> tuple[int, int]:
+    for t, table in enumerate(tables):
+        for s, seated in enumerate(table):
+            if seated == entry:
+                return t, s
+    raise DrawError(f"entry {entry} is not seated in this draw")
+
+
+def _pair_set(groups: PreviousOpponents) -> set[frozenset[int]]:
+    """Normalise a mapping entry -> opponents, or a collection of groups, to a set of pairs.
+
+    A group (frozenset) of more than two entries stands for all pairs within it (e.g. a team,
+    or a whole earlier table).
+    """
+    pairs: set[frozenset[int]] = set()
+    if isinstance(groups, Mapping):
+        for a, others in groups.items():
+            for b in others:
+                if a != b:
+                    pairs.add(frozenset((a, b)))
+    else:
+        for group in groups:
+            for a, b in combinations(sorted(set(group)), 2):
+                pairs.add(frozenset((a, b)))
+    return pairs
+
+
+# --------------------------------------------------------------------------- the draw
+
+
+def draw_round(
+    *,
+    players: Sequence[int],
+    table_sizes: Sequence[int],
+    seed: int,
+    previous_opponents: PreviousOpponents,
+    keep_apart: Collection[frozenset[int]],
+    fixed: Mapping[int, tuple[int, int]] | None = None,
+    max_iterations: int | None = None,
+) -> Draw:
+    """Draw the seats of a round by lot and improve the draw by local search.
+
+    ``players``: the entry ids to seat (any order; they are sorted first, so the input order
+    does not change the draw).  ``table_sizes``: as from :func:`plan_table_sizes`; must sum to
+    the number of players.  ``seed``: the lot; same inputs and seed give the identical draw.
+    ``previous_opponents``: entry -> entries already met, or a collection of frozensets
+    (pairs, or whole earlier tables).  ``keep_apart``: frozensets of entries that should sit at
+    different tables (pairs or e.g. whole teams).  Entries not in ``players`` are ignored in
+    both.  ``fixed``: entry -> (table index, seat index), 0-based; such an entry keeps exactly
+    that seat (e.g. a wheelchair place).  ``max_iterations``: local-search budget (default
+    grows with the field).
+
+    Keep-apart violations are minimised first, repeat meetings second.
+    """
+    entries = sorted(players)
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in entries):
+        raise DrawError("entry ids must be ints")
+    if len(set(entries)) != len(entries):
+        raise DrawError("an entry appears more than once among the players")
+    sizes = list(table_sizes)
+    if not sizes:
+        raise DrawError("no tables to seat the players at")
+    if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in sizes):
+        raise DrawError(f"table sizes must be positive ints: {sizes}")
+    if sum(sizes) != len(entries):
+        raise DrawError(f"the table sizes {sizes} seat {sum(sizes)}, not {len(entries)} players")
+
+    index = {entry: i for i, entry in enumerate(entries)}
+    fixed_seats = _check_fixed(fixed or {}, index, sizes)
+
+    rng = random.Random(seed)
+
+    # ---- the lot: fixed entries at their tables, everybody else shuffled into the gaps.
+    n = len(entries)
+    tab = [-1] * n
+    free_places: list[int] = []
+    used = [0] * len(sizes)
+    for i, (t, _s) in fixed_seats.items():
+        tab[i] = t
+        used[t] += 1
+    for t, size in enumerate(sizes):
+        free_places.extend([t] * (size - used[t]))
+    movable = [i for i in range(n) if i not in fixed_seats]
+    shuffled = movable[:]
+    rng.shuffle(shuffled)
+    for i, t in zip(shuffled, free_places, strict=True):
+        tab[i] = t
+
+    # ---- weights: one keep-apart violation outweighs every possible repeat meeting.
+    met = [p for p in _pair_set(previous_opponents) if p <= index.keys()]
+    apart = [p for p in _pair_set(keep_apart) if p <= index.keys()]
+    apart_weight = len(met) + 1
+    nbr: list[dict[int, int]] = [{} for _ in range(n)]
+    for pairs, weight in ((met, 1), (apart, apart_weight)):
+        for pair in pairs:
+            a, b = (index[e] for e in pair)
+            nbr[a][b] = nbr[a].get(b, 0) + weight
+            nbr[b][a] = nbr[b].get(a, 0) + weight
+
+    if max_iterations is None:
+        max_iterations = 500 + 40 * n
+    tab = _local_search(
+        rng=rng,
+        tab=tab,
+        tables=len(sizes),
+        nbr=nbr,
+        movable=movable,
+        fixed=set(fixed_seats),
+        max_iterations=max_iterations,
+    )
+
+    # ---- seat order by lot, fixed entries at their seats.
+    seats: list[list[int | None]] = [[None] * size for size in sizes]
+    for i, (t, s) in fixed_seats.items():
+        seats[t][s] = entries[i]
+    at_table: list[list[int]] = [[] for _ in sizes]
+    for i in range(n):
+        if i not in fixed_seats:
+            at_table[tab[i]].append(i)
+    for t, members in enumerate(at_table):
+        rng.shuffle(members)
+        gaps = [s for s, e in enumerate(seats[t]) if e is None]
+        for s, i in zip(gaps, members, strict=True):
+            seats[t][s] = entries[i]
+    tables: Tables = tuple(tuple(e for e in table if e is not None) for table in seats)
+
+    repeats, violations = evaluate_tables(
+        tables=tables,
+        previous_opponents=[frozenset(p) for p in met],
+        keep_apart=[frozenset(p) for p in apart],
+    )
+    return Draw(tables=tables, seed=seed, repeat_pairs=repeats, keep_apart_violations=violations)
+
+
+def _check_fixed(
+    fixed: Mapping[int, tuple[int, int]], index: Mapping[int, int], sizes: Sequence[int]
+) -> dict[int, tuple[int, int]]:
+    result: dict[int, tuple[int, int]] = {}
+    taken: dict[tuple[int, int], int] = {}
+    for entry, place in sorted(fixed.items()):
+        if entry not in index:
+            raise DrawError(f"fixed entry {entry} is not among the players")
+        t, s = place
+        if not (0 <= t < len(sizes)) or not (0 <= s < sizes[t]):
+            raise DrawError(f"fixed seat {place} of entry {entry} does not exist")
+        if (t, s) in taken:
+            raise DrawError(f"entries {taken[(t, s)]} and {entry} are both fixed at seat {place}")
+        taken[(t, s)] = entry
+        result[index[entry]] = (t, s)
+    return result
+
+
+def _local_search(
+    *,
+    rng: random.Random,
+    tab: list[int],
+    tables: int,
+    nbr: list[dict[int, int]],
+    movable: list[int],
+    fixed: set[int],
+    max_iterations: int,
+) -> list[int]:
+    """Min-conflicts tabu search over swaps of two players at different tables.
+
+    ``tab[i]`` is player i's table; the cost is the summed weight of the pairs seated together.
+    Returns the best assignment found (a new list).
+    """
+    n = len(tab)
+    # conf[i][t]: weight between player i and the players at table t (i excluded).
+    conf = [[0] * tables for _ in range(n)]
+    for i in range(n):
+        row = conf[i]
+        for j, w in nbr[i].items():
+            row[tab[j]] += w
+    cost = sum(conf[i][tab[i]] for i in range(n)) // 2
+    # Pairs of fixed players at the same table cannot be separated: a lower bound.
+    floor = sum(w for i in fixed for j, w in nbr[i].items() if j in fixed and tab[j] == tab[i]) // 2
+    best_cost = cost
+    best = tab[:]
+    if cost <= floor or len(movable) < 2 or tables < 2:
+        return best
+
+    tabu = [0] * n
+    noise = 0.03
+    for it in range(1, max_iterations + 1):
+        bad = [i for i in movable if conf[i][tab[i]] > 0]
+        if not bad:
+            break
+        x = bad[rng.randrange(len(bad))]
+        a = tab[x]
+        cx = conf[x]
+        own_x = cx[a]
+        wx = nbr[x]
+        if rng.random() < noise:
+            others = [y for y in movable if tab[y] != a]
+            if not others:
+                break
+            y = others[rng.randrange(len(others))]
+            b = tab[y]
+            delta = cx[b] - own_x + conf[y][a] - conf[y][b] - 2 * wx.get(y, 0)
+        else:
+            best_delta: int | None = None
+            candidates: list[int] = []
+            for y in movable:
+                b = tab[y]
+                if b == a:
+                    continue
+                cy = conf[y]
+                d = cx[b] - own_x + cy[a] - cy[b]
+                if wx:
+                    d -= 2 * wx.get(y, 0)
+                if tabu[y] > it and cost + d >= best_cost:
+                    continue
+                if best_delta is None or d < best_delta:
+                    best_delta = d
+                    candidates = [y]
+                elif d == best_delta:
+                    candidates.append(y)
+            if best_delta is None:
+                continue
+            y = candidates[rng.randrange(len(candidates))]
+            delta = best_delta
+            b = tab[y]
+        # apply the swap x (table a) <-> y (table b)
+        for j, w in wx.items():
+            row = conf[j]
+            row[a] -= w
+            row[b] += w
+        for j, w in nbr[y].items():
+            row = conf[j]
+            row[b] -= w
+            row[a] += w
+        tab[x] = b
+        tab[y] = a
+        cost += delta
+        tabu[x] = it + 2 + rng.randrange(8)
+        tabu[y] = it + 2 + rng.randrange(8)
+        if cost < best_cost:
+            best_cost = cost
+            best = tab[:]
+            if cost <= floor:
+                break
+    return best
