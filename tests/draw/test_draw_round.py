@@ -5,7 +5,7 @@ from collections import Counter
 from itertools import combinations, permutations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from tournaments.draw import (
@@ -289,3 +289,38 @@ def test_draw_is_frozen():
     draw = lot([1, 2, 3, 4], [4], 1)
     with pytest.raises(AttributeError):
         draw.seed = 2  # type: ignore[misc]
+
+
+def repeat_free_seating_exists(players, size, met) -> bool:
+    """Backtracking oracle: can ``players`` sit at tables of ``size`` without a repeat?"""
+
+    def fill(rest) -> bool:
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        candidates = [p for p in others if frozenset((first, p)) not in met]
+        for mates in combinations(candidates, size - 1):
+            if any(frozenset(q) in met for q in combinations(mates, 2)):
+                continue
+            if fill([p for p in others if p not in mates]):
+                return True
+        return False
+
+    return fill(sorted(players))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([12, 16]), seeds, st.randoms(use_true_random=False), st.integers(2, 4))
+def test_later_rounds_repeat_free_whenever_possible(n, seed, rnd, rounds_before):
+    # Earlier rounds are themselves drawn (repeat-avoiding), as in a real tournament.
+    players = list(range(1, n + 1))
+    earlier = []
+    for r in range(rounds_before):
+        earlier += lot(
+            players, [4] * (n // 4), rnd.randrange(2**32) + r, opponents_from_tables(tables=earlier)
+        ).tables
+    met = {frozenset(p) for t in earlier for p in combinations(t, 2)}
+    draw = lot(players, [4] * (n // 4), seed, opponents_from_tables(tables=earlier))
+    possible = repeat_free_seating_exists(players, 4, met)
+    event(f"repeat-free seating possible: {possible}")
+    assert (draw.repeat_pairs == 0) == possible
