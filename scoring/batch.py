@@ -1,0 +1,66 @@
+"""JSON Lines in, JSON Lines out (shared/spec/deal-record.md). Streams: one line at a time."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from scoring.deal import deal_from_record
+from scoring.engine import score_deal
+from scoring.errors import ScoringError
+from scoring.rulesource import RuleSource
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+_loads = json.loads
+
+
+def score_lines(
+    lines: Iterable[str], resolve: Callable[[str], RuleSource]
+) -> Iterator[tuple[str, bool]]:
+    """Yield ``(output_line, ok)`` for every input line, in order (no trailing newline).
+
+    ``resolve`` maps a rule slug to its source and raises KeyError for an unknown one; each
+    slug is resolved once. Blank lines are skipped (they carry no record).
+    """
+    sources: dict[str, RuleSource | None] = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        out: dict[str, Any] = {}
+        try:
+            try:
+                record = _loads(line)
+            except ValueError as error:
+                raise ScoringError("line", "invalid_json", detail=_json_detail(error)) from None
+            if type(record) is not dict:
+                raise ScoringError("line", "not_object")
+            if "id" in record:
+                out["id"] = record["id"]
+            slug = record.get("rules")
+            if type(slug) is not str:
+                raise ScoringError("rules", "required" if slug is None else "not_str")
+            try:
+                rules = sources[slug]
+            except KeyError:
+                try:
+                    rules = resolve(slug)
+                except KeyError:
+                    rules = None
+                sources[slug] = rules
+            if rules is None:
+                raise ScoringError("rules", "unknown_rules", rules=slug)
+            result = score_deal(rules, deal_from_record(record))
+        except ScoringError as error:
+            out["error"] = str(error)
+            yield _dumps(out), False
+            continue
+        out["scores"] = list(result.scores)
+        out["unit"] = result.unit
+        yield _dumps(out), True
+
+
+def _json_detail(error: ValueError) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} at column {error.colno}"
+    return str(error)

@@ -1,0 +1,340 @@
+"""Scoring one deal under one rule source. Pure functions; every rule comes from the source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.deal import DealInput
+from scoring.errors import ScoringError
+from scoring.rulesource import (
+    Contract,
+    DrescherContract,
+    FixedContract,
+    NormalContract,
+    RaeuberContract,
+    RuleSource,
+    TableRule,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    scores: tuple[int, ...]
+    unit: str
+    per_opponent: int | None = None
+
+
+def _allowed(sizes: tuple[int, ...]) -> str:
+    words = [str(size) for size in sizes]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+class _Ledger:
+    """Scores of one deal, filled by payments between a central player and the others."""
+
+    __slots__ = ("scores", "each")
+
+    def __init__(self, seats: int, each: bool) -> None:
+        self.scores = [0] * seats
+        self.each = each  # distribution "each_defender"; else "declarer_only"
+
+    def settle(self, central: int, others: list[int], amount: int) -> None:
+        """``central`` receives ``amount`` from each of ``others`` (pays, if negative)."""
+        if self.each:
+            self.scores[central] += amount * len(others)
+            for seat in others:
+                self.scores[seat] -= amount
+        else:
+            self.scores[central] += amount
+
+
+def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
+    """Score ``deal`` under ``rules``; raise :class:`ScoringError` naming the offending field."""
+    seats = deal.seats
+    table = rules.tables.get(seats)
+    if table is None:
+        raise ScoringError(
+            "seats",
+            "table_size",
+            source=rules.slug,
+            allowed=_allowed(rules.table_sizes),
+            seats=seats,
+        )
+    out = deal.sitting_out
+    if table.active < seats:
+        if out is None:
+            raise ScoringError("sitting_out", "sitting_out_required", seats=seats)
+        _seat(out, seats, "sitting_out")
+    elif out is not None:
+        raise ScoringError("sitting_out", "sitting_out_not_allowed", seats=seats, source=rules.slug)
+    name = deal.contract
+    contract = rules.contracts.get(name)
+    if contract is None:
+        raise ScoringError("contract", "unknown_contract", source=rules.slug, contract=name)
+    if name in table.forbidden:
+        raise ScoringError(
+            "contract", "contract_forbidden", contract=name, seats=seats, source=rules.slug
+        )
+    declarer = _active_seat(deal.declarer, seats, out, "declarer")
+    active = [seat for seat in range(seats) if seat != out]
+    # who pays and receives like a defender besides the active players
+    payers = active if table.sitting_out_scores != "defender" else list(range(seats))
+    knocks = deal.knocks
+    factor = 1
+    if knocks is not None:
+        if rules.knocking is None:
+            raise ScoringError("knocks", "no_knocking", source=rules.slug)
+        if knocks > rules.knocking.max:
+            raise ScoringError("knocks", "knocks_range", max=rules.knocking.max)
+        factor = 2**knocks
+    ledger = _Ledger(seats, rules.distribution == "each_defender")
+    if deal.penalty is not None:
+        per = _penalty(rules, deal, contract, ledger, payers, out, factor)
+        return DealResult(tuple(ledger.scores), rules.unit, per)
+    _check_applicable(rules, deal, contract)
+    kind = contract.kind
+    defenders = [seat for seat in payers if seat != declarer]
+    if kind == "normal":
+        per = _normal(rules, deal, contract, table, factor)  # type: ignore[arg-type]
+        ledger.settle(declarer, defenders, per)
+    elif kind == "fixed":
+        per = _fixed(rules, deal, contract)  # type: ignore[arg-type]
+        ledger.settle(declarer, defenders, per * factor)
+        per *= factor
+    elif kind == "raeuber":
+        per = _raeuber(deal, contract, table, ledger, payers, out, factor)  # type: ignore[arg-type]
+    else:
+        per = _drescher(deal, contract, ledger, payers, out, factor)  # type: ignore[arg-type]
+    if deal.bonuses:
+        _bonuses(rules, deal, ledger, payers, out, declarer, defenders, factor)
+    return DealResult(tuple(ledger.scores), rules.unit, None if per is None else abs(per))
+
+
+def _seat(seat: int, seats: int, field: str) -> int:
+    if seat >= seats:
+        raise ScoringError(field, "seat_range", seat=seat, seats=seats)
+    return seat
+
+
+def _active_seat(seat: int, seats: int, out: int | None, field: str) -> int:
+    if seat >= seats:
+        raise ScoringError(field, "seat_range", seat=seat, seats=seats)
+    if seat == out:
+        raise ScoringError(field, "seat_sits_out", seat=seat)
+    return seat
+
+
+def _not_applicable(field: str, rules: RuleSource, name: str) -> ScoringError:
+    return ScoringError(field, "not_applicable", contract=name, source=rules.slug)
+
+
+def _check_applicable(rules: RuleSource, deal: DealInput, contract: Contract) -> None:
+    """A field the contract does not use is an error (false flags are harmless)."""
+    kind = contract.kind
+    name = deal.contract
+    if kind != "normal":
+        for field in ("declarer_points", "declarer_tricks"):
+            if getattr(deal, field) is not None:
+                raise _not_applicable(field, rules, name)
+        if deal.after_solo:
+            raise _not_applicable("after_solo", rules, name)
+    if kind != "fixed":
+        if deal.won is not None:
+            raise _not_applicable("won", rules, name)
+        if deal.ouvert:
+            raise _not_applicable("ouvert", rules, name)
+    if kind != "raeuber":
+        for field in ("points", "tricks"):
+            if getattr(deal, field) is not None:
+                raise _not_applicable(field, rules, name)
+    if kind != "drescher" and deal.last_trick is not None:
+        raise _not_applicable("last_trick", rules, name)
+
+
+def _normal(
+    rules: RuleSource, deal: DealInput, contract: NormalContract, table: TableRule, factor: int
+) -> int:
+    points = deal.declarer_points
+    if points is None:
+        raise ScoringError("declarer_points", "required")
+    if points > table.entered_total:
+        raise ScoringError("declarer_points", "points_range", total=table.entered_total)
+    counting = rules.counting
+    if deal.declarer_tricks == 0 and counting.no_trick_zero:
+        points = 0  # the blind goes to the defenders; no bonus point either
+    else:
+        points += table.declarer_bonus
+    value = contract.value
+    if deal.after_solo and deal.contract in rules.ladder_set:
+        value += rules.normal.after_solo_raise
+    multiplier = contract.win_multiplier if points >= counting.win_at else contract.loss_multiplier
+    return rules.normal.model.per_defender(counting, points, value, multiplier) * factor
+
+
+def _fixed(rules: RuleSource, deal: DealInput, contract: FixedContract) -> int:
+    if deal.won is None:
+        raise ScoringError("won", "required")
+    amount = contract.amount
+    if deal.ouvert:
+        if rules.ouvert_multiplier is None:
+            raise ScoringError("ouvert", "no_ouvert", source=rules.slug)
+        amount *= rules.ouvert_multiplier
+    return amount if deal.won else -amount
+
+
+def _raeuber(
+    deal: DealInput,
+    contract: RaeuberContract,
+    table: TableRule,
+    ledger: _Ledger,
+    payers: list[int],
+    out: int | None,
+    factor: int,
+) -> int | None:
+    seats = deal.seats
+    points = deal.points
+    if points is None:
+        raise ScoringError("points", "required")
+    if len(points) != seats:
+        raise ScoringError("points", "length", seats=seats)
+    limit = table.entered_total
+    for seat, value in enumerate(points):
+        if value > limit:
+            raise ScoringError(f"points[{seat}]", "points_range", total=limit)
+    if out is not None and points[out]:
+        raise ScoringError(f"points[{out}]", "sitting_out_points", seat=out)
+    if sum(points) > limit:
+        raise ScoringError("points", "points_sum", sum=sum(points), total=limit)
+    tricks = deal.tricks
+    if tricks is not None:
+        if len(tricks) != seats:
+            raise ScoringError("tricks", "length", seats=seats)
+        if out is not None and tricks[out]:
+            raise ScoringError(f"tricks[{out}]", "sitting_out_points", seat=out)
+        for seat, count in enumerate(tricks):
+            if count == 0 and points[seat]:
+                raise ScoringError(
+                    f"tricks[{seat}]", "points_without_tricks", seat=seat, points=points[seat]
+                )
+    active = [seat for seat in range(seats) if seat != out]
+    amount = contract.amount * factor
+    if contract.no_trick_doubling:
+        if tricks is not None:
+            empty = sum(1 for seat in active if tricks[seat] == 0)
+        elif contract.no_trick_from_points:
+            empty = sum(1 for seat in active if points[seat] == 0)
+        else:
+            empty = 0
+        amount <<= empty
+    most = max(points[seat] for seat in active)
+    tied = [seat for seat in active if points[seat] == most]
+    announcer = deal.declarer
+    if len(tied) > 1 and announcer in tied and contract.tie_with_announcer != "as_other_ties":
+        multiplier = (
+            contract.announcer_multiplier if contract.tie_with_announcer == "announcer_loses" else 1
+        )
+        tied = [announcer]
+    else:
+        multiplier = contract.announcer_multiplier if tied == [announcer] else 1
+    if len(tied) == 1:
+        loser = tied[0]
+        paid = amount * multiplier
+        ledger.settle(loser, [seat for seat in payers if seat != loser], -paid)
+        return paid
+    receivers = [seat for seat in payers if seat not in tied]
+    if not receivers:
+        return None
+    paid = amount if contract.ties == "tied_pay_single" else -(-amount // len(tied))
+    for loser in tied:
+        ledger.settle(loser, receivers, -paid)
+    return paid
+
+
+def _drescher(
+    deal: DealInput,
+    contract: DrescherContract,
+    ledger: _Ledger,
+    payers: list[int],
+    out: int | None,
+    factor: int,
+) -> int:
+    if deal.last_trick is None:
+        raise ScoringError("last_trick", "required")
+    taker = _active_seat(deal.last_trick, deal.seats, out, "last_trick")
+    paid = contract.amount * factor
+    if taker == deal.declarer:
+        paid *= contract.declarer_multiplier
+    ledger.settle(taker, [seat for seat in payers if seat != taker], -paid)
+    return paid
+
+
+def _penalty(
+    rules: RuleSource,
+    deal: DealInput,
+    contract: Contract,
+    ledger: _Ledger,
+    payers: list[int],
+    out: int | None,
+    factor: int,
+) -> int:
+    penalty = deal.penalty
+    assert penalty is not None
+    rule = rules.penalty
+    if rule is None:
+        raise ScoringError("penalty", "no_penalty", source=rules.slug)
+    if penalty.kind not in rule.kinds:
+        raise ScoringError("penalty.kind", "penalty_kind", source=rules.slug, kind=penalty.kind)
+    offender = _active_seat(penalty.seat, deal.seats, out, "penalty.seat")
+    if rule.model == "fixed":
+        paid = rule.amount
+    elif isinstance(contract, NormalContract):
+        model = rules.normal.model
+        paid = model.round(
+            model.one_step(contract.value * contract.loss_multiplier) * rule.multiplier
+        )
+    else:
+        paid = contract.amount * rule.multiplier
+    ledger.settle(offender, [seat for seat in payers if seat != offender], -paid)
+    return paid
+
+
+def _bonuses(
+    rules: RuleSource,
+    deal: DealInput,
+    ledger: _Ledger,
+    payers: list[int],
+    out: int | None,
+    declarer: int,
+    defenders: list[int],
+    factor: int,
+) -> None:
+    if not rules.bonuses:
+        raise ScoringError("bonuses", "no_bonuses", source=rules.slug)
+    knocking = rules.knocking
+    multiplier = factor if knocking is not None and knocking.doubles_bonuses else 1
+    seen: set[tuple[str, int]] = set()
+    for index, bonus in enumerate(deal.bonuses):
+        where = f"bonuses[{index}]"
+        rule = rules.bonuses.get(bonus.kind)
+        if rule is None:
+            raise ScoringError(f"{where}.kind", "unknown_bonus", source=rules.slug, kind=bonus.kind)
+        seat = _active_seat(bonus.seat, deal.seats, out, f"{where}.seat")
+        key = (bonus.kind, -1 if rule.unique else seat)
+        if key in seen:
+            raise ScoringError(f"{where}.kind", "bonus_duplicate", kind=bonus.kind)
+        seen.add(key)
+        amount = rule.amount * multiplier
+        if rule.scope == "personal":
+            if bonus.won is not None:
+                raise ScoringError(f"{where}.won", "bonus_won_not_allowed", kind=bonus.kind)
+            ledger.settle(seat, [other for other in payers if other != seat], amount)
+            continue
+        if bonus.won is None:
+            raise ScoringError(f"{where}.won", "bonus_won_required", kind=bonus.kind)
+        if rules.contracts[deal.contract].kind in ("raeuber", "drescher"):
+            raise ScoringError(
+                f"{where}.kind", "not_applicable", contract=deal.contract, source=rules.slug
+            )
+        # a team bonus goes to the side that made it; a failed one to the other side
+        declarer_side = (seat == declarer) == bonus.won
+        ledger.settle(declarer, defenders, amount if declarer_side else -amount)

@@ -1,0 +1,77 @@
+"""Errors of the scoring engine.
+
+Every message a deal can fail with lives in :data:`MESSAGES`, keyed by a stable code. The
+templates use ``{name}`` placeholders only, so a translation layer can use the English template
+as its message id and format it with :attr:`ScoringError.params`. The field name is not part of
+the template: ``str(error)`` is ``"<field>: <formatted template>"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, str] = {
+    # shape of a record
+    "required": "is required",
+    "not_object": "must be a JSON object",
+    "not_int": "must be a whole number",
+    "not_bool": "must be true or false",
+    "not_str": "must be a string",
+    "not_list": "must be a list",
+    "negative": "must not be negative",
+    "invalid_json": "is not valid JSON ({detail})",
+    "unknown_rules": "there is no rule source called {rules}",
+    "unknown_choice": "must be one of {choices}",
+    # the table
+    "table_size": "the rule source {source} is played at tables of {allowed} only",
+    "sitting_out_required": "at a table of {seats} one seat sits out; say which",
+    "sitting_out_not_allowed": "nobody sits out at a table of {seats} in the rule source {source}",
+    "seat_range": "seat {seat} does not exist at a table of {seats}",
+    "seat_sits_out": "seat {seat} sits out this deal",
+    # the contract
+    "unknown_contract": "the rule source {source} has no contract {contract}",
+    "contract_forbidden": "{contract} is not played at a table of {seats} in the rule source {source}",
+    "not_applicable": "does not apply to {contract} in the rule source {source}",
+    "points_range": "must be between 0 and {total}",
+    "length": "must have one entry per seat ({seats})",
+    "sitting_out_points": "the seat sitting out ({seat}) must have 0",
+    "points_sum": "add up to {sum}, more than the {total} points there are",
+    "points_without_tricks": "seat {seat} took no trick but has {points} points",
+    "knocks_range": "must be between 0 and {max}",
+    "no_knocking": "the rule source {source} has no knocking",
+    "no_bonuses": "the rule source {source} has no bonuses",
+    "unknown_bonus": "the rule source {source} has no bonus {kind}",
+    "bonus_won_required": "is required for the team bonus {kind}",
+    "bonus_won_not_allowed": "applies only to team bonuses, not to {kind}",
+    "bonus_duplicate": "{kind} is entered more than once",
+    "no_ouvert": "the rule source {source} does not play specials ouvert",
+    "no_penalty": "the rule source {source} has no penalty scoring",
+    "penalty_kind": "the rule source {source} has no penalty for {kind}",
+}
+
+
+class ScoringError(ValueError):
+    """A deal that cannot be scored: names the record field and what is wrong with it."""
+
+    def __init__(self, field: str, code: str, **params: Any) -> None:
+        self.field = field
+        self.code = code
+        self.params = params
+        self.message = MESSAGES[code].format(**params)
+        super().__init__(f"{field}: {self.message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keep pickling (multiprocessing) working
+        return (_rebuild_scoring_error, (self.field, self.code, self.params))
+
+
+def _rebuild_scoring_error(field: str, code: str, params: dict[str, Any]) -> ScoringError:
+    return ScoringError(field, code, **params)
+
+
+class RuleSourceError(ValueError):
+    """A rule source that does not validate: ``problems`` lists ``(path, message)`` pairs."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = list(problems)
+        summary = "; ".join(f"{path}: {message}" for path, message in self.problems)
+        super().__init__(f"invalid rule source: {summary}")
