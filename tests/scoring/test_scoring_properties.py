@@ -1,0 +1,197 @@
+"""Properties over generated valid deals of every built-in source (hypothesis)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from rules.builtin_sources import BUILTIN_SLUGS, builtin_data, load_builtin
+from scoring import (
+    Bonus,
+    DealInput,
+    Penalty,
+    RuleSource,
+    deal_from_record,
+    deal_to_record,
+    rule_source_from_dict,
+    score_deal,
+)
+from scoring.rulesource import NormalContract
+
+
+@st.composite
+def deals(
+    draw: st.DrawFn, slugs: tuple[str, ...] = BUILTIN_SLUGS, kinds: tuple[str, ...] | None = None
+) -> tuple[RuleSource, DealInput]:
+    """A valid deal for a built-in source (scoring it must never raise)."""
+    rules = load_builtin(draw(st.sampled_from(slugs)))
+    seats = draw(st.sampled_from(rules.table_sizes))
+    table = rules.tables[seats]
+    out = draw(st.integers(0, seats - 1)) if table.active < seats else None
+    active = [seat for seat in range(seats) if seat != out]
+    names = [
+        name
+        for name, contract in rules.contracts.items()
+        if name not in table.forbidden and (kinds is None or contract.kind in kinds)
+    ]
+    assume(names)
+    name = draw(st.sampled_from(names))
+    contract = rules.contracts[name]
+    fields: dict[str, Any] = {}
+    if rules.knocking is not None:
+        fields["knocks"] = draw(st.none() | st.integers(0, rules.knocking.max))
+    if contract.kind == "normal":
+        fields["declarer_points"] = draw(st.integers(0, table.entered_total))
+        fields["declarer_tricks"] = draw(st.none() | st.integers(0, 13))
+        if name in rules.ladder_set:
+            fields["after_solo"] = draw(st.none() | st.booleans())
+    elif contract.kind == "fixed":
+        fields["won"] = draw(st.booleans())
+        if rules.ouvert_multiplier is not None:
+            fields["ouvert"] = draw(st.none() | st.booleans())
+    elif contract.kind == "raeuber":
+        remaining = table.entered_total
+        points = [0] * seats
+        for seat in draw(st.permutations(active)):
+            points[seat] = draw(st.integers(0, remaining))
+            remaining -= points[seat]
+        fields["points"] = tuple(points)
+        if draw(st.booleans()):
+            fields["tricks"] = tuple(
+                0 if seat == out else draw(st.integers(0 if points[seat] == 0 else 1, 6))
+                for seat in range(seats)
+            )
+    else:
+        fields["last_trick"] = draw(st.sampled_from(active))
+    declarer = draw(st.sampled_from(active))
+    if rules.bonuses and contract.kind == "normal":
+        bonuses = []
+        for kind, rule in rules.bonuses.items():
+            if draw(st.integers(0, 3)) == 0:
+                won = draw(st.booleans()) if rule.scope == "team" else None
+                bonuses.append(Bonus(kind, draw(st.sampled_from(active)), won))
+        fields["bonuses"] = tuple(bonuses)
+    if rules.penalty is not None and draw(st.integers(0, 9)) == 0:
+        fields["penalty"] = Penalty(
+            draw(st.sampled_from(active)), draw(st.sampled_from(sorted(rules.penalty.kinds)))
+        )
+    return rules, DealInput(
+        seats=seats, contract=name, declarer=declarer, sitting_out=out, **fields
+    )
+
+
+@given(deals())
+def test_scores_sum_to_zero_and_cover_every_seat(case: tuple[RuleSource, DealInput]) -> None:
+    rules, deal = case
+    result = score_deal(rules, deal)
+    assert len(result.scores) == deal.seats
+    assert sum(result.scores) == 0
+    assert result.unit == rules.unit
+    assert all(type(score) is int for score in result.scores)
+
+
+@given(deals(kinds=("normal",)), st.integers(0, 70), st.integers(0, 70))
+def test_more_card_points_never_score_the_declarer_less(
+    case: tuple[RuleSource, DealInput], a: int, b: int
+) -> None:
+    rules, deal = case
+    limit = rules.tables[deal.seats].entered_total
+    low, high = sorted((min(a, limit), min(b, limit)))
+    deal = replace(deal, penalty=None, declarer_tricks=None)
+    at_low = score_deal(rules, replace(deal, declarer_points=low)).scores[deal.declarer]
+    at_high = score_deal(rules, replace(deal, declarer_points=high)).scores[deal.declarer]
+    assert at_low <= at_high
+
+
+@given(deals(), st.randoms(use_true_random=False))
+def test_permuting_seats_permutes_scores(case: tuple[RuleSource, DealInput], rnd: Any) -> None:
+    rules, deal = case
+    perm = list(range(deal.seats))
+    rnd.shuffle(perm)  # old seat i sits at perm[i]
+
+    def moved(values: tuple[int, ...] | None) -> tuple[int, ...] | None:
+        if values is None:
+            return None
+        new = [0] * len(values)
+        for old, value in enumerate(values):
+            new[perm[old]] = value
+        return tuple(new)
+
+    permuted = replace(
+        deal,
+        declarer=perm[deal.declarer],
+        sitting_out=None if deal.sitting_out is None else perm[deal.sitting_out],
+        points=moved(deal.points),
+        tricks=moved(deal.tricks),
+        last_trick=None if deal.last_trick is None else perm[deal.last_trick],
+        bonuses=tuple(replace(b, seat=perm[b.seat]) for b in deal.bonuses),
+        penalty=None
+        if deal.penalty is None
+        else replace(deal.penalty, seat=perm[deal.penalty.seat]),
+    )
+    assert score_deal(rules, permuted).scores == moved(score_deal(rules, deal).scores)
+
+
+@given(deals(slugs=("bb2013", "schwaerzehof", "csg2012", "weissauer2017", "dreierles")))
+def test_a_sitting_out_seat_scores_like_a_defender_or_nothing(
+    case: tuple[RuleSource, DealInput],
+) -> None:
+    rules, deal = case
+    assume(deal.sitting_out is not None)
+    out = deal.sitting_out
+    assert out is not None
+    scores = score_deal(rules, deal).scores
+    how = rules.tables[deal.seats].sitting_out_scores
+    if how == "nothing":
+        assert scores[out] == 0
+        return
+    assert how == "defender"
+    contract = rules.contracts[deal.contract]
+    others = [scores[seat] for seat in range(deal.seats) if seat != out]
+    if deal.penalty is not None:
+        assert scores[out] == max(others)  # like every player but the offender
+    elif contract.kind in ("normal", "fixed"):
+        defenders = [scores[s] for s in range(deal.seats) if s not in (out, deal.declarer)]
+        assert all(score == scores[out] for score in defenders)
+    else:
+        assert scores[out] == max(others) and scores[out] >= 0  # never among the losers
+
+
+@given(deals())
+def test_deal_records_round_trip(case: tuple[RuleSource, DealInput]) -> None:
+    _, deal = case
+    assert deal_from_record(deal_to_record(deal)) == deal
+
+
+@given(
+    st.sampled_from(BUILTIN_SLUGS),
+    st.integers(1, 500),
+    st.sampled_from(["each_defender", "declarer_only"]),
+)
+def test_edited_builtins_round_trip(slug: str, amount: int, distribution: str) -> None:
+    data = builtin_data(slug)
+    data["slug"] = f"house_{slug}"
+    data["distribution"] = distribution
+    for contract in data["contracts"].values():
+        if "amount" in contract:
+            contract["amount"] = amount
+    source = rule_source_from_dict(data)
+    assert source.to_dict() == data
+    assert rule_source_from_dict(source.to_dict()) == source
+
+
+@given(deals(slugs=("swm", "bb2013", "schwaerzehof", "dreierles"), kinds=("normal",)))
+def test_normal_game_sign_follows_the_win_line(case: tuple[RuleSource, DealInput]) -> None:
+    rules, deal = case
+    deal = replace(deal, penalty=None, bonuses=(), declarer_tricks=None)
+    score = score_deal(rules, deal).scores[deal.declarer]
+    contract = rules.contracts[deal.contract]
+    assert isinstance(contract, NormalContract)
+    points = deal.declarer_points + rules.tables[deal.seats].declarer_bonus  # type: ignore[operator]
+    if points >= rules.counting.win_at:
+        assert score > 0
+    else:
+        assert score < 0
