@@ -1,0 +1,626 @@
+"""Clubs, players, seasons, tournaments and every deal played in them.
+
+Invariants that the database can express live in constraints here; the ones it cannot
+(a table has 3 to 5 seats, a deal's seat indices exist at its table) are kept by the
+service layer in ``tournaments.services``.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import Exact
+from django.utils.translation import gettext_lazy as _
+
+MAX_SEATS = 5
+SCORE_FIELDS = tuple(f"score_{i}" for i in range(MAX_SEATS))
+
+
+def new_table_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Category(models.TextChoices):
+    OPEN = "open", _("open")
+    WOMAN = "woman", _("woman")
+    YOUTH = "youth", _("youth")
+    SENIOR = "senior", _("senior")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    short_name = models.CharField(_("short name"), max_length=20, unique=True)
+    town = models.CharField(_("town"), max_length=80)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="club_name_not_empty"),
+            models.CheckConstraint(condition=~Q(short_name=""), name="club_short_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("first name"), max_length=60)
+    last_name = models.CharField(_("last name"), max_length=60)
+    birth_year = models.PositiveSmallIntegerField(
+        _("birth year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1900), MaxValueValidator(2100)],
+    )
+    category = models.CharField(
+        _("category"),
+        max_length=10,
+        choices=Category.choices,
+        default=Category.OPEN,
+        help_text=_("For side rankings such as best woman or best youth."),
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
+    clubs = models.ManyToManyField(
+        Club, through="Membership", related_name="players", verbose_name=_("clubs")
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["last_name", "first_name"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(last_name=""), name="player_last_name_not_empty"),
+            models.CheckConstraint(
+                condition=Q(birth_year__isnull=True) | Q(birth_year__range=(1900, 2100)),
+                name="player_birth_year_plausible",
+            ),
+            models.CheckConstraint(
+                condition=Q(category__in=Category.values), name="player_category_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Membership(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        PASSIVE = "passive", _("passive")
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    member_number = models.CharField(_("member number"), max_length=20, blank=True)
+    since = models.DateField(_("member since"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "club"], name="membership_once_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "member_number"],
+                condition=~Q(member_number=""),
+                name="membership_number_unique_in_club",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "passive"]), name="membership_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.club.short_name})"
+
+
+class Season(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-starts_on"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class EntryMode(models.TextChoices):
+        DEALS = "deals", _("every deal")
+        TOTALS = "totals", _("round totals only")
+
+    class TieBreak(models.TextChoices):
+        # What decides between equal totals, before the final draw by lot.
+        BEST_ROUND = "best_round", _("best single round, then draw by lot")
+        MOST_WON = "most_won", _("most deals won as declarer, then draw by lot")
+        LOT = "lot", _("draw by lot only")
+
+    name = models.CharField(_("name"), max_length=160)
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("season"),
+    )
+    host_club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("host club")
+    )
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    # The rule source is copied in when the tournament is created: editing a club's
+    # house rules later never changes results already played under it.
+    rules_slug = models.CharField(_("rule source"), max_length=60)
+    rules_snapshot = models.JSONField(_("rule source snapshot"), editable=False)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), default=2, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    deals_per_round = models.PositiveSmallIntegerField(
+        _("deals per round"), default=24, validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
+    preferred_table_size = models.PositiveSmallIntegerField(
+        _("preferred table size"),
+        default=4,
+        validators=[MinValueValidator(3), MaxValueValidator(5)],
+    )
+    tables_of_3 = models.BooleanField(_("tables of 3 allowed"), default=False)
+    tables_of_4 = models.BooleanField(_("tables of 4 allowed"), default=True)
+    tables_of_5 = models.BooleanField(_("tables of 5 allowed"), default=False)
+    entry_mode = models.CharField(
+        _("result entry"), max_length=10, choices=EntryMode.choices, default=EntryMode.DEALS
+    )
+    tie_break = models.CharField(
+        _("tie-break"), max_length=20, choices=TieBreak.choices, default=TieBreak.BEST_ROUND
+    )
+    entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=800)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["host_club", "date", "name"], name="tournament_unique_per_day"
+            ),
+            models.CheckConstraint(condition=Q(rounds__range=(1, 20)), name="tournament_rounds"),
+            models.CheckConstraint(
+                condition=Q(deals_per_round__range=(1, 99)), name="tournament_deals_per_round"
+            ),
+            models.CheckConstraint(
+                condition=Q(preferred_table_size__range=(3, 5)),
+                name="tournament_preferred_table_size",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(preferred_table_size=3, tables_of_3=True)
+                    | Q(preferred_table_size=4, tables_of_4=True)
+                    | Q(preferred_table_size=5, tables_of_5=True)
+                ),
+                name="tournament_preferred_size_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_mode__in=["deals", "totals"]), name="tournament_entry_mode"
+            ),
+            models.CheckConstraint(condition=~Q(rules_slug=""), name="tournament_rules_set"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    @property
+    def allowed_table_sizes(self) -> frozenset[int]:
+        flags = {3: self.tables_of_3, 4: self.tables_of_4, 5: self.tables_of_5}
+        return frozenset(size for size, allowed in flags.items() if allowed)
+
+
+class Entry(models.Model):
+    """A player registered for a tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    number = models.PositiveIntegerField(_("start number"))
+    category = models.CharField(
+        _("category"), max_length=10, choices=Category.choices, default=Category.OPEN
+    )
+    fee_paid = models.BooleanField(_("entry fee paid"), default=False)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"),
+        null=True,
+        blank=True,
+        help_text=_("Empty while the player is in the tournament; 0 = withdrawn before round 1."),
+    )
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_player"),
+            models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="entry_number_positive"),
+            models.CheckConstraint(
+                condition=Q(category__in=Category.values), name="entry_category_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}: {self.player.full_name}"
+
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_after_round is not None
+
+
+class KeepApart(models.Model):
+    """Two entries the seat draw must not put at one table (couples, clubmates on request)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="keep_apart_pairs",
+        verbose_name=_("tournament"),
+    )
+    first = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="+", verbose_name=_("first player")
+    )
+    second = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="+", verbose_name=_("second player")
+    )
+    reason = models.CharField(_("reason"), max_length=120, blank=True)
+
+    class Meta:
+        verbose_name = _("keep-apart pair")
+        verbose_name_plural = _("keep-apart pairs")
+        constraints = [
+            # Stored in id order so that a pair cannot be entered twice the other way round.
+            models.CheckConstraint(condition=Q(first__lt=F("second")), name="keep_apart_ordered"),
+            models.UniqueConstraint(
+                fields=["tournament", "first", "second"], name="keep_apart_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"
+
+
+class Round(models.Model):
+    class State(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="round_set", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.DRAWN)
+    draw_seed = models.BigIntegerField(
+        _("draw seed"), help_text=_("The random seed of the seat draw; it reproduces the draw.")
+    )
+    drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(state__in=["drawn", "playing", "closed"]), name="round_state_valid"
+            ),
+            models.CheckConstraint(condition=Q(draw_seed__gte=0), name="round_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(_("table"))
+    # Opens this table's entry page on a phone (printed as a QR code on the score sheet).
+    token = models.CharField(_("entry token"), max_length=40, unique=True, default=new_table_token)
+    voided = models.BooleanField(_("voided"), default=False)
+    void_reason = models.CharField(_("reason for voiding"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            models.CheckConstraint(
+                condition=Q(voided=False) | ~Q(void_reason=""), name="table_void_needs_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('table')} {self.number} ({_('round')} {self.round.number})"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    # Kept on the seat as well so that the database can refuse a player seated twice in a round.
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
+    )
+    position = models.PositiveSmallIntegerField(
+        _("position"), help_text=_("Place in playing order, from 0.")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_entry_once_per_round"),
+            models.CheckConstraint(
+                condition=Q(position__range=(0, MAX_SEATS - 1)), name="seat_position_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.position + 1}: {self.entry}"
+
+
+class Substitution(models.Model):
+    """A player who takes over a seat during a round, from a given deal on."""
+
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="substitutions", verbose_name=_("seat")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="substitutions", verbose_name=_("player")
+    )
+    from_deal = models.PositiveSmallIntegerField(_("from deal"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
+        ordering = ["seat", "from_deal"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seat", "from_deal"], name="substitution_once_per_deal"
+            ),
+            models.CheckConstraint(
+                condition=Q(from_deal__gte=1), name="substitution_deal_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.entry} ({_('from deal')} {self.from_deal})"
+
+
+def _zero_sum_condition() -> Exact:
+    total = Coalesce(F(SCORE_FIELDS[0]), Value(0))
+    for name in SCORE_FIELDS[1:]:
+        total = total + Coalesce(F(name), Value(0))
+    return Exact(total, Value(0))
+
+
+class Deal(models.Model):
+    """One deal at one table, or a table's round total in totals-only tournaments.
+
+    The rule inputs are the deal-record fields of ``shared/spec/deal-record.md``: the
+    common ones are columns, the contract-specific rest lives in ``details``.
+    """
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", _("deal")
+        TOTAL = "total", _("round total")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        ANNULLED = "annulled", _("annulled")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="deals", verbose_name=_("table")
+    )
+    number = models.PositiveSmallIntegerField(_("deal"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.DEAL)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.CONFIRMED
+    )
+    dealer_position = models.PositiveSmallIntegerField(_("dealer"), null=True, blank=True)
+    contract = models.CharField(_("contract"), max_length=40, blank=True)
+    declarer_position = models.PositiveSmallIntegerField(_("declarer"), null=True, blank=True)
+    declarer_points = models.PositiveSmallIntegerField(_("card points"), null=True, blank=True)
+    won = models.BooleanField(_("won"), null=True, blank=True)
+    details = models.JSONField(_("further rule inputs"), default=dict, blank=True)
+    score_0 = models.IntegerField(_("score seat 1"), null=True, blank=True)
+    score_1 = models.IntegerField(_("score seat 2"), null=True, blank=True)
+    score_2 = models.IntegerField(_("score seat 3"), null=True, blank=True)
+    score_3 = models.IntegerField(_("score seat 4"), null=True, blank=True)
+    score_4 = models.IntegerField(_("score seat 5"), null=True, blank=True)
+    # A key chosen by the entering device: the same submission arriving twice stores one deal.
+    submission_key = models.UUIDField(_("submission key"), null=True, blank=True, unique=True)
+    entered_via = models.CharField(_("entered via"), max_length=10, default="desk")
+    # The seat whose player entered it at the table: a different seat must confirm it.
+    entered_by_position = models.PositiveSmallIntegerField(
+        _("entered by seat"), null=True, blank=True
+    )
+    version = models.PositiveIntegerField(_("version"), default=1)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="deal_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+            models.CheckConstraint(condition=_zero_sum_condition(), name="deal_scores_sum_zero"),
+            models.CheckConstraint(
+                condition=Q(declarer_position__isnull=True)
+                | Q(declarer_position__range=(0, MAX_SEATS - 1)),
+                name="deal_declarer_position_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(dealer_position__isnull=True)
+                | Q(dealer_position__range=(0, MAX_SEATS - 1)),
+                name="deal_dealer_position_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(declarer_points__isnull=True) | Q(declarer_points__lte=80),
+                name="deal_declarer_points_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="total") | ~Q(contract=""), name="deal_has_contract"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "confirmed", "annulled"]),
+                name="deal_status_valid",
+            ),
+            models.CheckConstraint(condition=Q(kind__in=["deal", "total"]), name="deal_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, {_('deal')} {self.number}"
+
+    @property
+    def scores(self) -> list[int | None]:
+        return [getattr(self, name) for name in SCORE_FIELDS]
+
+    def set_scores(self, scores: "list[int] | tuple[int, ...]") -> None:
+        if len(scores) > MAX_SEATS:
+            raise ValueError(f"at most {MAX_SEATS} scores")
+        padded = list(scores) + [None] * (MAX_SEATS - len(scores))
+        for name, value in zip(SCORE_FIELDS, padded, strict=True):
+            setattr(self, name, value)
+
+    @property
+    def counts(self) -> bool:
+        return self.status == self.Status.CONFIRMED and not self.table.voided
+
+
+class DealChange(models.Model):
+    """Append-only history of a deal: every creation, confirmation, correction, annulment."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("entered")
+        CONFIRMED = "confirmed", _("confirmed")
+        CORRECTED = "corrected", _("corrected")
+        ANNULLED = "annulled", _("annulled")
+        RESTORED = "restored", _("restored")
+
+    deal = models.ForeignKey(
+        Deal, on_delete=models.PROTECT, related_name="changes", verbose_name=_("deal")
+    )
+    action = models.CharField(_("action"), max_length=12, choices=Action.choices)
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    actor = models.CharField(
+        _("actor"), max_length=120, blank=True, help_text=_("Who, when no login was used.")
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal change")
+        verbose_name_plural = _("deal history")
+        ordering = ["deal", "changed_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    action__in=["created", "confirmed", "corrected", "annulled", "restored"]
+                ),
+                name="deal_change_action_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(action__in=["created", "confirmed"]) | ~Q(reason=""),
+                name="deal_change_reason_required",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deal}: {self.get_action_display()}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("The deal history is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("The deal history is append-only.")
+
+
+class LotDraw(models.Model):
+    """A draw by lot the app performed, e.g. to separate players tied in the standings."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="lot_draws", verbose_name=_("tournament")
+    )
+    purpose = models.CharField(_("purpose"), max_length=40, default="tie_break")
+    seed = models.BigIntegerField(_("seed"))
+    # Entry ids in the order the lot put them (first = better place).
+    order = models.JSONField(_("order"))
+    performed_at = models.DateTimeField(_("performed at"), auto_now_add=True)
+    performed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("performed by"),
+    )
+
+    class Meta:
+        verbose_name = _("draw by lot")
+        verbose_name_plural = _("draws by lot")
+        ordering = ["tournament", "performed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.purpose} ({self.performed_at:%d.%m.%Y %H:%M})"
