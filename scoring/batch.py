@@ -55,9 +55,10 @@ def score_lines(
             out["error"] = str(error)
             yield _dumps(out), False
             continue
-        out["scores"] = list(result.scores)
-        out["unit"] = result.unit
-        yield _dumps(out), True
+        # the success line is formatted directly: same text as _dumps, a good deal faster
+        head = f'{{"id": {_dumps(out["id"])}, ' if out else "{"
+        scores = ", ".join(map(str, result.scores))
+        yield f'{head}"scores": [{scores}], "unit": {_dumps(result.unit)}}}', True
 
 
 def _json_detail(error: ValueError) -> str:

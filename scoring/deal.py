@@ -6,7 +6,7 @@ rule source (seats, ranges, contracts) is checked by :func:`scoring.score_deal`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ class Penalty:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DealInput:
     seats: int
     contract: str
@@ -45,12 +45,7 @@ class DealInput:
     penalty: Penalty | None = None
 
 
-def _int(record: Mapping[str, Any], key: str, field: str, required: bool = False) -> int | None:
-    value = record.get(key)
-    if value is None:
-        if required:
-            raise ScoringError(field, "required")
-        return None
+def _int(value: Any, field: str) -> int:
     if type(value) is not int:
         raise ScoringError(field, "not_int")
     if value < 0:
@@ -58,65 +53,75 @@ def _int(record: Mapping[str, Any], key: str, field: str, required: bool = False
     return value
 
 
-def _bool(record: Mapping[str, Any], key: str, field: str) -> bool | None:
-    value = record.get(key)
-    if value is None or type(value) is bool:
-        return value
-    raise ScoringError(field, "not_bool")
+def _bool(value: Any, field: str) -> bool:
+    if type(value) is not bool:
+        raise ScoringError(field, "not_bool")
+    return value
 
 
-def _str(record: Mapping[str, Any], key: str, field: str) -> str:
-    value = record.get(key)
-    if value is None:
-        raise ScoringError(field, "required")
+def _str(value: Any, field: str) -> str:
     if type(value) is not str:
         raise ScoringError(field, "not_str")
     return value
 
 
-def _int_list(record: Mapping[str, Any], key: str) -> tuple[int, ...] | None:
+def _required(record: Mapping[str, Any], key: str, field: str) -> Any:
     value = record.get(key)
     if value is None:
-        return None
+        raise ScoringError(field, "required")
+    return value
+
+
+def _int_list(value: Any, field: str) -> tuple[int, ...]:
     if type(value) is not list:
-        raise ScoringError(key, "not_list")
+        raise ScoringError(field, "not_list")
     for index, item in enumerate(value):
-        if type(item) is not int:
-            raise ScoringError(f"{key}[{index}]", "not_int")
-        if item < 0:
-            raise ScoringError(f"{key}[{index}]", "negative")
+        _int(item, f"{field}[{index}]")
     return tuple(value)
 
 
-def _bonuses(record: Mapping[str, Any]) -> tuple[Bonus, ...]:
-    value = record.get("bonuses")
-    if value is None:
-        return ()
+def _bonuses(value: Any, field: str) -> tuple[Bonus, ...]:
     if type(value) is not list:
-        raise ScoringError("bonuses", "not_list")
+        raise ScoringError(field, "not_list")
     bonuses = []
     for index, item in enumerate(value):
-        where = f"bonuses[{index}]"
+        where = f"{field}[{index}]"
         if not isinstance(item, Mapping):
             raise ScoringError(where, "not_object")
+        won = item.get("won")
         bonuses.append(
             Bonus(
-                _str(item, "kind", f"{where}.kind"),
-                _int(item, "seat", f"{where}.seat", required=True),  # type: ignore[arg-type]
-                _bool(item, "won", f"{where}.won"),
+                _str(_required(item, "kind", f"{where}.kind"), f"{where}.kind"),
+                _int(_required(item, "seat", f"{where}.seat"), f"{where}.seat"),
+                None if won is None else _bool(won, f"{where}.won"),
             )
         )
     return tuple(bonuses)
 
 
-def _penalty(record: Mapping[str, Any]) -> Penalty | None:
-    value = record.get("penalty")
-    if value is None:
-        return None
+def _penalty(value: Any, field: str) -> Penalty:
     if not isinstance(value, Mapping):
-        raise ScoringError("penalty", "not_object")
-    seat = _int(value, "seat", "penalty.seat", required=True)
-    return Penalty(seat, _str(value, "kind", "penalty.kind"))  # type: ignore[arg-type]
+        raise ScoringError(field, "not_object")
+    seat = _int(_required(value, "seat", f"{field}.seat"), f"{field}.seat")
+    return Penalty(seat, _str(_required(value, "kind", f"{field}.kind"), f"{field}.kind"))
+
+
+# the optional fields and how each is checked; absent and null mean "not given"
+_OPTIONAL: tuple[tuple[str, Callable[[Any, str], Any]], ...] = (
+    ("sitting_out", _int),
+    ("after_solo", _bool),
+    ("declarer_points", _int),
+    ("declarer_tricks", _int),
+    ("won", _bool),
+    ("points", _int_list),
+    ("tricks", _int_list),
+    ("last_trick", _int),
+    ("ouvert", _bool),
+    ("knocks", _int),
+    ("bonuses", _bonuses),
+    ("penalty", _penalty),
+)
+_new = object.__new__
 
 
 def deal_from_record(record: Mapping[str, Any]) -> DealInput:
@@ -126,23 +131,21 @@ def deal_from_record(record: Mapping[str, Any]) -> DealInput:
     """
     if not isinstance(record, Mapping):
         raise ScoringError("line", "not_object")
-    return DealInput(
-        seats=_int(record, "seats", "seats", required=True),  # type: ignore[arg-type]
-        contract=_str(record, "contract", "contract"),
-        declarer=_int(record, "declarer", "declarer", required=True),  # type: ignore[arg-type]
-        sitting_out=_int(record, "sitting_out", "sitting_out"),
-        after_solo=_bool(record, "after_solo", "after_solo"),
-        declarer_points=_int(record, "declarer_points", "declarer_points"),
-        declarer_tricks=_int(record, "declarer_tricks", "declarer_tricks"),
-        won=_bool(record, "won", "won"),
-        points=_int_list(record, "points"),
-        tricks=_int_list(record, "tricks"),
-        last_trick=_int(record, "last_trick", "last_trick"),
-        ouvert=_bool(record, "ouvert", "ouvert"),
-        knocks=_int(record, "knocks", "knocks"),
-        bonuses=_bonuses(record),
-        penalty=_penalty(record),
-    )
+    fields = {
+        "seats": _int(_required(record, "seats", "seats"), "seats"),
+        "contract": _str(_required(record, "contract", "contract"), "contract"),
+        "declarer": _int(_required(record, "declarer", "declarer"), "declarer"),
+    }
+    for key, check in _OPTIONAL:
+        if key in record:
+            value = record[key]
+            if value is not None:
+                fields[key] = check(value, key)
+    # Every value is checked above, so skip the frozen dataclass's field-by-field __init__
+    # (the batch scorer's hot path): unset fields fall back to the class-level defaults.
+    deal = _new(DealInput)
+    deal.__dict__.update(fields)
+    return deal
 
 
 _SIMPLE_FIELDS = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scoring.deal import DealInput
 from scoring.errors import ScoringError
@@ -76,9 +77,7 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
             "contract", "contract_forbidden", contract=name, seats=seats, source=rules.slug
         )
     declarer = _active_seat(deal.declarer, seats, out, "declarer")
-    active = [seat for seat in range(seats) if seat != out]
-    # who pays and receives like a defender besides the active players
-    payers = active if table.sitting_out_scores != "defender" else list(range(seats))
+    payers, defenders = _seating(seats, out, table.sitting_out_scores == "defender", declarer)
     knocks = deal.knocks
     factor = 1
     if knocks is not None:
@@ -93,7 +92,6 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
         return DealResult(tuple(ledger.scores), rules.unit, per)
     _check_applicable(rules, deal, contract)
     kind = contract.kind
-    defenders = [seat for seat in payers if seat != declarer]
     if kind == "normal":
         per = _normal(rules, deal, contract, table, factor)  # type: ignore[arg-type]
         ledger.settle(declarer, defenders, per)
@@ -110,6 +108,16 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
     return DealResult(tuple(ledger.scores), rules.unit, None if per is None else abs(per))
 
 
+@lru_cache(maxsize=1024)
+def _seating(
+    seats: int, out: int | None, out_pays: bool, declarer: int
+) -> tuple[list[int], list[int]]:
+    """Who pays and receives (active players, and the seat sitting out if it scores like a
+    defender), and which of them are the declarer's opponents. Callers must not mutate them."""
+    payers = [seat for seat in range(seats) if seat != out or out_pays]
+    return payers, [seat for seat in payers if seat != declarer]
+
+
 def _seat(seat: int, seats: int, field: str) -> int:
     if seat >= seats:
         raise ScoringError(field, "seat_range", seat=seat, seats=seats)
@@ -124,31 +132,26 @@ def _active_seat(seat: int, seats: int, out: int | None, field: str) -> int:
     return seat
 
 
-def _not_applicable(field: str, rules: RuleSource, name: str) -> ScoringError:
-    return ScoringError(field, "not_applicable", contract=name, source=rules.slug)
+# fields each contract kind does not use, in the order they are reported
+_ORDER = ("declarer_points", "declarer_tricks", "after_solo", "won", "ouvert", "points", "tricks")
+_USED = {
+    "normal": {"declarer_points", "declarer_tricks", "after_solo"},
+    "fixed": {"won", "ouvert"},
+    "raeuber": {"points", "tricks"},
+    "drescher": {"last_trick"},
+}
+_UNUSED = {
+    kind: [f for f in (*_ORDER, "last_trick") if f not in used] for kind, used in _USED.items()
+}
+_FLAGS = frozenset({"after_solo", "ouvert"})  # false flags are harmless anywhere
 
 
 def _check_applicable(rules: RuleSource, deal: DealInput, contract: Contract) -> None:
-    """A field the contract does not use is an error (false flags are harmless)."""
-    kind = contract.kind
-    name = deal.contract
-    if kind != "normal":
-        for field in ("declarer_points", "declarer_tricks"):
-            if getattr(deal, field) is not None:
-                raise _not_applicable(field, rules, name)
-        if deal.after_solo:
-            raise _not_applicable("after_solo", rules, name)
-    if kind != "fixed":
-        if deal.won is not None:
-            raise _not_applicable("won", rules, name)
-        if deal.ouvert:
-            raise _not_applicable("ouvert", rules, name)
-    if kind != "raeuber":
-        for field in ("points", "tricks"):
-            if getattr(deal, field) is not None:
-                raise _not_applicable(field, rules, name)
-    if kind != "drescher" and deal.last_trick is not None:
-        raise _not_applicable("last_trick", rules, name)
+    """A field the contract does not use is an error: it hints at a wrongly entered deal."""
+    for field in _UNUSED[contract.kind]:
+        value = getattr(deal, field)
+        if value is not None and (value or field not in _FLAGS):
+            raise ScoringError(field, "not_applicable", contract=deal.contract, source=rules.slug)
 
 
 def _normal(

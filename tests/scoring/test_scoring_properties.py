@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +20,7 @@ from scoring import (
     rule_source_from_dict,
     score_deal,
 )
+from scoring.batch import score_lines
 from scoring.rulesource import NormalContract
 
 
@@ -195,3 +197,24 @@ def test_normal_game_sign_follows_the_win_line(case: tuple[RuleSource, DealInput
         assert score > 0
     else:
         assert score < 0
+
+
+@given(
+    deals(),
+    st.none() | st.text(max_size=8) | st.integers() | st.lists(st.integers(), max_size=2),
+)
+def test_batch_success_lines_are_the_compact_json_of_the_result(
+    case: tuple[RuleSource, DealInput], ident: Any
+) -> None:
+    rules, deal = case
+    record = {"rules": rules.slug, **deal_to_record(deal)}
+    if ident is not None:
+        record["id"] = ident
+    [(line, ok)] = list(score_lines([json.dumps(record)], lambda slug: load_builtin(slug)))
+    result = score_deal(rules, deal)
+    expected = ({"id": ident} if ident is not None else {}) | {
+        "scores": list(result.scores),
+        "unit": result.unit,
+    }
+    assert ok
+    assert line == json.dumps(expected, ensure_ascii=False, separators=(", ", ": "))

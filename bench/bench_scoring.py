@@ -1,0 +1,172 @@
+"""Benchmark of the scoring engine.
+
+Generates 100,000 mixed valid deal records (seeded) and measures
+(a) in-process ``score_deal`` deals per second,
+(b) ``score_lines`` over the JSON lines against a floor of plain ``json.loads`` + ``json.dumps``
+    of the same lines (goal: within 3x of the floor),
+(c) if ``manage.py`` exists: ``python manage.py score_deals`` in a subprocess against
+    ``python -c`` reading and writing the same JSON lines.
+
+Run: ``python bench/bench_scoring.py [--deals N] [--seed S] [--no-command]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rules.builtin_sources import BUILTIN_SLUGS, load_builtin  # noqa: E402
+from scoring import deal_from_record, score_deal  # noqa: E402
+from scoring.batch import score_lines  # noqa: E402
+
+
+def make_record(rng: random.Random, index: int) -> dict[str, Any]:
+    """One valid deal record of a random built-in source, table size and contract."""
+    slug = rng.choice(BUILTIN_SLUGS)
+    rules = load_builtin(slug)
+    seats = rng.choice(rules.table_sizes)
+    table = rules.tables[seats]
+    record: dict[str, Any] = {"id": f"d{index}", "rules": slug, "seats": seats}
+    out = None
+    if table.active < seats:
+        out = rng.randrange(seats)
+        record["sitting_out"] = out
+    active = [seat for seat in range(seats) if seat != out]
+    names = [name for name in rules.contracts if name not in table.forbidden]
+    # normal games dominate real tournaments
+    normal = [n for n in names if rules.contracts[n].kind == "normal"]
+    name = rng.choice(normal) if rng.random() < 0.8 else rng.choice(names)
+    contract = rules.contracts[name]
+    record["contract"] = name
+    record["declarer"] = rng.choice(active)
+    if contract.kind == "normal":
+        record["declarer_points"] = rng.randint(0, table.entered_total)
+        if rng.random() < 0.1:
+            record["declarer_tricks"] = rng.randint(0, 5)
+        if name in rules.ladder_set and rng.random() < 0.1:
+            record["after_solo"] = True
+    elif contract.kind == "fixed":
+        record["won"] = rng.random() < 0.5
+    elif contract.kind == "raeuber":
+        remaining = table.entered_total
+        points = [0] * seats
+        for seat in rng.sample(active, len(active)):
+            points[seat] = rng.randint(0, remaining)
+            remaining -= points[seat]
+        record["points"] = points
+    else:
+        record["last_trick"] = rng.choice(active)
+    if rules.knocking is not None and rng.random() < 0.3:
+        record["knocks"] = rng.randint(0, rules.knocking.max)
+    if rules.bonuses and contract.kind == "normal" and rng.random() < 0.3:
+        record["bonuses"] = [{"kind": "ten_trumps", "seat": rng.choice(active)}]
+    return record
+
+
+def timed(label: str, func: Any) -> float:
+    start = time.perf_counter()
+    func()
+    elapsed = time.perf_counter() - start
+    print(f"  {label:<44} {elapsed:8.3f} s")
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=20261120)
+    parser.add_argument("--no-command", action="store_true", help="skip the manage.py measurement")
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    records = [make_record(rng, i) for i in range(args.deals)]
+    lines = [json.dumps(record) + "\n" for record in records]
+    n = len(lines)
+    print(f"{n} deal records, seed {args.seed}, {sum(map(len, lines)) / 1e6:.1f} MB of JSON lines")
+
+    # (a) in-process score_deal on parsed DealInputs
+    pairs = [(load_builtin(r["rules"]), deal_from_record(r)) for r in records]
+    print("(a) in-process")
+    t_a = timed("score_deal over DealInputs", lambda: [score_deal(s, d) for s, d in pairs])
+    t_parse = timed(
+        "deal_from_record + score_deal over dicts",
+        lambda: [score_deal(load_builtin(r["rules"]), deal_from_record(r)) for r in records],
+    )
+    print(
+        f"  score_deal: {n / t_a:,.0f} deals/s; with deal_from_record: {n / t_parse:,.0f} deals/s"
+    )
+
+    # (b) score_lines vs the plain JSON floor
+    print("(b) JSON lines")
+    dumps = json.JSONEncoder(separators=(", ", ": ")).encode
+
+    def floor() -> None:
+        for line in lines:
+            dumps(json.loads(line))
+
+    failed = 0
+
+    def batch() -> None:
+        nonlocal failed
+        for _, ok in score_lines(lines, load_builtin):
+            failed += not ok
+
+    t_floor = min(timed("floor: json.loads + json.dumps", floor) for _ in range(3))
+    t_batch = min(timed("score_lines", batch) for _ in range(3))
+    assert failed == 0, f"{failed // 3} generated records failed to score"
+    print(f"  floor {n / t_floor:,.0f} lines/s, score_lines {n / t_batch:,.0f} lines/s")
+    print(f"  ratio score_lines / floor = {t_batch / t_floor:.2f}x (goal: within 3x)")
+
+    # (c) the Django management command, if the project has one
+    manage = ROOT / "manage.py"
+    if args.no_command or not manage.exists():
+        print("(c) skipped" + ("" if manage.exists() else ": no manage.py"))
+        return 0
+    print("(c) subprocess")
+    with tempfile.TemporaryDirectory() as tmp:
+        infile = Path(tmp) / "deals.jsonl"
+        infile.write_text("".join(lines), encoding="utf-8")
+        plain = (
+            "import json, sys\n"
+            "w = sys.stdout.write\n"
+            "for line in sys.stdin:\n"
+            "    w(json.dumps(json.loads(line)) + '\\n')\n"
+        )
+
+        def run(cmd: list[str]) -> tuple[float, int]:
+            with infile.open("rb") as stdin:
+                start = time.perf_counter()
+                proc = subprocess.run(
+                    cmd,
+                    stdin=stdin,
+                    capture_output=True,
+                    cwd=ROOT,
+                )
+                elapsed = time.perf_counter() - start
+            out_lines = proc.stdout.count(b"\n")
+            if proc.returncode != 0:
+                print(
+                    f"  {' '.join(cmd[1:3])}: exit {proc.returncode}: {proc.stderr.decode()[-500:]}"
+                )
+            return elapsed, out_lines
+
+        t_plain, c_plain = run([sys.executable, "-c", plain])
+        print(f"  python -c plain JSON read/write              {t_plain:8.3f} s ({c_plain} lines)")
+        t_cmd, c_cmd = run([sys.executable, str(manage), "score_deals"])
+        print(f"  manage.py score_deals                        {t_cmd:8.3f} s ({c_cmd} lines)")
+        print(f"  ratio command / plain = {t_cmd / t_plain:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
