@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,7 +40,7 @@ class _Ledger:
         self.scores = [0] * seats
         self.each = each  # distribution "each_defender"; else "declarer_only"
 
-    def settle(self, central: int, others: list[int], amount: int) -> None:
+    def settle(self, central: int, others: Sequence[int], amount: int) -> None:
         """``central`` receives ``amount`` from each of ``others`` (pays, if negative)."""
         if self.each:
             self.scores[central] += amount * len(others)
@@ -65,7 +66,7 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
     if table.active < seats:
         if out is None:
             raise ScoringError("sitting_out", "sitting_out_required", seats=seats)
-        _seat(out, seats, "sitting_out")
+        _active_seat(out, seats, None, "sitting_out")
     elif out is not None:
         raise ScoringError("sitting_out", "sitting_out_not_allowed", seats=seats, source=rules.slug)
     name = deal.contract
@@ -88,7 +89,8 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
         factor = 2**knocks
     ledger = _Ledger(seats, rules.distribution == "each_defender")
     if deal.penalty is not None:
-        per = _penalty(rules, deal, contract, ledger, payers, out, factor)
+        # scored as the penalty instead: the game's own fields and bonuses do not count
+        per = _penalty(rules, deal, contract, ledger, payers, out)
         return DealResult(tuple(ledger.scores), rules.unit, per)
     _check_applicable(rules, deal, contract)
     kind = contract.kind
@@ -96,9 +98,8 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
         per = _normal(rules, deal, contract, table, factor)  # type: ignore[arg-type]
         ledger.settle(declarer, defenders, per)
     elif kind == "fixed":
-        per = _fixed(rules, deal, contract)  # type: ignore[arg-type]
-        ledger.settle(declarer, defenders, per * factor)
-        per *= factor
+        per = _fixed(rules, deal, contract) * factor  # type: ignore[arg-type]
+        ledger.settle(declarer, defenders, per)
     elif kind == "raeuber":
         per = _raeuber(deal, contract, table, ledger, payers, out, factor)  # type: ignore[arg-type]
     else:
@@ -111,17 +112,11 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
 @lru_cache(maxsize=1024)
 def _seating(
     seats: int, out: int | None, out_pays: bool, declarer: int
-) -> tuple[list[int], list[int]]:
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Who pays and receives (active players, and the seat sitting out if it scores like a
-    defender), and which of them are the declarer's opponents. Callers must not mutate them."""
-    payers = [seat for seat in range(seats) if seat != out or out_pays]
-    return payers, [seat for seat in payers if seat != declarer]
-
-
-def _seat(seat: int, seats: int, field: str) -> int:
-    if seat >= seats:
-        raise ScoringError(field, "seat_range", seat=seat, seats=seats)
-    return seat
+    defender), and which of them are the declarer's opponents."""
+    payers = tuple(seat for seat in range(seats) if seat != out or out_pays)
+    return payers, tuple(seat for seat in payers if seat != declarer)
 
 
 def _active_seat(seat: int, seats: int, out: int | None, field: str) -> int:
@@ -190,7 +185,7 @@ def _raeuber(
     contract: RaeuberContract,
     table: TableRule,
     ledger: _Ledger,
-    payers: list[int],
+    payers: Sequence[int],
     out: int | None,
     factor: int,
 ) -> int | None:
@@ -257,7 +252,7 @@ def _drescher(
     deal: DealInput,
     contract: DrescherContract,
     ledger: _Ledger,
-    payers: list[int],
+    payers: Sequence[int],
     out: int | None,
     factor: int,
 ) -> int:
@@ -276,9 +271,8 @@ def _penalty(
     deal: DealInput,
     contract: Contract,
     ledger: _Ledger,
-    payers: list[int],
+    payers: Sequence[int],
     out: int | None,
-    factor: int,
 ) -> int:
     penalty = deal.penalty
     assert penalty is not None
@@ -305,10 +299,10 @@ def _bonuses(
     rules: RuleSource,
     deal: DealInput,
     ledger: _Ledger,
-    payers: list[int],
+    payers: Sequence[int],
     out: int | None,
     declarer: int,
-    defenders: list[int],
+    defenders: Sequence[int],
     factor: int,
 ) -> None:
     if not rules.bonuses:
