@@ -8,7 +8,7 @@ from typing import Any
 
 from scoring.deal import deal_from_record
 from scoring.engine import score_deal
-from scoring.errors import ScoringError
+from scoring.errors import RuleSourceError, ScoringError
 from scoring.rulesource import RuleSource
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
@@ -20,10 +20,10 @@ def score_lines(
 ) -> Iterator[tuple[str, bool]]:
     """Yield ``(output_line, ok)`` for every input line, in order (no trailing newline).
 
-    ``resolve`` maps a rule slug to its source and raises KeyError for an unknown one; each
-    slug is resolved once. Blank lines are skipped (they carry no record).
+    ``resolve`` maps a rule slug to its source and raises KeyError for an unknown one (or
+    RuleSourceError for a stored one that does not validate); each slug is resolved once. Blank lines are skipped (they carry no record).
     """
-    sources: dict[str, RuleSource | None] = {}
+    sources: dict[str, RuleSource | RuleSourceError | None] = {}
     for line in lines:
         if not line.strip():
             continue
@@ -47,9 +47,14 @@ def score_lines(
                     rules = resolve(slug)
                 except KeyError:
                     rules = None
+                except RuleSourceError as error:  # e.g. a house rule saved before a check existed
+                    rules = error
                 sources[slug] = rules
             if rules is None:
                 raise ScoringError("rules", "unknown_rules", rules=slug)
+            if isinstance(rules, RuleSourceError):
+                detail = "; ".join(f"{path}: {message}" for path, message in rules.problems)
+                raise ScoringError("rules", "invalid_rules", rules=slug, detail=detail)
             result = score_deal(rules, deal_from_record(record))
         except ScoringError as error:
             out["error"] = str(error)

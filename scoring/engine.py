@@ -162,11 +162,23 @@ def _normal(
         points = 0  # the blind goes to the defenders; no bonus point either
     else:
         points += table.declarer_bonus
-    value = contract.value
-    if deal.after_solo and deal.contract in rules.ladder_set:
-        value += rules.normal.after_solo_raise
+    contract, value = _game_value(rules, deal, contract)
     multiplier = contract.win_multiplier if points >= counting.win_at else contract.loss_multiplier
     return rules.normal.model.per_defender(counting, points, value, multiplier) * factor
+
+
+def _game_value(
+    rules: RuleSource, deal: DealInput, contract: NormalContract
+) -> tuple[NormalContract, int]:
+    """The contract actually played and its value, given a Solo bid before it."""
+    if deal.after_solo and deal.contract in rules.ladder_set:
+        target = rules.normal.after_solo_as.get(deal.contract)
+        if target is not None:  # e.g. a Cego bid after a Solo is the Gegensolo
+            played = rules.contracts[target]
+            assert isinstance(played, NormalContract)
+            return played, played.value
+        return contract, contract.value + rules.normal.after_solo_raise
+    return contract, contract.value
 
 
 def _fixed(rules: RuleSource, deal: DealInput, contract: FixedContract) -> int:
@@ -285,10 +297,9 @@ def _penalty(
     if rule.model == "fixed":
         paid = rule.amount
     elif isinstance(contract, NormalContract):
+        played, value = _game_value(rules, deal, contract)
         model = rules.normal.model
-        paid = model.round(
-            model.one_step(contract.value * contract.loss_multiplier) * rule.multiplier
-        )
+        paid = model.round(model.one_step(value * played.loss_multiplier) * rule.multiplier)
     else:
         paid = contract.amount * rule.multiplier
     ledger.settle(offender, [seat for seat in payers if seat != offender], -paid)

@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "negative": "must not be negative",
     "invalid_json": "is not valid JSON ({detail})",
     "unknown_rules": "there is no rule source called {rules}",
+    "invalid_rules": "the rule source {rules} is not valid ({detail})",
     "unknown_choice": "must be one of {choices}",
     # the table
     "table_size": "the rule source {source} is played at tables of {allowed} only",

@@ -196,6 +196,7 @@ class NormalRules:
     model: AmountModel
     ladder: tuple[str, ...]
     after_solo_raise: int
+    after_solo_as: Mapping[str, str]  # a ladder game bid after a Solo that is another contract
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +299,9 @@ class RuleSource:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSource:
         return rule_source_from_dict(data)
+
+    def __hash__(self) -> int:  # the mappings are not hashable; the source text is
+        return hash(self.source_json)
 
     def to_dict(self) -> dict[str, Any]:
         """The dict this source was built from (a fresh copy, equal to the original)."""
@@ -646,14 +650,14 @@ def _normal(
     check: _Checker, raw: dict[str, Any], counting: Counting, contracts: Mapping[str, Contract]
 ) -> NormalRules:
     model_name = check.choice(raw, "model", "normal", MODELS)
-    common = {"model", "ladder", "after_solo_raise"}
+    common = {"model", "ladder", "after_solo_raise", "after_solo_as"}
     per_model = {
         "fach": {"over", "step_points", "per_step", "round_up_to", "multiplier_order"},
         "factor_bands": {"bands"},
         "points_over_35": {"pivot", "round_up_to", "tie_amount", "multiplier_order"},
         "dreierles_steps": {"over", "step_points", "tie_steps"},
     }[model_name]
-    check.keys(raw, "normal", common | per_model, set())
+    check.keys(raw, "normal", common - {"after_solo_as"} | per_model, {"after_solo_as"})
     model: AmountModel
     lowest_win = counting.min_winning_points
     if model_name == "fach":
@@ -710,7 +714,21 @@ def _normal(
         previous = contract.value
     if len(set(ladder)) != len(ladder):
         check.add("normal.ladder", "must name each contract once")
-    return NormalRules(model, tuple(ladder), check.int_(raw, "after_solo_raise", "normal", low=0))
+    after_solo_as: dict[str, str] = {}
+    for name, target in check.obj(raw.get("after_solo_as", {}), "normal.after_solo_as").items():
+        where = f"normal.after_solo_as.{name}"
+        if name not in ladder:
+            check.add(where, f"names no contract of normal.ladder ({name})")
+        elif not isinstance(contracts.get(target), NormalContract) or target in ladder:
+            check.add(where, f"must name a normal contract outside the ladder, not {target!r}")
+        else:
+            after_solo_as[name] = target
+    return NormalRules(
+        model,
+        tuple(ladder),
+        check.int_(raw, "after_solo_raise", "normal", low=0),
+        after_solo_as,
+    )
 
 
 def _bands(check: _Checker, raw: Any, counting: Counting) -> FactorBandsModel:

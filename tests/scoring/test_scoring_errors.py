@@ -380,3 +380,26 @@ def test_not_an_object() -> None:
     with pytest.raises(ScoringError) as caught:
         deal_from_record([1, 2])  # type: ignore[arg-type]
     assert caught.value.field == "line"
+
+
+def test_batch_reports_a_rule_source_that_does_not_validate() -> None:
+    from rules.builtin_sources import builtin_data
+    from scoring import RuleSourceError, rule_source_from_dict
+
+    def resolve(slug: str):  # type: ignore[no-untyped-def]
+        data = builtin_data("swm")
+        data["contracts"]["piccolo"]["amount"] = 0
+        return rule_source_from_dict(data)
+
+    [(line, ok)] = list(score_lines([json.dumps(SWM)], resolve))
+    assert not ok
+    assert json.loads(line)["error"] == (
+        "rules: the rule source swm is not valid "
+        "(contracts.piccolo.amount: must be a positive whole number)"
+    )
+    assert issubclass(RuleSourceError, ValueError)
+
+
+def test_rule_sources_hash_by_their_data() -> None:
+    assert hash(load_builtin("swm")) == hash(load_builtin("swm"))
+    assert len({load_builtin("swm"), load_builtin("bb2013"), load_builtin("swm")}) == 2

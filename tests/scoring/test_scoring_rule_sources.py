@@ -170,6 +170,24 @@ BAD_SOURCES: list[tuple[str, Edit, str, str]] = [
         "normal.ladder",
         "must name each contract once",
     ),
+    (
+        "swm",
+        _set("normal.after_solo_as", {"solo": "gegensolo"}),
+        "normal.after_solo_as.solo",
+        "names no contract of normal.ladder (solo)",
+    ),
+    (
+        "swm",
+        _set("normal.after_solo_as", {"cego": "eine"}),
+        "normal.after_solo_as.cego",
+        "must name a normal contract outside the ladder, not 'eine'",
+    ),
+    (
+        "swm",
+        _set("normal.after_solo_as", {"cego": "ultimo"}),
+        "normal.after_solo_as.cego",
+        "must name a normal contract outside the ladder",
+    ),
     ("swm", _set("normal.over", 40), "normal.over", "must be less than 40"),
     ("swm", _set("normal.round_up_to", 0), "normal.round_up_to", "must be a positive whole number"),
     (

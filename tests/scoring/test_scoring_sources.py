@@ -98,7 +98,9 @@ BB_NORMAL_ROWS: list[Row] = [
     ({"contract": "gegensolo", "declarer_points": 61}, four(24)),  # 2 * 6 * 2
     ({"contract": "gegensolo", "declarer_points": 10}, four(-12)),  # 2 * -6
     ({"contract": "cego", "declarer_points": 50, "declarer_tricks": 0}, four(-8)),
-    ({"contract": "cego", "after_solo": True, "declarer_points": 47}, four(3)),  # no raise
+    # a Cego bid after a Solo is the Gegensolo: 2 * 3 * 2
+    ({"contract": "cego", "after_solo": True, "declarer_points": 47}, four(12)),
+    ({"contract": "eine", "after_solo": True, "declarer_points": 47}, four(6)),  # no raise
 ]
 
 BB_LIKE = ["bb2013", "grupp1994", "csg2012", "weissauer2017", "kf2005"]
@@ -359,6 +361,7 @@ SCHW_ROWS: list[Row] = [
     ({"contract": "solo", "declarer_points": 41}, four(15)),  # 6 * 2 = 12 -> 15
     ({"contract": "solo", "declarer_points": 30}, four(-5)),  # 5 * 1
     ({"contract": "gegensolo", "declarer_points": 38}, four(10)),  # 3 * 2 = 6 -> 10
+    ({"contract": "cego", "after_solo": True, "declarer_points": 38}, four(10)),  # = Gegensolo
     ({"contract": "cego", "declarer_points": 40, "declarer_tricks": 0}, four(-35)),  # 0 points
     ({"contract": "raeuber", "points": [30, 20, 15, 5]}, four(-80)),  # announcer: double
     ({"contract": "raeuber", "points": [25, 25, 15, 5]}, four(-40)),  # tie with forehand: single
@@ -518,3 +521,12 @@ def test_assumptions_name_existing_parameters(builtin_slug: str) -> None:
 
     with pytest.raises(RuleSourceError):
         rule_source_from_dict(data)
+
+
+@pytest.mark.parametrize("slug", [s for s in BUILTIN_SLUGS if s != "dreierles"])
+@pytest.mark.parametrize("points", [0, 20, 35, 36, 50, 69])
+def test_cego_after_a_solo_bid_scores_as_the_gegensolo(slug: str, points: int) -> None:
+    deal = {"seats": 4, "declarer": 1, "declarer_points": points}
+    assert scores(slug, contract="cego", after_solo=True, **deal) == scores(
+        slug, contract="gegensolo", **deal
+    )
