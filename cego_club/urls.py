@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("rules/", include("rules.urls")),
     path("", include("tournaments.urls")),
 ]

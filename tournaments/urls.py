@@ -1,9 +1,24 @@
-from django.urls import path
-
-from tournaments import views
+from tournaments.views import (
+    checkin,
+    draws,
+    entry,
+    home,
+    printouts,
+    setup,
+    standings,
+    table_entry,
+)
 
 app_name = "tournaments"
 
+# Each area keeps its routes beside its views.
 urlpatterns = [
-    path("", views.home, name="home"),
+    *home.urlpatterns,
+    *setup.urlpatterns,
+    *checkin.urlpatterns,
+    *draws.urlpatterns,
+    *entry.urlpatterns,
+    *table_entry.urlpatterns,
+    *standings.urlpatterns,
+    *printouts.urlpatterns,
 ]

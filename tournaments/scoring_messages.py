@@ -1,0 +1,81 @@
+"""German (and English) wording of the scoring engine's messages, by message code.
+
+The engine is pure Python and speaks English; here each of its templates is marked for
+translation with the English template as the message id. A test keeps both lists in step.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+from scoring import ScoringError
+
+MESSAGES = {
+    "required": _("is required"),
+    "not_object": _("must be a JSON object"),
+    "not_int": _("must be a whole number"),
+    "not_bool": _("must be true or false"),
+    "not_str": _("must be a string"),
+    "not_list": _("must be a list"),
+    "negative": _("must not be negative"),
+    "invalid_json": _("is not valid JSON ({detail})"),
+    "unknown_rules": _("there is no rule source called {rules}"),
+    "unknown_choice": _("must be one of {choices}"),
+    "table_size": _("the rule source {source} is played at tables of {allowed} only"),
+    "sitting_out_required": _("at a table of {seats} one seat sits out; say which"),
+    "sitting_out_not_allowed": _(
+        "nobody sits out at a table of {seats} in the rule source {source}"
+    ),
+    "seat_range": _("seat {seat} does not exist at a table of {seats}"),
+    "seat_sits_out": _("seat {seat} sits out this deal"),
+    "unknown_contract": _("the rule source {source} has no contract {contract}"),
+    "contract_forbidden": _(
+        "{contract} is not played at a table of {seats} in the rule source {source}"
+    ),
+    "not_applicable": _("does not apply to {contract} in the rule source {source}"),
+    "points_range": _("must be between 0 and {total}"),
+    "length": _("must have one entry per seat ({seats})"),
+    "sitting_out_points": _("the seat sitting out ({seat}) must have 0"),
+    "points_sum": _("add up to {sum}, more than the {total} points there are"),
+    "points_without_tricks": _("seat {seat} took no trick but has {points} points"),
+    "knocks_range": _("must be between 0 and {max}"),
+    "no_knocking": _("the rule source {source} has no knocking"),
+    "no_bonuses": _("the rule source {source} has no bonuses"),
+    "unknown_bonus": _("the rule source {source} has no bonus {kind}"),
+    "bonus_won_required": _("is required for the team bonus {kind}"),
+    "bonus_won_not_allowed": _("applies only to team bonuses, not to {kind}"),
+    "bonus_duplicate": _("{kind} is entered more than once"),
+    "no_ouvert": _("the rule source {source} does not play specials ouvert"),
+    "no_penalty": _("the rule source {source} has no penalty scoring"),
+    "penalty_kind": _("the rule source {source} has no penalty for {kind}"),
+}
+
+# The deal-record fields as an organiser names them.
+FIELD_LABELS = {
+    "seats": _("players at the table"),
+    "sitting_out": _("sitting out"),
+    "contract": _("contract"),
+    "after_solo": _("after a Solo bid"),
+    "declarer": _("declarer"),
+    "declarer_points": _("card points"),
+    "declarer_tricks": _("tricks of the declarer"),
+    "won": _("won"),
+    "points": _("card points of each player"),
+    "tricks": _("tricks of each player"),
+    "last_trick": _("last trick"),
+    "ouvert": _("ouvert"),
+    "knocks": _("knocks"),
+    "bonuses": _("bonuses"),
+    "penalty": _("penalty"),
+}
+
+
+def field_label(field: str) -> str:
+    base = field.split("[")[0].split(".")[0]
+    return str(FIELD_LABELS.get(base, field))
+
+
+def translate_scoring_error(error: ScoringError) -> str:
+    """The error in the active language, without the field name (shown next to the field)."""
+    template = MESSAGES.get(error.code)
+    if template is None:
+        return error.message
+    return str(template).format(**error.params)

@@ -1,0 +1,3 @@
+"""checkin views."""
+
+urlpatterns: list = []

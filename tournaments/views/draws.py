@@ -1,0 +1,3 @@
+"""draws views."""
+
+urlpatterns: list = []

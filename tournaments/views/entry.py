@@ -1,0 +1,3 @@
+"""entry views."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""printouts views."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""setup views."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""standings views."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""table_entry views."""
+
+urlpatterns: list = []
