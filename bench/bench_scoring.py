@@ -143,26 +143,19 @@ def main() -> int:
             "    w(json.dumps(json.loads(line)) + '\\n')\n"
         )
 
-        def run(cmd: list[str]) -> tuple[float, int]:
+        def run(cmd: list[str]) -> tuple[float, int, int]:
             with infile.open("rb") as stdin:
                 start = time.perf_counter()
-                proc = subprocess.run(
-                    cmd,
-                    stdin=stdin,
-                    capture_output=True,
-                    cwd=ROOT,
-                )
+                proc = subprocess.run(cmd, stdin=stdin, capture_output=True, cwd=ROOT)
                 elapsed = time.perf_counter() - start
-            out_lines = proc.stdout.count(b"\n")
-            if proc.returncode != 0:
-                print(
-                    f"  {' '.join(cmd[1:3])}: exit {proc.returncode}: {proc.stderr.decode()[-500:]}"
-                )
-            return elapsed, out_lines
+            return elapsed, proc.stdout.count(b"\n"), proc.returncode
 
-        t_plain, c_plain = run([sys.executable, "-c", plain])
+        t_plain, c_plain, _ = run([sys.executable, "-c", plain])
         print(f"  python -c plain JSON read/write              {t_plain:8.3f} s ({c_plain} lines)")
-        t_cmd, c_cmd = run([sys.executable, str(manage), "score_deals"])
+        t_cmd, c_cmd, status = run([sys.executable, str(manage), "score_deals"])
+        if status != 0 or c_cmd != n:
+            print(f"  manage.py score_deals: exit status {status}, {c_cmd} lines out: not measured")
+            return 0
         print(f"  manage.py score_deals                        {t_cmd:8.3f} s ({c_cmd} lines)")
         print(f"  ratio command / plain = {t_cmd / t_plain:.2f}x")
     return 0
