@@ -13,6 +13,7 @@ from scoring.rulesource import RuleSource
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 _loads = json.loads
+_MAX_SOURCES = 1024
 
 
 def score_lines(
@@ -21,7 +22,8 @@ def score_lines(
     """Yield ``(output_line, ok)`` for every input line, in order (no trailing newline).
 
     ``resolve`` maps a rule slug to its source and raises KeyError for an unknown one (or
-    RuleSourceError for a stored one that does not validate); each slug is resolved once. Blank lines are skipped (they carry no record).
+    RuleSourceError for a stored one that does not validate). Each slug is resolved once (up
+    to ``_MAX_SOURCES`` of them, so memory stays bounded). Blank lines are skipped.
     """
     sources: dict[str, RuleSource | RuleSourceError | None] = {}
     for line in lines:
@@ -49,7 +51,8 @@ def score_lines(
                     rules = None
                 except RuleSourceError as error:  # e.g. a house rule saved before a check existed
                     rules = error
-                sources[slug] = rules
+                if len(sources) < _MAX_SOURCES:
+                    sources[slug] = rules
             if rules is None:
                 raise ScoringError("rules", "unknown_rules", rules=slug)
             if isinstance(rules, RuleSourceError):

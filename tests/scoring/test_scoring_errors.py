@@ -403,3 +403,19 @@ def test_batch_reports_a_rule_source_that_does_not_validate() -> None:
 def test_rule_sources_hash_by_their_data() -> None:
     assert hash(load_builtin("swm")) == hash(load_builtin("swm"))
     assert len({load_builtin("swm"), load_builtin("bb2013"), load_builtin("swm")}) == 2
+
+
+def test_batch_slug_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import scoring.batch
+
+    monkeypatch.setattr(scoring.batch, "_MAX_SOURCES", 2)
+    calls: list[str] = []
+
+    def resolve(slug: str):  # type: ignore[no-untyped-def]
+        calls.append(slug)
+        return load_builtin(slug)
+
+    slugs = ["swm", "bb2013", "x1", "x2", "swm", "x1"]
+    out = list(score_lines([json.dumps(with_(SWM, rules=s)) for s in slugs], resolve))
+    assert [ok for _, ok in out] == [True, True, False, False, True, False]
+    assert calls == ["swm", "bb2013", "x1", "x2", "x1"]
