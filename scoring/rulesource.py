@@ -479,12 +479,14 @@ def rule_source_from_dict(data: Mapping[str, Any]) -> RuleSource:
         if variant.enabled:
             effective = _merge(effective, patch)
     parts = _build(check, effective)
+    already = set(check.problems)
     for index, (variant, patch) in enumerate(zip(variants, patches, strict=True)):
         if not variant.enabled and patch:
             trial = _Checker()
             _build(trial, _merge(effective, patch))
             for path, message in trial.problems:
-                check.add(f"variants.{index}.patch", f"when enabled, {path}: {message}")
+                if (path, message) not in already:  # only what the variant itself breaks
+                    check.add(f"variants.{index}.patch", f"when enabled, {path}: {message}")
     assumptions = _assumptions(check, data.get("assumptions", []), data)
     if check.problems:
         raise RuleSourceError(check.problems)
@@ -618,12 +620,13 @@ def _tables(
             check.add(
                 _join(path, "active"), f"must be {seats} or {seats - 1}: at most one seat sits out"
             )
-        sitting_out_scores = raw.get("sitting_out_scores")
+        sitting_out_scores = None
         if active == seats - 1:
-            sitting_out_scores = check.choice(
-                raw, "sitting_out_scores", path, SITTING_OUT_SCORES, default=None
-            )
-            if "sitting_out_scores" not in raw:
+            if "sitting_out_scores" in raw:
+                sitting_out_scores = check.choice(
+                    raw, "sitting_out_scores", path, SITTING_OUT_SCORES
+                )
+            else:
                 check.add(_join(path, "sitting_out_scores"), "is required when a seat sits out")
         elif "sitting_out_scores" in raw:
             check.add(_join(path, "sitting_out_scores"), "applies only when a seat sits out")

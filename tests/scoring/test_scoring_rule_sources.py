@@ -379,6 +379,7 @@ def test_bad_rule_source_problems(slug: str, edit: Edit, path: str, message: str
         rule_source_from_dict(data)
     problems = caught.value.problems
     assert any(p == path and m.startswith(message) for p, m in problems), problems
+    assert len(problems) == len(set(problems)), problems
 
 
 def test_several_problems_are_reported_together() -> None:
@@ -433,3 +434,23 @@ def test_factor_band_table_of_bb2013() -> None:
     expected = [-8] + [-7] * 5 + [-6] * 5 + [-5] * 5 + [-4] * 5 + [-3] * 5 + [-2] * 5 + [-1] * 5
     expected += [1] * 5 + [2] * 5 + [3] * 5 + [4] * 5 + [5] * 5 + [6] * 5 + [7] * 4 + [8]
     assert list(model.factors) == expected  # type: ignore[union-attr]
+
+
+def test_a_missing_setting_is_reported_once() -> None:
+    data = builtin_data("swm")
+    data["tables"]["5"] = {"active": 4}
+    with pytest.raises(RuleSourceError) as caught:
+        rule_source_from_dict(data)
+    assert caught.value.problems == [
+        ("tables.5.sitting_out_scores", "is required when a seat sits out")
+    ]
+
+
+def test_a_base_problem_is_not_repeated_for_every_variant() -> None:
+    data = builtin_data("bb2013")
+    data["contracts"]["gegensolo"]["win_multiplier"] = 0
+    with pytest.raises(RuleSourceError) as caught:
+        rule_source_from_dict(data)
+    assert caught.value.problems == [
+        ("contracts.gegensolo.win_multiplier", "must be a positive whole number")
+    ]
