@@ -1,14 +1,47 @@
-"""Creating tournaments and registering players."""
+"""Creating and editing tournaments and registering players.
+
+Every function takes keyword-only arguments and runs in ``transaction.atomic``; problems are
+raised as ``django.core.exceptions.ValidationError`` keyed by the form field they belong to
+(``rules_slug``, ``table_sizes``, ``preferred_table_size``, ...), so that a view can show them
+next to that field.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
-from rules.registry import rule_source_data
-from tournaments.models import Club, Entry, Player, Season, Tournament
+from rules.registry import get_rule_source, rule_source_data
+from tournaments.models import Club, Deal, Entry, Player, Season, Tournament
+
+
+def supported_table_sizes(rules_slug: str) -> frozenset[int]:
+    """The table sizes a rule source can be played at (``RuleSource.tables``)."""
+    try:
+        return frozenset(get_rule_source(rules_slug).tables)
+    except KeyError:
+        raise ValidationError({"rules_slug": _("Unknown rule source.")}) from None
+
+
+def _check_table_sizes(
+    *, rules_slug: str, table_sizes: frozenset[int], preferred_table_size: int
+) -> None:
+    supported = supported_table_sizes(rules_slug)
+    errors: dict[str, str] = {}
+    if not table_sizes:
+        errors["table_sizes"] = _("Allow at least one table size.")
+    elif not table_sizes <= supported:
+        errors["table_sizes"] = _(
+            "The rule source %(rules)s is played at tables of %(sizes)s only."
+        ) % {"rules": rules_slug, "sizes": ", ".join(str(s) for s in sorted(supported))}
+    if table_sizes and preferred_table_size not in table_sizes:
+        errors["preferred_table_size"] = _("The preferred table size must be an allowed size.")
+    if errors:
+        raise ValidationError(errors)
 
 
 @transaction.atomic
@@ -26,8 +59,15 @@ def create_tournament(
     preferred_table_size: int = 4,
     entry_mode: str = Tournament.EntryMode.DEALS,
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
+    entry_fee_cents: int = 800,
 ) -> Tournament:
-    """Create a tournament and pin a snapshot of its rule source's parameters."""
+    """Create a tournament and pin a snapshot of its rule source's parameters.
+
+    Only table sizes the rule source supports are accepted."""
+    table_sizes = frozenset(table_sizes)
+    _check_table_sizes(
+        rules_slug=rules_slug, table_sizes=table_sizes, preferred_table_size=preferred_table_size
+    )
     tournament = Tournament(
         name=name,
         host_club=host_club,
@@ -44,6 +84,7 @@ def create_tournament(
         tables_of_5=5 in table_sizes,
         entry_mode=entry_mode,
         tie_break=tie_break,
+        entry_fee_cents=entry_fee_cents,
     )
     tournament.full_clean()
     tournament.save()
@@ -51,18 +92,99 @@ def create_tournament(
 
 
 @transaction.atomic
+def update_tournament(
+    *,
+    tournament: Tournament,
+    name: str,
+    host_club: Club,
+    date: dt.date,
+    rules_slug: str,
+    season: Season | None = None,
+    venue: str = "",
+    rounds: int = 2,
+    deals_per_round: int = 24,
+    table_sizes: frozenset[int] = frozenset({4}),
+    preferred_table_size: int = 4,
+    entry_mode: str = Tournament.EntryMode.DEALS,
+    tie_break: str = Tournament.TieBreak.BEST_ROUND,
+    entry_fee_cents: int = 800,
+) -> Tournament:
+    """Change a tournament's settings.
+
+    The rule source (and with it the pinned snapshot) can change only while no round has been
+    drawn; choosing another source re-pins the snapshot. The number of rounds cannot drop below
+    the rounds already drawn, nor the deals per round below a deal number already entered, and
+    the entry mode is fixed once any result exists.
+    """
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    table_sizes = frozenset(table_sizes)
+    errors: dict[str, str] = {}
+    drawn = locked.round_set.aggregate(highest=Max("number"))["highest"] or 0
+    if rules_slug != locked.rules_slug and drawn:
+        errors["rules_slug"] = _("The rule source cannot change once a round has been drawn.")
+    if rounds < drawn:
+        errors["rounds"] = _("%(count)s rounds have already been drawn.") % {"count": drawn}
+    deals = Deal.objects.filter(table__round__tournament=locked)
+    highest_deal = deals.aggregate(highest=Max("number"))["highest"] or 0
+    if deals_per_round < highest_deal:
+        errors["deals_per_round"] = _("Deal %(number)s has already been entered.") % {
+            "number": highest_deal
+        }
+    if entry_mode != locked.entry_mode and highest_deal:
+        errors["entry_mode"] = _("The result entry cannot change once results exist.")
+    if errors:
+        raise ValidationError(errors)
+    _check_table_sizes(
+        rules_slug=rules_slug, table_sizes=table_sizes, preferred_table_size=preferred_table_size
+    )
+    if rules_slug != locked.rules_slug:
+        locked.rules_slug = rules_slug
+        locked.rules_snapshot = rule_source_data(rules_slug)
+    locked.name = name
+    locked.host_club = host_club
+    locked.date = date
+    locked.season = season
+    locked.venue = venue
+    locked.rounds = rounds
+    locked.deals_per_round = deals_per_round
+    locked.preferred_table_size = preferred_table_size
+    locked.tables_of_3 = 3 in table_sizes
+    locked.tables_of_4 = 4 in table_sizes
+    locked.tables_of_5 = 5 in table_sizes
+    locked.entry_mode = entry_mode
+    locked.tie_break = tie_break
+    locked.entry_fee_cents = entry_fee_cents
+    locked.full_clean()
+    locked.save()
+    return locked
+
+
+@transaction.atomic
 def register_player(
-    *, tournament: Tournament, player: Player, category: str | None = None
+    *,
+    tournament: Tournament,
+    player: Player,
+    category: str | None = None,
+    checked_in: bool = False,
+    fee_paid: bool = False,
 ) -> Entry:
-    """Register a player; the start number is the next free one in the tournament."""
+    """Register a player; the start number is the next free one in the tournament.
+
+    Raises ValidationError (field ``player``) if the player is registered already."""
     # Lock the tournament row so that two desks registering at once get distinct numbers.
     Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.entries.filter(player=player).exists():
+        raise ValidationError(
+            {"player": _("%(name)s is registered already.") % {"name": player.full_name}}
+        )
     highest = tournament.entries.aggregate(highest=Max("number"))["highest"] or 0
     entry = Entry(
         tournament=tournament,
         player=player,
         number=highest + 1,
         category=category or player.category,
+        checked_in=checked_in,
+        fee_paid=fee_paid,
     )
     entry.full_clean()
     entry.save()

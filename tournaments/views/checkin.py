@@ -1,3 +1,286 @@
-"""checkin views."""
+"""The check-in desk: registration list with quick actions, late entries, keep-apart pairs
+and substitutes (organisers only)."""
 
-urlpatterns: list = []
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from tournaments.forms_setup import (
+    ExistingPlayerForm,
+    KeepApartForm,
+    NewPlayerForm,
+    RegistrationFilterForm,
+    SubstitutionForm,
+    WithdrawForm,
+    add_service_errors,
+)
+from tournaments.models import Entry, KeepApart, Player, Round, Substitution, Tournament
+from tournaments.services import checkin as services
+from tournaments.tables import RegistrationTable
+
+
+def _back(request, tournament: Tournament):
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect("tournaments:checkin", pk=tournament.pk)
+
+
+def filtered_entries(tournament: Tournament, query: str, show: str):
+    entries = tournament.entries.select_related("player")
+    query = query.strip()
+    if query.isdigit():
+        entries = entries.filter(number=int(query))
+    elif query:
+        for word in query.split():
+            entries = entries.filter(
+                Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+            )
+    if show == "not_checked_in":
+        entries = entries.filter(checked_in=False, withdrawn_after_round__isnull=True)
+    elif show == "not_paid":
+        entries = entries.filter(fee_paid=False)
+    elif show == "withdrawn":
+        entries = entries.filter(withdrawn_after_round__isnull=False)
+    return entries
+
+
+@staff_member_required
+def checkin(request, pk):
+    tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
+    filters = RegistrationFilterForm(request.GET or None)
+    query = show = ""
+    if filters.is_valid():
+        query = filters.cleaned_data["q"]
+        show = filters.cleaned_data["show"]
+    drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
+    table = RegistrationTable(
+        filtered_entries(tournament, query, show),
+        next_url=request.get_full_path(),
+        withdraw_default=drawn,
+    )
+    RequestConfig(request, paginate=False).configure(table)
+    counts = {
+        "registered": tournament.entries.count(),
+        "checked_in": tournament.entries.filter(checked_in=True).count(),
+        "paid": tournament.entries.filter(fee_paid=True).count(),
+    }
+    template = (
+        "tournaments/checkin/_registration_table.html"
+        if getattr(request, "htmx", False)
+        else "tournaments/checkin/checkin.html"
+    )
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "table": table,
+            "filters": filters if filters.is_bound else RegistrationFilterForm(),
+            "counts": counts,
+            "shown": len(table.rows),
+        },
+    )
+
+
+ACTIONS = {"check_in", "undo_check_in", "pay", "undo_pay", "withdraw", "undo_withdraw"}
+
+
+@staff_member_required
+@require_POST
+def entry_action(request, pk, entry_pk):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"), pk=entry_pk, tournament=tournament
+    )
+    action = request.POST.get("action", "")
+    name = entry.player.full_name
+    try:
+        if action == "check_in":
+            services.set_checked_in(entry=entry, checked_in=True, user=request.user)
+            messages.success(request, _("%(name)s checked in.") % {"name": name})
+        elif action == "undo_check_in":
+            services.set_checked_in(entry=entry, checked_in=False, user=request.user)
+            messages.success(request, _("Check-in of %(name)s undone.") % {"name": name})
+        elif action == "pay":
+            services.set_fee_paid(entry=entry, paid=True, user=request.user)
+            messages.success(request, _("Entry fee of %(name)s paid.") % {"name": name})
+        elif action == "undo_pay":
+            services.set_fee_paid(entry=entry, paid=False, user=request.user)
+            messages.success(request, _("Payment of %(name)s undone.") % {"name": name})
+        elif action == "withdraw":
+            form = WithdrawForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError(_("Choose the round after which the player leaves."))
+            after = form.cleaned_data["after_round"]
+            services.withdraw_entry(entry=entry, after_round=after, user=request.user)
+            messages.success(
+                request,
+                _("%(name)s withdrawn after round %(round)s.") % {"name": name, "round": after},
+            )
+        elif action == "undo_withdraw":
+            services.undo_withdrawal(entry=entry, user=request.user)
+            messages.success(request, _("%(name)s is back in the tournament.") % {"name": name})
+        else:
+            messages.error(request, _("Unknown action."))
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, f"{name}: {message}")
+    return _back(request, tournament)
+
+
+@staff_member_required
+def late_entry(request, pk):
+    """Register a player at the desk: an existing one (search) or a new one on the spot."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    query = request.GET.get("q", "")
+    new_form = NewPlayerForm(prefix="new")
+    existing_form = ExistingPlayerForm(prefix="existing")
+    if request.method == "POST":
+        try:
+            if "existing-player" in request.POST:
+                existing_form = ExistingPlayerForm(request.POST, prefix="existing")
+                if existing_form.is_valid():
+                    player = get_object_or_404(Player, pk=existing_form.cleaned_data["player"])
+                    entry = services.register_existing_player(
+                        tournament=tournament,
+                        player=player,
+                        fee_paid=existing_form.cleaned_data["fee_paid"],
+                        user=request.user,
+                    )
+                    return _registered(request, tournament, entry)
+            else:
+                new_form = NewPlayerForm(request.POST, prefix="new")
+                if new_form.is_valid():
+                    entry = services.register_new_player(
+                        tournament=tournament, user=request.user, **new_form.cleaned_data
+                    )
+                    return _registered(request, tournament, entry)
+        except ValidationError as error:
+            form = existing_form if "existing-player" in request.POST else new_form
+            add_service_errors(form, error)
+    return render(
+        request,
+        "tournaments/checkin/late_entry.html",
+        {
+            "tournament": tournament,
+            "query": query,
+            "found": services.search_players(tournament=tournament, query=query),
+            "new_form": new_form,
+            "existing_form": existing_form,
+            "next_number": services.next_start_number(tournament=tournament),
+        },
+    )
+
+
+def _registered(request, tournament, entry):
+    messages.success(
+        request,
+        _("%(name)s registered with start number %(number)s.")
+        % {"name": entry.player.full_name, "number": entry.number},
+    )
+    return redirect("tournaments:late_entry", pk=tournament.pk)
+
+
+@staff_member_required
+def keep_apart(request, pk):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if request.method == "POST":
+        form = KeepApartForm(request.POST, tournament=tournament)
+        if form.is_valid():
+            try:
+                services.add_keep_apart(
+                    tournament=tournament, user=request.user, **form.cleaned_data
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Pair added."))
+                return redirect("tournaments:keep_apart", pk=tournament.pk)
+    else:
+        form = KeepApartForm(tournament=tournament)
+    pairs = KeepApart.objects.filter(tournament=tournament).select_related(
+        "first__player", "second__player"
+    )
+    return render(
+        request,
+        "tournaments/checkin/keep_apart.html",
+        {"tournament": tournament, "form": form, "pairs": pairs},
+    )
+
+
+@staff_member_required
+@require_POST
+def keep_apart_remove(request, pk, pair_pk):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    pair = get_object_or_404(KeepApart, pk=pair_pk, tournament=tournament)
+    services.remove_keep_apart(pair=pair, user=request.user)
+    messages.success(request, _("Pair removed."))
+    return redirect("tournaments:keep_apart", pk=tournament.pk)
+
+
+@staff_member_required
+def substitute(request, pk, round):  # noqa: A002
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_ = get_object_or_404(Round, tournament=tournament, number=round)
+    if request.method == "POST":
+        form = SubstitutionForm(request.POST, round=round_)
+        if form.is_valid():
+            try:
+                services.substitute_player(user=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Substitution recorded."))
+                return redirect("tournaments:substitute", pk=tournament.pk, round=round_.number)
+    else:
+        form = SubstitutionForm(round=round_)
+    substitutions = (
+        Substitution.objects.filter(seat__round=round_)
+        .select_related("seat__table", "seat__entry__player", "entry__player")
+        .order_by("seat__table__number", "seat__position", "from_deal")
+    )
+    return render(
+        request,
+        "tournaments/checkin/substitute.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "form": form,
+            "substitutions": substitutions,
+            "seat_plan_url": reverse(
+                "tournaments:seat_plan", kwargs={"pk": tournament.pk, "round": round_.number}
+            ),
+        },
+    )
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/checkin/", checkin, name="checkin"),
+    path(
+        "tournaments/<int:pk>/checkin/<int:entry_pk>/",
+        entry_action,
+        name="checkin_entry_action",
+    ),
+    path("tournaments/<int:pk>/checkin/late-entry/", late_entry, name="late_entry"),
+    path("tournaments/<int:pk>/keep-apart/", keep_apart, name="keep_apart"),
+    path(
+        "tournaments/<int:pk>/keep-apart/<int:pair_pk>/remove/",
+        keep_apart_remove,
+        name="keep_apart_remove",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round>/substitute/",
+        substitute,
+        name="substitute",
+    ),
+]

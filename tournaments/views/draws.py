@@ -1,3 +1,119 @@
-"""draws views."""
+"""Seat draw and seat plan of a round (organisers only).
 
-urlpatterns: list = []
+``round_draw`` shows a drawn round (seed, tables, warnings, redraw and swap) or, for the next
+round not yet drawn, who would be drawn and the button that draws it. The rule for when a
+round may be drawn lives in ``tournaments.services.draws``.
+"""
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import ValidationError
+from django.db.models import Max
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+
+from tournaments import draw as seat_draw
+from tournaments.forms_setup import SwapForm, add_service_errors
+from tournaments.models import Round, Tournament
+from tournaments.services import draws as services
+
+
+def _changeable(round_: Round) -> bool:
+    try:
+        services.check_changeable(round_)
+    except ValidationError:
+        return False
+    return True
+
+
+@staff_member_required
+def round_draw(request, pk, round):  # noqa: A002
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_ = Round.objects.filter(tournament=tournament, number=round).first()
+    drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
+    if round_ is None and (round != drawn + 1 or round > tournament.rounds):
+        raise Http404(_("This round cannot be drawn yet."))
+    swap_form = SwapForm(round=round_) if round_ is not None else None
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "swap" and round_ is not None:
+            swap_form = SwapForm(request.POST, round=round_)
+            if swap_form.is_valid():
+                try:
+                    services.swap_players(round=round_, user=request.user, **swap_form.cleaned_data)
+                except ValidationError as error:
+                    add_service_errors(swap_form, error)
+                else:
+                    messages.success(request, _("Players swapped."))
+                    return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
+        else:
+            try:
+                if action == "draw" and round_ is None:
+                    services.draw_next_round(tournament=tournament, number=round, user=request.user)
+                    messages.success(request, _("Round %(number)s drawn.") % {"number": round})
+                elif action in ("redraw_same", "redraw_new") and round_ is not None:
+                    services.redraw_round(
+                        round=round_, same_seed=action == "redraw_same", user=request.user
+                    )
+                    messages.success(
+                        request, _("Round %(number)s drawn again.") % {"number": round}
+                    )
+                else:
+                    messages.error(request, _("This action is not possible now."))
+            except ValidationError as error:
+                for message in error.messages:
+                    messages.error(request, message)
+            return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
+
+    context = {
+        "tournament": tournament,
+        "round_number": round,
+        "round": round_,
+        "missing": services.not_checked_in(tournament=tournament, round_number=round),
+    }
+    if round_ is None:
+        players = services.eligible_entries(tournament=tournament, round_number=round).count()
+        try:
+            plan = seat_draw.plan_table_sizes(
+                players=players,
+                allowed_sizes=tournament.allowed_table_sizes,
+                preferred_size=tournament.preferred_table_size,
+            )
+        except seat_draw.DrawError:
+            plan = None
+        context.update({"players": players, "plan": plan})
+    else:
+        report = services.seating_report(round=round_)
+        context.update(
+            {
+                "report": report,
+                "changeable": _changeable(round_),
+                "swap_form": swap_form,
+                "players": sum(len(t) for t in report.tables),
+            }
+        )
+    return render(request, "tournaments/draws/round_draw.html", context)
+
+
+@staff_member_required
+def seat_plan(request, pk, round):  # noqa: A002
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_ = get_object_or_404(Round, tournament=tournament, number=round)
+    report = services.seating_report(round=round_)
+    by_name = sorted(
+        (seat for table in report.tables for seat in table),
+        key=lambda s: (s.entry.player.last_name.lower(), s.entry.player.first_name.lower()),
+    )
+    return render(
+        request,
+        "tournaments/draws/seat_plan.html",
+        {"tournament": tournament, "round": round_, "report": report, "by_name": by_name},
+    )
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/rounds/<int:round>/draw/", round_draw, name="round_draw"),
+    path("tournaments/<int:pk>/rounds/<int:round>/seats/", seat_plan, name="seat_plan"),
+]

@@ -1,3 +1,95 @@
-"""setup views."""
+"""Creating, editing and overseeing a tournament (organisers only)."""
 
-urlpatterns: list = []
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Max, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+
+from tournaments.forms_setup import TournamentForm, add_service_errors
+from tournaments.models import Tournament
+from tournaments.presets import PRESETS
+from tournaments.services import setup as services
+
+
+@staff_member_required
+def tournament_create(request):
+    preset_slug = request.GET.get("preset") or request.POST.get("preset") or ""
+    if request.method == "POST":
+        form = TournamentForm(request.POST)
+        if form.is_valid():
+            try:
+                tournament = services.create_tournament(**form.service_kwargs())
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Tournament created."))
+                return redirect("tournaments:tournament_detail", pk=tournament.pk)
+    else:
+        form = TournamentForm(initial=TournamentForm.initial_from_preset(preset_slug))
+    return render(
+        request,
+        "tournaments/setup/tournament_form.html",
+        {"form": form, "presets": PRESETS.values(), "preset": preset_slug, "creating": True},
+    )
+
+
+@staff_member_required
+def tournament_edit(request, pk):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    rules_locked = tournament.round_set.exists()
+    initial = TournamentForm.initial_from_tournament(tournament)
+    if request.method == "POST":
+        form = TournamentForm(request.POST, initial=initial, rules_locked=rules_locked)
+        if form.is_valid():
+            try:
+                services.update_tournament(tournament=tournament, **form.service_kwargs())
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Tournament saved."))
+                return redirect("tournaments:tournament_detail", pk=tournament.pk)
+    else:
+        form = TournamentForm(initial=initial, rules_locked=rules_locked)
+    return render(
+        request,
+        "tournaments/setup/tournament_form.html",
+        {"form": form, "tournament": tournament, "creating": False},
+    )
+
+
+@staff_member_required
+def tournament_detail(request, pk):
+    tournament = get_object_or_404(Tournament.objects.select_related("host_club", "season"), pk=pk)
+    counts = tournament.entries.aggregate(
+        registered=Count("pk"),
+        checked_in=Count("pk", filter=Q(checked_in=True)),
+        paid=Count("pk", filter=Q(fee_paid=True)),
+        withdrawn=Count("pk", filter=Q(withdrawn_after_round__isnull=False)),
+    )
+    rounds = tournament.round_set.annotate(
+        table_count=Count("tables", distinct=True),
+        seat_count=Count("seats", distinct=True),
+    ).order_by("number")
+    drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
+    next_round = drawn + 1 if drawn < tournament.rounds else None
+    return render(
+        request,
+        "tournaments/setup/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "counts": counts,
+            "rounds": rounds,
+            "next_round": next_round,
+            "table_sizes_text": ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes)),
+        },
+    )
+
+
+urlpatterns = [
+    path("tournaments/new/", tournament_create, name="tournament_create"),
+    path("tournaments/<int:pk>/", tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/edit/", tournament_edit, name="tournament_edit"),
+]

@@ -1,0 +1,196 @@
+"""Forms of the organiser's setup, check-in and draw pages. They only parse input; the
+services in ``tournaments.services`` validate the rest and change state."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from rules.registry import rule_source_choices
+from tournaments.models import Category, Club, Entry, Season, Seat, Tournament
+from tournaments.presets import PRESETS
+
+TABLE_SIZE_CHOICES = [(3, _("3 players")), (4, _("4 players")), (5, _("5 players"))]
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's ValidationError next to the fields it names (else above the form)."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=160)
+    host_club = forms.ModelChoiceField(label=_("host club"), queryset=Club.objects.all())
+    season = forms.ModelChoiceField(
+        label=_("season"), queryset=Season.objects.all(), required=False
+    )
+    date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("venue"), max_length=160, required=False)
+    rules_slug = forms.ChoiceField(label=_("rule source"))
+    rounds = forms.IntegerField(label=_("rounds"), min_value=1, max_value=20)
+    deals_per_round = forms.IntegerField(label=_("deals per round"), min_value=1, max_value=99)
+    table_sizes = forms.TypedMultipleChoiceField(
+        label=_("allowed table sizes"),
+        choices=TABLE_SIZE_CHOICES,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Only sizes the rule source is played at."),
+    )
+    preferred_table_size = forms.TypedChoiceField(
+        label=_("preferred table size"), choices=TABLE_SIZE_CHOICES, coerce=int
+    )
+    entry_mode = forms.ChoiceField(label=_("result entry"), choices=Tournament.EntryMode.choices)
+    tie_break = forms.ChoiceField(label=_("tie-break"), choices=Tournament.TieBreak.choices)
+    entry_fee = forms.DecimalField(
+        label=_("entry fee (€)"), min_value=Decimal("0"), max_digits=7, decimal_places=2
+    )
+
+    def __init__(self, *args, rules_locked: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["rules_slug"].choices = rule_source_choices()
+        if rules_locked:
+            self.fields["rules_slug"].disabled = True
+            self.fields["rules_slug"].help_text = _(
+                "Fixed: a round has been drawn under this rule source."
+            )
+
+    @staticmethod
+    def initial_from_preset(slug: str | None) -> dict:
+        preset = PRESETS.get(slug or "")
+        if preset is None:
+            return {
+                "table_sizes": [4],
+                "preferred_table_size": 4,
+                "rounds": 2,
+                "deals_per_round": 24,
+                "entry_fee": Decimal("8.00"),
+            }
+        return {
+            "name": str(preset.name),
+            "rules_slug": preset.rules_slug,
+            "rounds": preset.rounds,
+            "deals_per_round": preset.deals_per_round,
+            "table_sizes": sorted(preset.table_sizes),
+            "preferred_table_size": preset.preferred_table_size,
+            "entry_fee": Decimal("8.00"),
+        }
+
+    @staticmethod
+    def initial_from_tournament(tournament: Tournament) -> dict:
+        return {
+            "name": tournament.name,
+            "host_club": tournament.host_club_id,
+            "season": tournament.season_id,
+            "date": tournament.date,
+            "venue": tournament.venue,
+            "rules_slug": tournament.rules_slug,
+            "rounds": tournament.rounds,
+            "deals_per_round": tournament.deals_per_round,
+            "table_sizes": sorted(tournament.allowed_table_sizes),
+            "preferred_table_size": tournament.preferred_table_size,
+            "entry_mode": tournament.entry_mode,
+            "tie_break": tournament.tie_break,
+            "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
+        }
+
+    def service_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["table_sizes"] = frozenset(data["table_sizes"])
+        data["entry_fee_cents"] = int(data.pop("entry_fee") * 100)
+        return data
+
+
+class RegistrationFilterForm(forms.Form):
+    FILTERS = [
+        ("all", _("all")),
+        ("not_checked_in", _("not checked in")),
+        ("not_paid", _("not paid")),
+        ("withdrawn", _("withdrawn")),
+    ]
+    q = forms.CharField(label=_("name or start number"), required=False)
+    show = forms.ChoiceField(label=_("show"), choices=FILTERS, required=False)
+
+
+class WithdrawForm(forms.Form):
+    after_round = forms.IntegerField(label=_("withdrawn after round"), min_value=0, max_value=20)
+
+
+class NewPlayerForm(forms.Form):
+    first_name = forms.CharField(label=_("first name"), max_length=60)
+    last_name = forms.CharField(label=_("last name"), max_length=60)
+    category = forms.ChoiceField(label=_("category"), choices=Category.choices)
+    club = forms.ModelChoiceField(
+        label=_("club membership"), queryset=Club.objects.all(), required=False
+    )
+    fee_paid = forms.BooleanField(label=_("entry fee paid"), required=False)
+
+
+class ExistingPlayerForm(forms.Form):
+    player = forms.IntegerField(widget=forms.HiddenInput)
+    fee_paid = forms.BooleanField(label=_("entry fee paid"), required=False)
+
+
+def entry_choices(tournament: Tournament):
+    return tournament.entries.select_related("player").order_by(
+        "player__last_name", "player__first_name"
+    )
+
+
+class EntryChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Entry) -> str:
+        return f"{obj.player.last_name}, {obj.player.first_name} ({obj.number})"
+
+
+class KeepApartForm(forms.Form):
+    first = EntryChoiceField(label=_("first player"), queryset=Entry.objects.none())
+    second = EntryChoiceField(label=_("second player"), queryset=Entry.objects.none())
+    reason = forms.CharField(label=_("reason"), max_length=120, required=False)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["first"].queryset = entry_choices(tournament)
+        self.fields["second"].queryset = entry_choices(tournament)
+
+
+class SeatChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Seat) -> str:
+        return _("Table %(table)s, seat %(seat)s: %(name)s") % {
+            "table": obj.table.number,
+            "seat": obj.position + 1,
+            "name": obj.entry.player.full_name,
+        }
+
+
+class SubstitutionForm(forms.Form):
+    seat = SeatChoiceField(label=_("seat"), queryset=Seat.objects.none())
+    entry = EntryChoiceField(label=_("replacement"), queryset=Entry.objects.none())
+    from_deal = forms.IntegerField(label=_("from deal"), min_value=1)
+    reason = forms.CharField(label=_("reason"), max_length=200, required=False)
+
+    def __init__(self, *args, round, **kwargs):  # noqa: A002
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = (
+            Seat.objects.filter(round=round)
+            .select_related("table", "entry__player")
+            .order_by("table__number", "position")
+        )
+        self.fields["entry"].queryset = entry_choices(round.tournament)
+        self.fields["from_deal"].widget.attrs["max"] = round.tournament.deals_per_round
+
+
+class SwapForm(forms.Form):
+    first = EntryChoiceField(label=_("first player"), queryset=Entry.objects.none())
+    second = EntryChoiceField(label=_("second player"), queryset=Entry.objects.none())
+
+    def __init__(self, *args, round, **kwargs):  # noqa: A002
+        super().__init__(*args, **kwargs)
+        seated = entry_choices(round.tournament).filter(seats__round=round)
+        self.fields["first"].queryset = seated
+        self.fields["second"].queryset = seated

@@ -1,0 +1,271 @@
+"""Drawing the seats of a round, redrawing it and swapping two players before it starts.
+
+When may a round be drawn? Round ``N`` is always the next round (the highest drawn round + 1,
+at most ``tournament.rounds``), and round ``N - 1`` must exist. That is all: the organiser
+decides when the hall is ready (in a Black Forest Championship the second half is drawn while
+the first is being played out). Because a later round's draw avoids the opponents of all
+earlier rounds, a round can be redrawn (same or new seed) or have players swapped only while
+it has no deals and no substitutions **and no later round has been drawn**.
+
+Who is drawn: entries that are checked in and not withdrawn before the round
+(``withdrawn_after_round`` empty or >= the round number). The stored seed reproduces the draw
+exactly as long as those entries, the keep-apart pairs and the earlier rounds are unchanged.
+
+Query count: a draw or redraw runs a fixed number of queries whatever the field size (tables
+and seats are written with ``bulk_create``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from tournaments import draw as seat_draw
+from tournaments.models import Deal, Entry, KeepApart, Round, Seat, Substitution, Table, Tournament
+
+
+def eligible_entries(*, tournament: Tournament, round_number: int) -> QuerySet[Entry]:
+    """Entries drawn in round ``round_number``: checked in and not withdrawn before it."""
+    return tournament.entries.filter(checked_in=True).filter(
+        Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=round_number)
+    )
+
+
+def not_checked_in(*, tournament: Tournament, round_number: int) -> QuerySet[Entry]:
+    """Registered, not withdrawn before the round, but not checked in: they will not be drawn."""
+    return (
+        tournament.entries.filter(checked_in=False)
+        .filter(Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=round_number))
+        .select_related("player")
+    )
+
+
+def keep_apart_pairs(*, tournament: Tournament) -> list[frozenset[int]]:
+    return [
+        frozenset(pair)
+        for pair in KeepApart.objects.filter(tournament=tournament).values_list("first", "second")
+    ]
+
+
+def earlier_tables(*, tournament: Tournament, before: int) -> list[list[int]]:
+    """The entry ids at each table of rounds 1 .. before-1 (drawn players and substitutes)."""
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table_id, entry_id in Seat.objects.filter(
+        round__tournament=tournament, round__number__lt=before
+    ).values_list("table_id", "entry_id"):
+        tables[table_id].append(entry_id)
+    for table_id, entry_id in Substitution.objects.filter(
+        seat__round__tournament=tournament, seat__round__number__lt=before
+    ).values_list("seat__table_id", "entry_id"):
+        if entry_id not in tables[table_id]:
+            tables[table_id].append(entry_id)
+    return list(tables.values())
+
+
+def _compute(*, tournament: Tournament, number: int, seed: int) -> seat_draw.Draw:
+    players = list(
+        eligible_entries(tournament=tournament, round_number=number).values_list("pk", flat=True)
+    )
+    if not players:
+        raise ValidationError(_("Nobody is checked in for round %(number)s.") % {"number": number})
+    try:
+        sizes = seat_draw.plan_table_sizes(
+            players=len(players),
+            allowed_sizes=tournament.allowed_table_sizes,
+            preferred_size=tournament.preferred_table_size,
+        )
+    except seat_draw.DrawError as error:
+        allowed = ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes))
+        raise ValidationError(
+            _("%(count)s players cannot be seated at tables of %(sizes)s.")
+            % {"count": len(players), "sizes": allowed}
+        ) from error
+    return seat_draw.draw_round(
+        players=players,
+        table_sizes=sizes,
+        seed=seed,
+        previous_opponents=[
+            frozenset(t) for t in earlier_tables(tournament=tournament, before=number)
+        ],
+        keep_apart=keep_apart_pairs(tournament=tournament),
+    )
+
+
+def _store(*, round_: Round, tables: seat_draw.Tables) -> None:
+    created = Table.objects.bulk_create(
+        [Table(round=round_, number=t + 1) for t in range(len(tables))]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, round=round_, position=s, entry_id=entry_id)
+            for table, seated in zip(created, tables, strict=True)
+            for s, entry_id in enumerate(seated)
+        ]
+    )
+
+
+@transaction.atomic
+def draw_next_round(
+    *,
+    tournament: Tournament,
+    number: int,
+    seed: int | None = None,
+    user: AbstractBaseUser | None = None,
+) -> Round:
+    """Draw round ``number``, which must be the next round; ``seed`` defaults to a new one.
+
+    Creates the Round (with the seed), its Tables and Seats. Raises ValidationError."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
+    if number != drawn + 1:
+        raise ValidationError(
+            _("The next round to draw is round %(number)s.") % {"number": drawn + 1}
+        )
+    if number > tournament.rounds:
+        raise ValidationError(
+            _("This tournament has %(rounds)s rounds.") % {"rounds": tournament.rounds}
+        )
+    seed = seat_draw.new_seed() if seed is None else seed
+    result = _compute(tournament=tournament, number=number, seed=seed)
+    round_ = Round.objects.create(tournament=tournament, number=number, draw_seed=seed)
+    _store(round_=round_, tables=result.tables)
+    return round_
+
+
+def _locked_round(round_: Round) -> Round:
+    return Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+
+
+def check_changeable(round_: Round) -> None:
+    """Raise ValidationError unless the round's seating may still change (see module doc)."""
+    if round_.state != Round.State.DRAWN or Deal.objects.filter(table__round=round_).exists():
+        raise ValidationError(
+            _("Round %(number)s has started; its seats can no longer be changed.")
+            % {"number": round_.number}
+        )
+    if Substitution.objects.filter(seat__round=round_).exists():
+        raise ValidationError(
+            _("Round %(number)s has substitutions; its seats can no longer be changed.")
+            % {"number": round_.number}
+        )
+    if Round.objects.filter(tournament_id=round_.tournament_id, number__gt=round_.number).exists():
+        raise ValidationError(
+            _("Round %(number)s is drawn already; redraw or change the later round first.")
+            % {"number": round_.number + 1}
+        )
+
+
+@transaction.atomic
+def redraw_round(
+    *,
+    round: Round,  # noqa: A002 - the model's name
+    same_seed: bool,
+    user: AbstractBaseUser | None = None,
+) -> Round:
+    """Draw a round again: with its stored seed (reproduces the draw if nothing changed since),
+    or with a new seed. Only while the round has no deals (see :func:`check_changeable`).
+    The tables are created anew (with new entry tokens)."""
+    round_ = _locked_round(round)
+    check_changeable(round_)
+    seed = round_.draw_seed if same_seed else seat_draw.new_seed()
+    result = _compute(tournament=round_.tournament, number=round_.number, seed=seed)
+    Table.objects.filter(round=round_).delete()  # seats go with their tables
+    round_.draw_seed = seed
+    round_.save(update_fields=["draw_seed"])
+    _store(round_=round_, tables=result.tables)
+    return round_
+
+
+@transaction.atomic
+def swap_players(
+    *,
+    round: Round,  # noqa: A002
+    first: Entry,
+    second: Entry,
+    user: AbstractBaseUser | None = None,
+) -> Round:
+    """Swap the seats of two players of a round before it starts (no deals yet)."""
+    round_ = _locked_round(round)
+    check_changeable(round_)
+    seats = {
+        seat.entry_id: seat
+        for seat in Seat.objects.filter(round=round_, entry_id__in=[first.pk, second.pk])
+    }
+    if first.pk == second.pk:
+        raise ValidationError({"second": _("Choose two different players.")})
+    for name, entry in (("first", first), ("second", second)):
+        if entry.pk not in seats:
+            raise ValidationError(
+                {
+                    name: _("This player is not seated in round %(number)s.")
+                    % {"number": round_.number}
+                }
+            )
+    a, b = seats[first.pk], seats[second.pk]
+    # Both unique constraints (table+position, round+entry) would clash mid-swap: write anew.
+    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+    Seat.objects.bulk_create(
+        [
+            Seat(table_id=a.table_id, round=round_, position=a.position, entry_id=b.entry_id),
+            Seat(table_id=b.table_id, round=round_, position=b.position, entry_id=a.entry_id),
+        ]
+    )
+    return round_
+
+
+@dataclass
+class DrawReport:
+    """What the draw page shows about a round's seating."""
+
+    tables: list[list[Seat]]
+    repeat_pairs: int
+    keep_apart_violations: int
+    repeats: list[tuple[Entry, Entry, int]] = field(default_factory=list)  # (a, b, table no.)
+    violations: list[tuple[Entry, Entry, int]] = field(default_factory=list)
+
+
+def seating_report(*, round: Round) -> DrawReport:  # noqa: A002
+    """The round's tables (seats with entry and player loaded) and the warnings of
+    ``tournaments.draw.evaluate_tables``: repeat meetings and keep-apart pairs seated together."""
+    seats = (
+        Seat.objects.filter(round=round)
+        .select_related("table", "entry__player")
+        .order_by("table__number", "position")
+    )
+    by_table: dict[int, list[Seat]] = defaultdict(list)
+    for seat in seats:
+        by_table[seat.table.number].append(seat)
+    tables = [by_table[n] for n in sorted(by_table)]
+    id_tables = [[seat.entry_id for seat in table] for table in tables]
+    previous = [
+        frozenset(t) for t in earlier_tables(tournament=round.tournament, before=round.number)
+    ]
+    apart = keep_apart_pairs(tournament=round.tournament)
+    repeat_count, violation_count = seat_draw.evaluate_tables(
+        tables=id_tables, previous_opponents=previous, keep_apart=apart
+    )
+    met = {frozenset(p) for t in previous for p in _pairs(t)}
+    apart_set = set(apart)
+    report = DrawReport(
+        tables=tables, repeat_pairs=repeat_count, keep_apart_violations=violation_count
+    )
+    for table in tables:
+        for i, a in enumerate(table):
+            for b in table[i + 1 :]:
+                pair = frozenset((a.entry_id, b.entry_id))
+                if pair in met:
+                    report.repeats.append((a.entry, b.entry, a.table.number))
+                if pair in apart_set:
+                    report.violations.append((a.entry, b.entry, a.table.number))
+    return report
+
+
+def _pairs(group):
+    members = sorted(group)
+    return [(a, b) for i, a in enumerate(members) for b in members[i + 1 :]]

@@ -1,0 +1,63 @@
+"""django-tables2 tables of the check-in desk."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry
+
+
+class RegistrationTable(tables.Table):
+    """The registration list: one row per entry with the desk's quick actions."""
+
+    number = tables.Column(verbose_name=_("No."), attrs={"td": {"class": "number"}})
+    name = tables.Column(
+        verbose_name=_("name"),
+        accessor="player__last_name",
+        order_by=("player__last_name", "player__first_name"),
+    )
+    category = tables.Column(verbose_name=_("category"))
+    checked_in = tables.BooleanColumn(verbose_name=_("checked in"))
+    fee_paid = tables.BooleanColumn(verbose_name=_("paid"))
+    withdrawn_after_round = tables.Column(
+        verbose_name=_("withdrawn"), empty_values=(), order_by=("withdrawn_after_round",)
+    )
+    actions = tables.TemplateColumn(
+        template_name="tournaments/checkin/_row_actions.html",
+        verbose_name=_("actions"),
+        orderable=False,
+        attrs={"td": {"class": "row-actions"}},
+    )
+
+    class Meta:
+        model = Entry
+        fields = ("number", "name", "category", "checked_in", "fee_paid")
+        sequence = (
+            "number",
+            "name",
+            "category",
+            "checked_in",
+            "fee_paid",
+            "withdrawn_after_round",
+            "actions",
+        )
+        template_name = "django_tables2/table.html"
+        attrs = {"class": "registration-table"}
+        row_attrs = {"class": lambda record: "withdrawn" if record.is_withdrawn else ""}
+        empty_text = _("No players match.")
+
+    def __init__(self, *args, next_url: str = "", withdraw_default: int = 0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.next_url = next_url
+        self.withdraw_default = withdraw_default
+
+    def render_name(self, record: Entry) -> str:
+        return f"{record.player.last_name}, {record.player.first_name}"
+
+    def render_withdrawn_after_round(self, record: Entry) -> str:
+        if record.withdrawn_after_round is None:
+            return "–"
+        if record.withdrawn_after_round == 0:
+            return str(_("before round 1"))
+        return str(_("after round %(number)s") % {"number": record.withdrawn_after_round})
