@@ -4,6 +4,7 @@ With nothing set it runs on an SQLite file in the checkout, in debug mode, for l
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -88,6 +89,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # write at the same time on a laptop running SQLite.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    # Tests use a file too (not shared-cache memory, which ignores the busy timeout), so that
+    # concurrent-entry tests see the locking organisers get. One file per test process.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"cego_club_test_{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

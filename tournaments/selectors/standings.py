@@ -1,0 +1,431 @@
+"""Standings of a tournament and of a season, in a constant number of queries.
+
+Scores belong to whoever sat in a seat at that deal (the seat's entry, or its latest
+substitute from that deal on). Only confirmed deals at tables that were not voided count.
+
+Ties: equal totals are ordered by the tournament's tie-break rule, then by a draw by lot that
+the organiser performs (``tournaments.services.standings.draw_lots``) and that is recorded as
+a ``LotDraw``; until then tied players share a rank and are marked as tied.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tournaments.models import (
+    SCORE_FIELDS,
+    Deal,
+    Entry,
+    LotDraw,
+    Membership,
+    Round,
+    Season,
+    Seat,
+    Substitution,
+    Tournament,
+)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    entry_id: int
+    number: int
+    first_name: str
+    last_name: str
+    category: str
+    club: str
+    round_totals: tuple[int | None, ...]  # None: did not play in that round
+    total: int
+    deals_played: int
+    declarer_wins: int
+    tied: bool  # still tied with a neighbour: the tie-break rule did not separate them
+    decided_by_lot: bool
+    withdrawn: bool
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    round_number: int
+    table_number: int
+    deals_confirmed: int
+    deals_pending: int
+    deals_expected: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: Tournament
+    round_numbers: tuple[int, ...]
+    rows: tuple[StandingRow, ...]
+    open_tables: tuple[OpenTable, ...]
+    unit: str
+    unresolved_ties: tuple[tuple[int, ...], ...] = field(default=())
+
+    @property
+    def finished(self) -> bool:
+        return not self.open_tables
+
+
+@dataclass
+class _Tally:
+    round_totals: dict[int, int] = field(default_factory=dict)
+    deals_played: int = 0
+    declarer_wins: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.round_totals.values())
+
+
+def _occupant_lookup(
+    seats: list[dict], substitutions: list[dict]
+) -> dict[int, list[tuple[int, int]]]:
+    """seat id -> [(from_deal, entry id)], ascending: who sits there from which deal on."""
+    by_seat: dict[int, list[tuple[int, int]]] = {s["id"]: [(1, s["entry_id"])] for s in seats}
+    for sub in sorted(substitutions, key=lambda s: s["from_deal"]):
+        by_seat[sub["seat_id"]].append((sub["from_deal"], sub["entry_id"]))
+    return by_seat
+
+
+def _occupant(timeline: list[tuple[int, int]], deal_number: int) -> int:
+    entry_id = timeline[0][1]
+    for from_deal, candidate in timeline:
+        if from_deal <= deal_number:
+            entry_id = candidate
+    return entry_id
+
+
+def _tally(
+    *, seats: list[dict], substitutions: list[dict], deals: Iterable[dict], bucket: str
+) -> dict[int, _Tally]:
+    """Add up every counting deal per entry, in buckets (the seat field ``bucket``: the round
+    number for a tournament, the tournament for a season)."""
+    timelines = _occupant_lookup(seats, substitutions)
+    seat_at: dict[tuple[int, int], int] = {(s["table_id"], s["position"]): s["id"] for s in seats}
+    bucket_of_table = {s["table_id"]: s[bucket] for s in seats}
+    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    for deal in deals:
+        table_id = deal["table_id"]
+        round_number = bucket_of_table.get(table_id)
+        if round_number is None:
+            continue
+        for position, name in enumerate(SCORE_FIELDS):
+            score = deal[name]
+            seat_id = seat_at.get((table_id, position))
+            if score is None or seat_id is None:
+                continue
+            tally = tallies[_occupant(timelines[seat_id], deal["number"])]
+            tally.round_totals[round_number] = tally.round_totals.get(round_number, 0) + score
+            if deal["kind"] == Deal.Kind.DEAL:
+                tally.deals_played += 1
+                if position == deal["declarer_position"] and score > 0:
+                    tally.declarer_wins += 1
+    return tallies
+
+
+def _tie_key(tie_break: str, tally: _Tally) -> tuple:
+    if tie_break == Tournament.TieBreak.BEST_ROUND:
+        return tuple(sorted(tally.round_totals.values(), reverse=True))
+    if tie_break == Tournament.TieBreak.MOST_WON:
+        return (tally.declarer_wins,)
+    return ()
+
+
+def _lot_rank(lot_orders: list[list[int]], group: list[int]) -> dict[int, int] | None:
+    """The latest recorded draw by lot that covers the whole tied group, as entry -> place."""
+    members = set(group)
+    for order in reversed(lot_orders):
+        if members.issubset(order):
+            return {entry_id: order.index(entry_id) for entry_id in group}
+    return None
+
+
+def tournament_standings(*, tournament: Tournament) -> Standings:
+    """The tournament's standings: 7 queries, whatever the number of players."""
+    entries = list(
+        Entry.objects.filter(tournament=tournament).values(
+            "id",
+            "number",
+            "category",
+            "withdrawn_after_round",
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+        )
+    )
+    clubs: dict[int, str] = {}
+    for membership in (
+        Membership.objects.filter(player__entries__tournament=tournament)
+        .order_by("-status", "club__short_name")
+        .values("player_id", "club__short_name")
+    ):
+        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    rounds = list(Round.objects.filter(tournament=tournament).values("number", "state"))
+    seats = list(
+        Seat.objects.filter(round__tournament=tournament).values(
+            "id",
+            "table_id",
+            "position",
+            "entry_id",
+            "round__number",
+            "table__number",
+            "table__voided",
+        )
+    )
+    substitutions = list(
+        Substitution.objects.filter(seat__round__tournament=tournament).values(
+            "seat_id", "entry_id", "from_deal"
+        )
+    )
+    deals = list(
+        Deal.objects.filter(table__round__tournament=tournament).values(
+            "table_id", "number", "kind", "status", "declarer_position", *SCORE_FIELDS
+        )
+    )
+    lot_orders = [
+        draw["order"]
+        for draw in LotDraw.objects.filter(tournament=tournament, purpose="tie_break")
+        .order_by("performed_at", "pk")
+        .values("order")
+    ]
+
+    voided_tables = {s["table_id"] for s in seats if s["table__voided"]}
+    counting = [
+        d
+        for d in deals
+        if d["status"] == Deal.Status.CONFIRMED and d["table_id"] not in voided_tables
+    ]
+    tallies = _tally(
+        seats=seats, substitutions=substitutions, deals=counting, bucket="round__number"
+    )
+    round_numbers = tuple(sorted(r["number"] for r in rounds))
+    rows = _ranked_rows(
+        tournament=tournament,
+        entries=entries,
+        clubs=clubs,
+        tallies=tallies,
+        round_numbers=round_numbers,
+        lot_orders=lot_orders,
+    )
+    open_tables = _open_tables(
+        tournament=tournament, rounds=rounds, seats=seats, deals=deals, voided=voided_tables
+    )
+    unresolved = _unresolved_groups(rows)
+    return Standings(
+        tournament=tournament,
+        round_numbers=round_numbers,
+        rows=tuple(rows),
+        open_tables=tuple(open_tables),
+        unit=str(tournament.rules_snapshot.get("unit", "points")),
+        unresolved_ties=unresolved,
+    )
+
+
+def _ranked_rows(
+    *,
+    tournament: Tournament,
+    entries: list[dict],
+    clubs: dict[int, str],
+    tallies: dict[int, _Tally],
+    round_numbers: tuple[int, ...],
+    lot_orders: list[list[int]],
+) -> list[StandingRow]:
+    # Players who never played a deal and withdrew before round 1 do not appear.
+    listed = [e for e in entries if e["id"] in tallies or e["withdrawn_after_round"] != 0]
+
+    def key(entry: dict) -> tuple:
+        tally = tallies.get(entry["id"], _Tally())
+        return (tally.total, _tie_key(tournament.tie_break, tally))
+
+    listed.sort(key=lambda e: (key(e), -e["number"]), reverse=True)
+    # Group by (total, tie-break key); inside a group the lot decides, if drawn.
+    groups: list[list[dict]] = []
+    for entry in listed:
+        if groups and key(groups[-1][0]) == key(entry):
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+
+    rows: list[StandingRow] = []
+    position = 0
+    for group in groups:
+        lot = _lot_rank(lot_orders, [e["id"] for e in group]) if len(group) > 1 else None
+        if lot is not None:
+            group.sort(key=lambda e: lot[e["id"]])
+        for index, entry in enumerate(group):
+            tally = tallies.get(entry["id"], _Tally())
+            shares_rank = len(group) > 1 and lot is None
+            rank = position + 1 if shares_rank else position + index + 1
+            rows.append(
+                StandingRow(
+                    rank=rank,
+                    entry_id=entry["id"],
+                    number=entry["number"],
+                    first_name=entry["player__first_name"],
+                    last_name=entry["player__last_name"],
+                    category=entry["category"],
+                    club=clubs.get(entry["player_id"], ""),
+                    round_totals=tuple(tally.round_totals.get(n) for n in round_numbers),
+                    total=tally.total,
+                    deals_played=tally.deals_played,
+                    declarer_wins=tally.declarer_wins,
+                    tied=shares_rank,
+                    decided_by_lot=lot is not None,
+                    withdrawn=entry["withdrawn_after_round"] is not None,
+                )
+            )
+        position += len(group)
+    return rows
+
+
+def _unresolved_groups(rows: list[StandingRow]) -> tuple[tuple[int, ...], ...]:
+    groups: dict[int, list[int]] = defaultdict(list)
+    for row in rows:
+        if row.tied:
+            groups[row.rank].append(row.entry_id)
+    return tuple(tuple(members) for _, members in sorted(groups.items()))
+
+
+def _open_tables(
+    *,
+    tournament: Tournament,
+    rounds: list[dict],
+    seats: list[dict],
+    deals: list[dict],
+    voided: set[int],
+) -> list[OpenTable]:
+    """Tables of rounds not yet closed that still miss confirmed deals."""
+    closed = {r["number"] for r in rounds if r["state"] == Round.State.CLOSED}
+    expected = (
+        1 if tournament.entry_mode == Tournament.EntryMode.TOTALS else tournament.deals_per_round
+    )
+    confirmed: dict[int, int] = defaultdict(int)
+    pending: dict[int, int] = defaultdict(int)
+    for deal in deals:
+        if deal["status"] == Deal.Status.PENDING:
+            pending[deal["table_id"]] += 1
+        elif deal["status"] in (Deal.Status.CONFIRMED, Deal.Status.ANNULLED):
+            # An annulled deal is finished business: the table does not wait for it.
+            confirmed[deal["table_id"]] += 1
+    tables = {
+        s["table_id"]: (s["round__number"], s["table__number"])
+        for s in seats
+        if s["round__number"] not in closed and s["table_id"] not in voided
+    }
+    return [
+        OpenTable(
+            round_number=round_number,
+            table_number=table_number,
+            deals_confirmed=confirmed[table_id],
+            deals_pending=pending[table_id],
+            deals_expected=expected,
+        )
+        for table_id, (round_number, table_number) in sorted(tables.items(), key=lambda t: t[1])
+        if confirmed[table_id] < expected
+    ]
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    rank: int
+    player_id: int
+    first_name: str
+    last_name: str
+    category: str
+    club: str
+    tournament_totals: tuple[int | None, ...]  # per tournament of the season, None: absent
+    total: int
+    tournaments_played: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+@dataclass(frozen=True)
+class SeasonStandings:
+    season: Season
+    tournaments: tuple[Tournament, ...]
+    rows: tuple[SeasonRow, ...]
+
+
+def season_standings(*, season: Season) -> SeasonStandings:
+    """The season ranking: the sum of every tournament result, negative ones included.
+    Six queries, whatever the number of players or tournaments."""
+    tournaments = tuple(Tournament.objects.filter(season=season).order_by("date", "pk"))
+    entries = list(
+        Entry.objects.filter(tournament__season=season).values(
+            "id", "player_id", "player__first_name", "player__last_name", "player__category"
+        )
+    )
+    clubs: dict[int, str] = {}
+    for membership in (
+        Membership.objects.filter(player__entries__tournament__season=season)
+        .order_by("-status", "club__short_name")
+        .values("player_id", "club__short_name")
+    ):
+        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    seats = list(
+        Seat.objects.filter(round__tournament__season=season).values(
+            "id", "table_id", "position", "entry_id", "round__tournament_id", "table__voided"
+        )
+    )
+    substitutions = list(
+        Substitution.objects.filter(seat__round__tournament__season=season).values(
+            "seat_id", "entry_id", "from_deal"
+        )
+    )
+    voided = {s["table_id"] for s in seats if s["table__voided"]}
+    deals = (
+        d
+        for d in Deal.objects.filter(
+            table__round__tournament__season=season, status=Deal.Status.CONFIRMED
+        ).values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
+        if d["table_id"] not in voided
+    )
+    tallies = _tally(
+        seats=seats, substitutions=substitutions, deals=deals, bucket="round__tournament_id"
+    )
+    per_player: dict[int, dict[int, int]] = defaultdict(dict)
+    people: dict[int, dict] = {}
+    for entry in entries:
+        people[entry["player_id"]] = entry
+        tally = tallies.get(entry["id"])
+        if tally is None:
+            continue
+        for tournament_id, points in tally.round_totals.items():
+            totals = per_player[entry["player_id"]]
+            totals[tournament_id] = totals.get(tournament_id, 0) + points
+    ordered = sorted(
+        per_player.items(),
+        key=lambda item: (-sum(item[1].values()), people[item[0]]["player__last_name"]),
+    )
+    rows = []
+    previous_total = None
+    rank = 0
+    for index, (player_id, totals) in enumerate(ordered, start=1):
+        total = sum(totals.values())
+        if total != previous_total:
+            rank, previous_total = index, total
+        person = people[player_id]
+        rows.append(
+            SeasonRow(
+                rank=rank,
+                player_id=player_id,
+                first_name=person["player__first_name"],
+                last_name=person["player__last_name"],
+                category=person["player__category"],
+                club=clubs.get(player_id, ""),
+                tournament_totals=tuple(totals.get(t.pk) for t in tournaments),
+                total=total,
+                tournaments_played=len(totals),
+            )
+        )
+    return SeasonStandings(season=season, tournaments=tournaments, rows=tuple(rows))
