@@ -514,6 +514,8 @@ def test_assumptions_name_existing_parameters(builtin_slug: str) -> None:
         assert source.assumptions, builtin_slug
     for assumption in source.assumptions:
         assert assumption.de and assumption.en
+    params = [assumption.param for assumption in source.assumptions]
+    assert len(params) == len(set(params)), params
     # rule_source_from_dict already rejects a param that resolves to nothing: prove it
     data = builtin_data(builtin_slug)
     data["assumptions"] = [{"param": "normal.nonsense", "de": "x", "en": "y"}]
