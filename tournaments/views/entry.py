@@ -1,3 +1,324 @@
-"""entry views."""
+"""Result entry at the desk: a keyboard-fast form per table, corrections, voiding."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournaments.forms_entry import DealForm, initial_from_inputs
+from tournaments.models import Deal, Round, Table, Tournament
+from tournaments.selectors.table_sheet import TableSheet, table_sheet
+from tournaments.services import results
+from tournaments.services.results import DealConflict, ResultError
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
+
+
+class TotalsForm(forms.Form):
+    expected_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    submission_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason for the correction"), required=False)
+
+    def __init__(self, *args, player_names: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        for position, name in enumerate(player_names):
+            self.fields[f"total_{position}"] = forms.IntegerField(label=name)
+        self.size = len(player_names)
+
+    def totals(self) -> list[int]:
+        return [self.cleaned_data[f"total_{p}"] for p in range(self.size)]
+
+
+def _table(pk: int, round_number: int, table_number: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament"),
+        round__tournament_id=pk,
+        round__number=round_number,
+        number=table_number,
+    )
+
+
+def deal_form(sheet: TableSheet, data=None, initial=None, number: int | None = None) -> DealForm:
+    number = number or (initial or {}).get("number") or sheet.next_number or 1
+    return DealForm(
+        data,
+        rules=sheet.rules,
+        player_names=sheet.player_names,
+        sitting_out=sheet.sitting_out(number),
+        deals_per_round=sheet.deals_per_round,
+        initial={"number": number, **(initial or {})},
+    )
+
+
+def show_result_error(form: forms.Form, error: ResultError) -> None:
+    """Put the service's message next to the field it concerns (or above the form)."""
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, error.message)
+
+
+def entry_url(table: Table) -> str:
+    return reverse(
+        "tournaments:desk_entry",
+        args=[table.round.tournament_id, table.round.number, table.number],
+    )
+
+
+@staff_member_required
+def desk_round(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
+    )
+    tournament = round_.tournament
+    expected = (
+        1 if tournament.entry_mode == Tournament.EntryMode.TOTALS else tournament.deals_per_round
+    )
+    tables = []
+    for table in round_.tables.order_by("number").prefetch_related("deals"):
+        deals = list(table.deals.all())
+        tables.append(
+            {
+                "table": table,
+                "confirmed": sum(d.status != Deal.Status.PENDING for d in deals),
+                "pending": sum(d.status == Deal.Status.PENDING for d in deals),
+                "expected": expected,
+            }
+        )
+    return render(
+        request,
+        "tournaments/entry/desk_round.html",
+        {"tournament": tournament, "round": round_, "tables": tables, "reason_form": ReasonForm()},
+    )
+
+
+@staff_member_required
+@require_POST
+def round_state(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    round_ = get_object_or_404(Round, tournament_id=pk, number=round_number)
+    try:
+        results.set_round_state(
+            round=round_,
+            state=request.POST.get("state", ""),
+            user=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+    except ResultError as error:
+        messages.error(request, error.message)
+    return redirect("tournaments:desk_round", pk, round_number)
+
+
+@staff_member_required
+def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: int) -> HttpResponse:
+    table = _table(pk, round_number, table_number)
+    tournament = table.round.tournament
+    sheet = table_sheet(table=table)
+    if tournament.entry_mode == Tournament.EntryMode.TOTALS:
+        return _desk_totals(request, table, sheet)
+    form = deal_form(sheet)
+    if request.method == "POST":
+        form = deal_form(sheet, data=request.POST, number=_posted_number(request))
+        if form.is_valid():
+            try:
+                deal = results.enter_deal(
+                    table=table,
+                    number=form.cleaned_data["number"],
+                    inputs=form.deal_inputs(),
+                    submission_key=form.cleaned_data.get("submission_key"),
+                    via="desk",
+                    user=request.user,
+                    reason=request.POST.get("reason", ""),
+                )
+            except ResultError as error:
+                show_result_error(form, error)
+            else:
+                messages.success(request, _("Deal %(number)s saved.") % {"number": deal.number})
+                return redirect(entry_url(table))
+    return render(
+        request,
+        "tournaments/entry/desk_entry.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "sheet": sheet,
+            "form": form,
+            "void_form": ReasonForm(),
+            "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
+        },
+    )
+
+
+def _posted_number(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("number", ""))
+    except ValueError:
+        return None
+
+
+def _desk_totals(request: HttpRequest, table: Table, sheet: TableSheet) -> HttpResponse:
+    existing = next((line.deal for line in sheet.lines), None)
+    initial = {}
+    if existing is not None:
+        initial = {f"total_{p}": s for p, s in enumerate(existing.scores) if s is not None}
+        initial["expected_version"] = existing.version
+    form = TotalsForm(initial=initial, player_names=sheet.player_names)
+    if request.method == "POST":
+        form = TotalsForm(request.POST, player_names=sheet.player_names)
+        if form.is_valid():
+            try:
+                results.enter_totals(
+                    table=table,
+                    totals=form.totals(),
+                    user=request.user,
+                    expected_version=form.cleaned_data.get("expected_version"),
+                    reason=form.cleaned_data.get("reason", ""),
+                    submission_key=form.cleaned_data.get("submission_key"),
+                )
+            except ResultError as error:
+                show_result_error(form, error)
+            else:
+                messages.success(
+                    request, _("Totals of table %(table)s saved.") % {"table": table.number}
+                )
+                return redirect(entry_url(table))
+    return render(
+        request,
+        "tournaments/entry/desk_totals.html",
+        {
+            "tournament": table.round.tournament,
+            "table": table,
+            "sheet": sheet,
+            "form": form,
+            "existing": existing,
+            "void_form": ReasonForm(),
+        },
+    )
+
+
+@staff_member_required
+@require_POST
+def desk_preview(request: HttpRequest, table_pk: int) -> HttpResponse:
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
+    return render_preview(request, table)
+
+
+def render_preview(request: HttpRequest, table: Table) -> HttpResponse:
+    """The scores the deal would get, computed by the engine, before anything is saved."""
+    sheet = table_sheet(table=table)
+    form = deal_form(sheet, data=request.POST, number=_posted_number(request))
+    context: dict = {"sheet": sheet}
+    if form.is_valid():
+        try:
+            _record, scores = results.compute_scores(
+                facts=results.TableFacts(
+                    table=table, rules=sheet.rules, table_size=len(sheet.seats)
+                ),
+                number=form.cleaned_data["number"],
+                inputs=form.deal_inputs(),
+            )
+        except ResultError as error:
+            context["error"] = error.message
+        else:
+            context["scores"] = list(zip(sheet.player_names, scores, strict=True))
+    elif request.POST.get("contract"):
+        context["incomplete"] = True
+    return render(request, "tournaments/entry/_preview.html", context)
+
+
+@staff_member_required
+def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
+    deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
+    table = deal.table
+    sheet = table_sheet(table=table)
+    initial = {
+        **initial_from_inputs(results.stored_record(deal)),
+        "number": deal.number,
+        "expected_version": deal.version,
+    }
+    form = deal_form(sheet, initial=initial, number=deal.number)
+    reason_form = ReasonForm()
+    if request.method == "POST":
+        form = deal_form(sheet, data=request.POST, number=deal.number)
+        reason_form = ReasonForm(request.POST)
+        if form.is_valid() and reason_form.is_valid():
+            try:
+                results.revise_deal(
+                    deal=deal,
+                    inputs=form.deal_inputs(),
+                    expected_version=form.cleaned_data.get("expected_version") or deal.version,
+                    user=request.user,
+                    reason=reason_form.cleaned_data["reason"],
+                )
+            except DealConflict as error:
+                messages.error(request, error.message)
+                return redirect("tournaments:deal_correct", deal.pk)
+            except ResultError as error:
+                show_result_error(form, error)
+            else:
+                messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
+                return redirect(entry_url(table))
+    return render(
+        request,
+        "tournaments/entry/deal_correct.html",
+        {
+            "tournament": table.round.tournament,
+            "table": table,
+            "deal": deal,
+            "sheet": sheet,
+            "form": form,
+            "reason_form": reason_form,
+            "history": deal.changes.select_related("changed_by").order_by("pk"),
+            "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
+        },
+    )
+
+
+@staff_member_required
+@require_POST
+def deal_annul(request: HttpRequest, deal_pk: int) -> HttpResponse:
+    deal = get_object_or_404(Deal.objects.select_related("table__round"), pk=deal_pk)
+    action = results.restore_deal if deal.status == Deal.Status.ANNULLED else results.annul_deal
+    try:
+        action(deal=deal, reason=request.POST.get("reason", ""), user=request.user)
+    except ResultError as error:
+        messages.error(request, error.message)
+        return redirect("tournaments:deal_correct", deal.pk)
+    return redirect(entry_url(deal.table))
+
+
+@staff_member_required
+@require_POST
+def table_void(request: HttpRequest, table_pk: int) -> HttpResponse:
+    table = get_object_or_404(Table.objects.select_related("round"), pk=table_pk)
+    try:
+        if request.POST.get("undo"):
+            results.unvoid_table(table=table, user=request.user)
+        else:
+            results.void_table(
+                table=table, reason=request.POST.get("reason", ""), user=request.user
+            )
+    except ResultError as error:
+        messages.error(request, error.message)
+    return redirect(entry_url(table))
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/rounds/<int:round_number>/entry/", desk_round, name="desk_round"),
+    path("tournaments/<int:pk>/rounds/<int:round_number>/state/", round_state, name="round_state"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:table_number>/",
+        desk_entry,
+        name="desk_entry",
+    ),
+    path("tables/<int:table_pk>/preview/", desk_preview, name="desk_preview"),
+    path("tables/<int:table_pk>/void/", table_void, name="table_void"),
+    path("deals/<int:deal_pk>/correct/", deal_correct, name="deal_correct"),
+    path("deals/<int:deal_pk>/annul/", deal_annul, name="deal_annul"),
+]

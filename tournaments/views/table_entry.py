@@ -1,3 +1,205 @@
-"""table_entry views."""
+"""Result entry at the table, on a phone: the QR code on the score sheet opens this page.
 
-urlpatterns: list = []
+No login: the table's unguessable token is the key, and it opens only that table's round.
+A player says which seat they are (kept in the session); a deal entered there counts once a
+player at another seat has confirmed it.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments.forms_entry import initial_from_inputs
+from tournaments.models import Deal, Round, Table
+from tournaments.selectors.table_sheet import TableSheet, table_sheet
+from tournaments.services import results
+from tournaments.services.results import DealConflict, ResultError
+from tournaments.views.entry import deal_form, render_preview, show_result_error
+
+
+def _table(token: str) -> Table:
+    return get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
+
+
+def _session_key(table: Table) -> str:
+    return f"table-seat:{table.token}"
+
+
+def _my_position(request: HttpRequest, table: Table, sheet: TableSheet) -> int | None:
+    position = request.session.get(_session_key(table))
+    if isinstance(position, int) and 0 <= position < len(sheet.seats):
+        return position
+    return None
+
+
+def _actor(sheet: TableSheet, position: int) -> str:
+    return _("%(name)s at table %(table)s (phone)") % {
+        "name": sheet.seats[position].name,
+        "table": sheet.table.number,
+    }
+
+
+def _is_open(table: Table) -> bool:
+    return not table.voided and table.round.state != Round.State.CLOSED
+
+
+def table_entry(request: HttpRequest, token: str) -> HttpResponse:
+    table = _table(token)
+    sheet = table_sheet(table=table)
+    position = _my_position(request, table, sheet)
+    if position is None:
+        return render(
+            request, "tournaments/entry/phone_choose_seat.html", {"table": table, "sheet": sheet}
+        )
+    form = deal_form(sheet)
+    if request.method == "POST":
+        form = deal_form(sheet, data=request.POST, number=_posted_int(request, "number"))
+        if form.is_valid():
+            try:
+                deal = results.enter_deal(
+                    table=table,
+                    number=form.cleaned_data["number"],
+                    inputs=form.deal_inputs(),
+                    submission_key=form.cleaned_data.get("submission_key"),
+                    via="table",
+                    entered_by_position=position,
+                    actor=_actor(sheet, position),
+                )
+            except ResultError as error:
+                show_result_error(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Deal %(number)s saved. Another player confirms it on their phone or here.")
+                    % {"number": deal.number},
+                )
+                return redirect("tournaments:table_entry", token)
+    context = {
+        "table": table,
+        "tournament": table.round.tournament,
+        "sheet": sheet,
+        "form": form,
+        "me": position,
+        "my_name": sheet.seats[position].name,
+        "is_open": _is_open(table),
+        "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
+    }
+    if request.htmx and request.GET.get("partial") == "sheet":
+        return render(request, "tournaments/entry/_phone_live.html", context)
+    return render(request, "tournaments/entry/phone_entry.html", context)
+
+
+def _posted_int(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return None
+
+
+@require_POST
+def choose_seat(request: HttpRequest, token: str) -> HttpResponse:
+    table = _table(token)
+    position = _posted_int(request, "position")
+    if position is None or not 0 <= position < table.seats.count():
+        messages.error(request, _("That seat does not exist at this table."))
+    else:
+        request.session[_session_key(table)] = position
+    return redirect("tournaments:table_entry", token)
+
+
+@require_POST
+def leave_seat(request: HttpRequest, token: str) -> HttpResponse:
+    table = _table(token)
+    request.session.pop(_session_key(table), None)
+    return redirect("tournaments:table_entry", token)
+
+
+@require_POST
+def confirm(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
+    table = _table(token)
+    sheet = table_sheet(table=table)
+    position = _my_position(request, table, sheet)
+    deal = get_object_or_404(Deal, pk=deal_pk, table=table)
+    if position is None:
+        return redirect("tournaments:table_entry", token)
+    try:
+        results.confirm_deal(
+            deal=deal,
+            confirmer_position=position,
+            expected_version=_posted_int(request, "version"),
+            actor=_actor(sheet, position),
+        )
+    except ResultError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Deal %(number)s confirmed.") % {"number": deal.number})
+    return redirect("tournaments:table_entry", token)
+
+
+def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
+    """Change a deal nobody has confirmed yet (it then waits for another player again)."""
+    table = _table(token)
+    sheet = table_sheet(table=table)
+    position = _my_position(request, table, sheet)
+    deal = get_object_or_404(Deal, pk=deal_pk, table=table)
+    if position is None:
+        return redirect("tournaments:table_entry", token)
+    if deal.status != Deal.Status.PENDING:
+        raise Http404("only unconfirmed deals are changed at the table")
+    initial = {
+        **initial_from_inputs(results.stored_record(deal)),
+        "number": deal.number,
+        "expected_version": deal.version,
+    }
+    form = deal_form(sheet, initial=initial, number=deal.number)
+    if request.method == "POST":
+        form = deal_form(sheet, data=request.POST, number=deal.number)
+        if form.is_valid():
+            try:
+                results.revise_deal(
+                    deal=deal,
+                    inputs=form.deal_inputs(),
+                    expected_version=form.cleaned_data.get("expected_version") or 0,
+                    entered_by_position=position,
+                    actor=_actor(sheet, position),
+                )
+            except DealConflict as error:
+                messages.error(request, error.message)
+                return redirect("tournaments:table_entry", token)
+            except ResultError as error:
+                show_result_error(form, error)
+            else:
+                messages.success(request, _("Deal %(number)s changed.") % {"number": deal.number})
+                return redirect("tournaments:table_entry", token)
+    return render(
+        request,
+        "tournaments/entry/phone_revise.html",
+        {
+            "table": table,
+            "sheet": sheet,
+            "deal": deal,
+            "form": form,
+            "my_name": sheet.seats[position].name,
+            "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
+        },
+    )
+
+
+@require_POST
+def preview(request: HttpRequest, token: str) -> HttpResponse:
+    return render_preview(request, _table(token))
+
+
+urlpatterns = [
+    path("t/<str:token>/", table_entry, name="table_entry"),
+    path("t/<str:token>/seat/", choose_seat, name="table_entry_seat"),
+    path("t/<str:token>/leave/", leave_seat, name="table_entry_leave"),
+    path("t/<str:token>/preview/", preview, name="table_entry_preview"),
+    path("t/<str:token>/deals/<int:deal_pk>/confirm/", confirm, name="table_entry_confirm"),
+    path("t/<str:token>/deals/<int:deal_pk>/change/", revise, name="table_entry_revise"),
+]

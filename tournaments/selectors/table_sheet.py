@@ -1,0 +1,126 @@
+"""One table's sheet for the entry pages: players, deals so far and running totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import get_language
+
+from scoring import RuleSource
+from tournaments.models import Deal, Seat, Table
+from tournaments.seating import dealer_position, sitting_out_position
+from tournaments.services.results import rule_source_of
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    deal: Deal
+    number: int
+    dealer: int
+    contract_name: str
+    declarer: int | None
+    scores: tuple[int | None, ...]
+    running: tuple[int, ...]  # running totals after this deal (counting deals only)
+    counts: bool
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    position: int
+    name: str
+    number: int
+    substitutes: tuple[tuple[int, str], ...]  # (from deal, name)
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    table: Table
+    rules: RuleSource
+    seats: tuple[SeatInfo, ...]
+    lines: tuple[SheetLine, ...]
+    totals: tuple[int, ...]
+    next_number: int | None
+    deals_per_round: int
+
+    @property
+    def player_names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def seat_totals(self) -> list[tuple[SeatInfo, int]]:
+        return list(zip(self.seats, self.totals, strict=True))
+
+    @property
+    def pending(self) -> list[SheetLine]:
+        return [line for line in self.lines if line.deal.status == Deal.Status.PENDING]
+
+    def sitting_out(self, number: int) -> int | None:
+        return sitting_out_position(
+            rules=self.rules, table_size=len(self.seats), deal_number=number
+        )
+
+    def dealer(self, number: int) -> int:
+        return dealer_position(deal_number=number, table_size=len(self.seats))
+
+
+def contract_name(rules: RuleSource, slug: str) -> str:
+    contract = rules.contracts.get(slug)
+    if contract is None:
+        return slug
+    return contract.names.de if (get_language() or "de").startswith("de") else contract.names.en
+
+
+def table_sheet(*, table: Table) -> TableSheet:
+    """Three queries: seats with players and substitutes, and the deals."""
+    tournament = table.round.tournament
+    rules = rule_source_of(tournament)
+    seats = list(
+        Seat.objects.filter(table=table)
+        .select_related("entry__player")
+        .prefetch_related("substitutions__entry__player")
+        .order_by("position")
+    )
+    seat_infos = tuple(
+        SeatInfo(
+            position=seat.position,
+            name=seat.entry.player.full_name,
+            number=seat.entry.number,
+            substitutes=tuple(
+                (sub.from_deal, sub.entry.player.full_name) for sub in seat.substitutions.all()
+            ),
+        )
+        for seat in seats
+    )
+    size = len(seats)
+    running = [0] * size
+    lines = []
+    for deal in Deal.objects.filter(table=table).order_by("number"):
+        scores = tuple(deal.scores[:size])
+        counts = deal.status == Deal.Status.CONFIRMED and not table.voided
+        if counts:
+            running = [total + (score or 0) for total, score in zip(running, scores, strict=True)]
+        lines.append(
+            SheetLine(
+                deal=deal,
+                number=deal.number,
+                dealer=deal.dealer_position if deal.dealer_position is not None else 0,
+                contract_name=(
+                    contract_name(rules, deal.contract) if deal.kind == Deal.Kind.DEAL else ""
+                ),
+                declarer=deal.declarer_position,
+                scores=scores,
+                running=tuple(running),
+                counts=counts,
+            )
+        )
+    taken = {line.number for line in lines}
+    free = [n for n in range(1, tournament.deals_per_round + 1) if n not in taken]
+    return TableSheet(
+        table=table,
+        rules=rules,
+        seats=seat_infos,
+        lines=tuple(lines),
+        totals=tuple(running),
+        next_number=free[0] if free else None,
+        deals_per_round=tournament.deals_per_round,
+    )
