@@ -202,6 +202,8 @@ def substitute_player(
     (drawn at another seat, or substituting at another seat). The seat's own drawn player may
     come back (a substitution back to them).
     """
+    # Lock the round first: a redraw or swap (which lock it too) cannot remove the seat meanwhile.
+    Round.objects.select_for_update().get(pk=seat.round_id)
     seat = (
         Seat.objects.select_for_update()
         .select_related("round__tournament", "table", "entry__player")

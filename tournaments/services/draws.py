@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext as _
 
@@ -138,6 +138,22 @@ def draw_next_round(
     return round_
 
 
+def _delete_seating(round_: Round) -> None:
+    """Delete a round's seats and tables in two statements whatever the field size.
+
+    ``QuerySet.delete()`` would collect the ids first and delete them in batches of 100; the
+    caller has checked (under the round lock) that no deal or substitution refers to them, and
+    the database's foreign keys still refuse the delete if one slipped in."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        for model in (Seat, Table):
+            table, column = model._meta.db_table, model._meta.get_field("round").column
+            cursor.execute(
+                f"DELETE FROM {quote(table)} WHERE {quote(column)} = %s",
+                [round_.pk],
+            )
+
+
 def _locked_round(round_: Round) -> Round:
     return Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
 
@@ -175,7 +191,7 @@ def redraw_round(
     check_changeable(round_)
     seed = round_.draw_seed if same_seed else seat_draw.new_seed()
     result = _compute(tournament=round_.tournament, number=round_.number, seed=seed)
-    Table.objects.filter(round=round_).delete()  # seats go with their tables
+    _delete_seating(round_)
     round_.draw_seed = seed
     round_.save(update_fields=["draw_seed"])
     _store(round_=round_, tables=result.tables)
