@@ -30,6 +30,7 @@ class SeatInfo:
     name: str
     number: int
     substitutes: tuple[tuple[int, str], ...]  # (from deal, name)
+    short_name: str = ""  # "Anna K." for narrow sheets
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ def table_sheet(*, table: Table) -> TableSheet:
             position=seat.position,
             name=seat.entry.player.full_name,
             number=seat.entry.number,
+            short_name=f"{seat.entry.player.first_name} {seat.entry.player.last_name[:1]}.",
             substitutes=tuple(
                 (sub.from_deal, sub.entry.player.full_name) for sub in seat.substitutions.all()
             ),
