@@ -1,16 +1,20 @@
 """A club's own rule sources ("house rules"), derived from a built-in one."""
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules.builtin_sources import BUILTIN_SLUGS
-from scoring import RuleSourceError, rule_source_from_dict
+from scoring import RuleSource, RuleSourceError, rule_source_from_dict
 
+SLUG_PATTERN = re.compile(r"^[a-z][a-z0-9_]{1,59}$")
 slug_validator = RegexValidator(
-    r"^[a-z][a-z0-9_]{1,59}$",
+    SLUG_PATTERN.pattern,
     _("Use lower-case letters, digits and underscores, starting with a letter."),
 )
 
@@ -46,19 +50,37 @@ class HouseRuleSource(models.Model):
     def __str__(self) -> str:
         return self.slug
 
+    def get_absolute_url(self) -> str:
+        return reverse("rules:tariff_card", args=[self.slug])
+
+    def rule_source(self) -> RuleSource:
+        """The validated rule source; raises :class:`scoring.RuleSourceError`."""
+        return rule_source_from_dict(self.data)
+
     def clean(self) -> None:
+        """Check the slug, the built-in source and every parameter (``path: message`` each)."""
         super().clean()
+        errors: dict[str, list[str]] = {}
+        slug_ok = bool(self.slug) and SLUG_PATTERN.match(self.slug) is not None
         if self.slug in BUILTIN_SLUGS:
-            raise ValidationError({"slug": _("This name belongs to a built-in rule source.")})
+            errors["slug"] = [_("This name belongs to a built-in rule source.")]
+            slug_ok = False
         if self.based_on not in BUILTIN_SLUGS:
-            raise ValidationError({"based_on": _("Choose one of the built-in rule sources.")})
+            errors["based_on"] = [_("Choose one of the built-in rule sources.")]
         if not isinstance(self.data, dict):
-            raise ValidationError({"data": _("The parameters must be a JSON object.")})
-        data = {**self.data, "slug": self.slug}
-        try:
-            rule_source_from_dict(data)
-        except RuleSourceError as error:
-            raise ValidationError(
-                {"data": [f"{path}: {message}" for path, message in error.problems]}
-            ) from error
-        self.data = data
+            errors["data"] = [_("The parameters must be a JSON object.")]
+        else:
+            # the slug is the row's; a placeholder while the slug itself is wrong, so that
+            # the parameters' own problems are still reported
+            data = {**self.data, "slug": self.slug if slug_ok else "house_rules"}
+            try:
+                rule_source_from_dict(data)
+            except RuleSourceError as error:
+                errors["data"] = [
+                    f"{path or '(top)'}: {message}" for path, message in error.problems
+                ]
+            else:
+                if slug_ok:
+                    self.data = data
+        if errors:
+            raise ValidationError(errors)

@@ -1,5 +1,13 @@
 """Tariff cards: every value of a rule source, as a page and as a one-page PDF."""
 
+from django.urls import path
+
+from rules import views
+
 app_name = "rules"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.rule_sources, name="rule_sources"),
+    path("<slug:slug>/", views.tariff_card_page, name="tariff_card"),
+    path("<slug:slug>/pdf/", views.tariff_card_pdf, name="tariff_card_pdf"),
+]
