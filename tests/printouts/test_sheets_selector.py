@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printouts.conftest import pdf_pages, pdf_text, seat_round
+from tests.printouts.test_printouts import render_png
 from tournaments.models import Substitution
 from tournaments.selectors.sheets import round_sheets, sort_key, table_entry_path
 from tournaments.views import printouts
@@ -150,10 +151,11 @@ def test_qr_svg_is_embedded(staff_client, cego_round):
 
 
 @pytest.mark.pdf
-def test_seat_plan_for_150_players_fits_on_two_pages(staff_client, pdftotext):
+def test_seat_plan_for_150_players_fits_on_two_pages(staff_client, pdftotext, pdftoppm, tmp_path):
     tournament = big_field(150)
     url = reverse("tournaments:print_seat_plan", args=[tournament.pk, 1])
     content = staff_client.get(url).content
+    render_png(pdftoppm, content, tmp_path, "seat_plan_150")
     assert pdf_pages(content) == 2
     text = pdf_text(pdftotext, content)
     assert text.count("Nachname") == 150

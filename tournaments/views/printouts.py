@@ -123,7 +123,12 @@ def print_score_sheets(request, pk: int, round_number: int):
 def print_standings(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
     standings = tournament_standings(tournament=tournament)
-    pdf = render_pdf("print/standings.html", {"standings": standings}, request)
+    any_withdrawn = any(row.withdrawn for row in standings.rows)
+    pdf = render_pdf(
+        "print/standings.html",
+        {"standings": standings, "any_withdrawn": any_withdrawn},
+        request,
+    )
     return pdf_response(pdf, _filename(tournament, _("standings")))
 
 
