@@ -1,3 +1,324 @@
-"""standings views."""
+"""Standings: the live tournament standings (phones), the projector in the hall, the season
+ranking, their Excel exports, and the draw by lot for ties.
 
-urlpatterns: list = []
+Who sees what: the standings, the projector and the season ranking are public and read-only
+(players follow them on their phones, the data is what the hall sees on the projector anyway).
+The Excel exports and the draw by lot are for organisers (staff) only.
+
+Every page runs a constant number of queries: the selector's, plus the tournament, the recorded
+lot draws and (for the signed-in organiser) the session and the navigation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from tournaments.exports import XLSX_CONTENT_TYPE, season_workbook, tournament_workbook
+from tournaments.models import Category, LotDraw, Season, Tournament
+from tournaments.selectors.standings import (
+    SeasonRow,
+    SeasonStandings,
+    StandingRow,
+    Standings,
+    season_standings,
+    tournament_standings,
+)
+from tournaments.services.standings import draw_lots
+from tournaments.tables_standings import (
+    SeasonStandingsTable,
+    StandingsTable,
+    rank_html,
+    signed_html,
+)
+
+# Seconds between the partial refreshes of the live pages.
+PROJECTOR_REFRESH_SECONDS = 20
+STANDINGS_REFRESH_SECONDS = 30
+# Rows on the projector: two columns of 15 fit 1920x1080 in type readable from the back.
+PROJECTOR_ROWS = 30
+PROJECTOR_ROWS_RANGE = (10, 60)
+# Season side rankings: shown openly, the rest behind "show all".
+SEASON_SIDE_TOP = 10
+
+
+def _wants_partial(request) -> bool:
+    return request.GET.get("partial") == "1" or bool(getattr(request, "htmx", False))
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    # Live pages: a phone's back button or a proxy must not show old standings.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- side rankings -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A standings row as a template shows it: rank and total already marked up."""
+
+    row: StandingRow | SeasonRow
+    rank: str
+    total: str
+
+
+def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> list[Shown]:
+    return [
+        Shown(
+            row=row,
+            rank=rank_html(row.rank if rank is None else rank(row), tied(row)),
+            total=signed_html(row.total),
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class SideRankings:
+    best_woman: list[Shown]
+    best_youth: list[Shown]
+    on_plus: list[StandingRow]
+    last: list[Shown]  # the "Mauskönig"
+
+
+def side_rankings(standings: Standings) -> SideRankings:
+    """Best woman, best youth, everyone on plus and the last place.
+
+    Like the prize list: players who withdrew or never played are left out; tied players all
+    appear (until the lot separates them)."""
+    playing = [
+        row
+        for row in standings.rows
+        if not row.withdrawn and any(total is not None for total in row.round_totals)
+    ]
+
+    def first_of(rows: list[StandingRow]) -> list[StandingRow]:
+        return [row for row in rows if row.rank == rows[0].rank] if rows else []
+
+    last_rank = playing[-1].rank if playing else None
+    return SideRankings(
+        best_woman=shown(first_of([row for row in playing if row.category == Category.WOMAN])),
+        best_youth=shown(first_of([row for row in playing if row.category == Category.YOUTH])),
+        on_plus=[row for row in playing if row.total > 0],
+        last=shown([row for row in playing if row.rank == last_rank] if len(playing) > 1 else []),
+    )
+
+
+def season_side_ranking(rows: tuple[SeasonRow, ...], category: str) -> list[Shown]:
+    """The season ranking of one category, with its own ranks (equal totals share a rank)."""
+    members = [r for r in rows if r.category == category]
+    ranks: dict[int, int] = {}
+    counts: dict[int, int] = {}
+    previous_total = None
+    rank = 0
+    for index, row in enumerate(members, start=1):
+        if row.total != previous_total:
+            rank, previous_total = index, row.total
+        ranks[row.player_id] = rank
+        counts[rank] = counts.get(rank, 0) + 1
+    return shown(
+        members,
+        rank=lambda row: ranks[row.player_id],
+        tied=lambda row: counts[ranks[row.player_id]] > 1,
+    )
+
+
+# --- lot draws -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordedLot:
+    performed_at: object
+    seed: int
+    order: list[StandingRow | int]  # a row, or the bare entry id if the entry is gone
+
+
+def recorded_lots(tournament: Tournament, standings: Standings) -> list[RecordedLot]:
+    """Every tie-break draw recorded for the tournament, with the players in drawn order."""
+    by_entry = {row.entry_id: row for row in standings.rows}
+    return [
+        RecordedLot(
+            performed_at=draw["performed_at"],
+            seed=draw["seed"],
+            order=[by_entry.get(entry_id, entry_id) for entry_id in draw["order"]],
+        )
+        for draw in LotDraw.objects.filter(tournament=tournament, purpose="tie_break")
+        .order_by("performed_at", "pk")
+        .values("performed_at", "seed", "order")
+    ]
+
+
+def unresolved_groups(standings: Standings) -> list[list[Shown]]:
+    by_entry = {row.entry_id: row for row in standings.rows}
+    return [
+        shown([by_entry[e] for e in group if e in by_entry]) for group in standings.unresolved_ties
+    ]
+
+
+# --- tournament standings ------------------------------------------------------------------
+
+
+def _tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("host_club", "season"), pk=pk)
+
+
+def _live_context(standings: Standings) -> dict:
+    return {
+        "standings": standings,
+        "tournament": standings.tournament,
+        "table": StandingsTable(list(standings.rows), round_numbers=standings.round_numbers),
+        "sides": side_rankings(standings),
+        "updated_at": timezone.localtime(),
+    }
+
+
+def standings(request, pk: int):
+    tournament = _tournament(pk)
+    result = tournament_standings(tournament=tournament)
+    context = _live_context(result)
+    if _wants_partial(request):
+        return _no_store(render(request, "tournaments/standings/_live.html", context))
+    context.update(
+        ties=unresolved_groups(result),
+        lots=recorded_lots(tournament, result),
+        refresh_seconds=STANDINGS_REFRESH_SECONDS,
+    )
+    return _no_store(render(request, "tournaments/standings/standings.html", context))
+
+
+def _projector_rows(request) -> int:
+    try:
+        wanted = int(request.GET.get("rows", PROJECTOR_ROWS))
+    except ValueError:
+        wanted = PROJECTOR_ROWS
+    low, high = PROJECTOR_ROWS_RANGE
+    return max(low, min(high, wanted))
+
+
+def projector(request, pk: int):
+    tournament = _tournament(pk)
+    result = tournament_standings(tournament=tournament)
+    top = shown(result.rows[: _projector_rows(request)])
+    # One column for a short list, else two side by side (ranks run down the left first).
+    half = (len(top) + 1) // 2 if len(top) > 12 else len(top)
+    context = {
+        "tournament": tournament,
+        "standings": result,
+        "columns": [c for c in (top[:half], top[half:]) if c],
+        "open_rounds": sorted({t.round_number for t in result.open_tables}),
+        "updated_at": timezone.localtime(),
+        "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
+        "players": len(result.rows),
+        "shown_count": len(top),
+    }
+    template = (
+        "tournaments/standings/_projector_board.html"
+        if _wants_partial(request)
+        else "tournaments/standings/projector.html"
+    )
+    return _no_store(render(request, template, context))
+
+
+@require_POST
+@staff_member_required
+def standings_draw_lots(request, pk: int):
+    tournament = _tournament(pk)
+    current = tournament_standings(tournament=tournament)
+    target = reverse("tournaments:standings", kwargs={"pk": tournament.pk}) + "#ties"
+    if not current.unresolved_ties:
+        messages.info(request, _("No ties are left to draw."))
+        return redirect(target)
+    if not current.finished and request.POST.get("confirm_open") != "1":
+        messages.error(
+            request,
+            _(
+                "Tables are still playing, so the standings may still change. Confirm that "
+                "you want to draw lots now."
+            ),
+        )
+        return redirect(target)
+    draws = draw_lots(tournament=tournament, user=request.user)
+    messages.success(
+        request,
+        ngettext(
+            "Lots drawn for %(count)d tied group.",
+            "Lots drawn for %(count)d tied groups.",
+            len(draws),
+        )
+        % {"count": len(draws)},
+    )
+    return redirect(target)
+
+
+def _xlsx_response(content: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "export"}.xlsx"'
+    return response
+
+
+@staff_member_required
+def standings_xlsx(request, pk: int):
+    tournament = _tournament(pk)
+    content = tournament_workbook(tournament_standings(tournament=tournament))
+    return _xlsx_response(content, f"{tournament.name} {tournament.date:%Y-%m-%d}")
+
+
+# --- season standings ----------------------------------------------------------------------
+
+
+def _tied_ranks(result: SeasonStandings) -> frozenset[int]:
+    seen: set[int] = set()
+    tied: set[int] = set()
+    for row in result.rows:
+        (tied if row.rank in seen else seen).add(row.rank)
+    return frozenset(tied)
+
+
+def season_standings_view(request, pk: int):
+    season = get_object_or_404(Season, pk=pk)
+    result = season_standings(season=season)
+    sides = [
+        (_("Women"), season_side_ranking(result.rows, Category.WOMAN)),
+        (_("Youth"), season_side_ranking(result.rows, Category.YOUTH)),
+    ]
+    context = {
+        "season": season,
+        "result": result,
+        "table": SeasonStandingsTable(
+            list(result.rows), tournaments=result.tournaments, tied_ranks=_tied_ranks(result)
+        ),
+        "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
+    }
+    return render(request, "tournaments/standings/season.html", context)
+
+
+@staff_member_required
+def season_standings_xlsx(request, pk: int):
+    season = get_object_or_404(Season, pk=pk)
+    return _xlsx_response(season_workbook(season_standings(season=season)), season.name)
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/standings/", standings, name="standings"),
+    path("tournaments/<int:pk>/standings/projector/", projector, name="projector"),
+    path("tournaments/<int:pk>/standings.xlsx", standings_xlsx, name="standings_xlsx"),
+    path(
+        "tournaments/<int:pk>/standings/draw-lots/",
+        standings_draw_lots,
+        name="standings_draw_lots",
+    ),
+    path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
+    path("seasons/<int:pk>/standings.xlsx", season_standings_xlsx, name="season_standings_xlsx"),
+]
