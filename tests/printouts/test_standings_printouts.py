@@ -82,3 +82,13 @@ def test_standings_are_staff_only(client, played):
     for name in ("print_standings", "print_prizes"):
         url = reverse(f"tournaments:{name}", args=[played["tournament"].pk])
         assert client.get(url).status_code == 302
+
+
+def test_withdrawn_players_get_no_prize(played):
+    entry = played["entries"][0]  # Faller, the winner
+    entry.withdrawn_after_round = 1
+    entry.save()
+    standings = tournament_standings(tournament=played["tournament"])
+    groups = prize_groups(standings)
+    assert "Faller" not in [row.last_name for row in groups["plus"]]
+    assert any(row.last_name == "Faller" for row in standings.rows)

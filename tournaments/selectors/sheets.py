@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from scoring import RuleSource
 from tournaments.models import Round, Seat, Substitution, Table, Tournament
@@ -22,11 +22,7 @@ from tournaments.services.results import rule_source_of
 
 def table_entry_path(token: str) -> str:
     """The path of a table's phone entry page (the QR code on its score sheet)."""
-    try:
-        return reverse("tournaments:table_entry", args=[token])
-    except NoReverseMatch:
-        # The phone entry view is not routed yet; its documented address.
-        return f"/t/{token}/"
+    return reverse("tournaments:table_entry", args=[token])
 
 
 def sort_key(last_name: str, first_name: str) -> tuple[str, str]:
