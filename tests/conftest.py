@@ -32,3 +32,9 @@ def pdftotext() -> str:
 @pytest.fixture
 def pdftoppm() -> str:
     return require_tool("pdftoppm", "PDF rendering checks need poppler-utils")
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Real hashing costs about a second a user; tests only need logins to work.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -12,7 +12,22 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def demo_data():
-    call_command("load_demo", stdout=io.StringIO())
+    """A little of everything, so that every admin list has rows to show."""
+    from tests.factories import MembershipFactory, PlayerFactory, TournamentFactory
+    from tests.results.conftest import seat_table
+    from tournaments.models import LotDraw, Substitution
+    from tournaments.services.results import enter_deal
+
+    tournament = TournamentFactory(name="Herbstturnier")
+    table = seat_table(tournament=tournament)
+    MembershipFactory(player=PlayerFactory(last_name="Faller"), club=tournament.host_club)
+    enter_deal(
+        table=table, number=1, inputs={"contract": "cego", "declarer": 0, "declarer_points": 45}
+    )
+    seat = table.seats.first()
+    substitute = tournament.entries.exclude(seats__table=table).first() or seat.entry
+    Substitution.objects.create(seat=seat, entry=substitute, from_deal=5, reason="krank")
+    LotDraw.objects.create(tournament=tournament, seed=1, order=[])
 
 
 @pytest.fixture
@@ -49,7 +64,7 @@ def test_every_admin_search_and_add_renders(staff_client, demo_data, app_label, 
 
 
 def test_admin_change_pages_render_for_demo_rows(staff_client, demo_data):
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name="Herbstturnier")
     entry = Entry.objects.first()
     player = Player.objects.first()
     for name, pk in [("tournament", tournament.pk), ("entry", entry.pk), ("player", player.pk)]:
@@ -102,5 +117,9 @@ def test_load_demo_twice_gives_the_same_data(django_user_model):
     call_command("load_demo", stdout=io.StringIO())
     assert snapshot() == first
     assert len(first["players"]) >= 40
-    assert Tournament.objects.get(name__startswith="1. Turnier").entries.count() == 40
+    finished = Tournament.objects.get(name__startswith="1. Turnier")
+    upcoming = Tournament.objects.get(name__startswith="2. Turnier")
+    assert finished.entries.count() == upcoming.entries.count() == 40
+    assert first["deals"] == 2 * 10 * 24  # two rounds of 24 deals at ten tables
+    assert not finished.round_set.exclude(state="closed").exists()
     assert django_user_model.objects.filter(is_superuser=True).count() == 1

@@ -1,19 +1,24 @@
 import datetime as dt
+import random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments import demo
-from tournaments.models import Club, Membership, Player, Season, Tournament
-from tournaments.services import setup as services
+from tournaments.models import Club, Membership, Player, Round, Season, Tournament
+from tournaments.seating import sitting_out_position
+from tournaments.services import checkin, draws, results, setup
 
 DEMO_USERNAME = "organisator"
 DEMO_PASSWORD = "cego-demo"
 
 
 class Command(BaseCommand):
-    help = "Load demo data (a club, a season, a tournament with 40 players). Safe to run twice."
+    help = (
+        "Load demo data: a club, a season, 40 players, a finished tournament with two rounds "
+        "of 24 deals and an upcoming one. Safe to run twice."
+    )
 
     @transaction.atomic
     def handle(self, *args, **options):
@@ -24,29 +29,22 @@ class Command(BaseCommand):
             name=demo.DEMO_SEASON["name"],
             defaults={"starts_on": dt.date(2026, 11, 1), "ends_on": dt.date(2027, 4, 30)},
         )
-        tournament = Tournament.objects.filter(
-            name=demo.DEMO_TOURNAMENT_NAME, host_club=club
-        ).first()
-        if tournament is None:
-            tournament = services.create_tournament(
-                name=demo.DEMO_TOURNAMENT_NAME,
-                host_club=club,
-                season=season,
-                date=dt.date(2026, 11, 28),
-                venue="Stadthalle Bräunlingen",
-                rules_slug="swm",
-            )
+        players = []
         for number, fields in enumerate(demo.demo_players(), start=1):
             player, _ = Player.objects.get_or_create(
-                first_name=fields["first_name"],
-                last_name=fields["last_name"],
-                defaults=fields,
+                first_name=fields["first_name"], last_name=fields["last_name"], defaults=fields
             )
             Membership.objects.get_or_create(
                 player=player, club=club, defaults={"member_number": f"{number:03d}"}
             )
-            if not tournament.entries.filter(player=player).exists():
-                services.register_player(tournament=tournament, player=player)
+            players.append(player)
+
+        finished = self._tournament(club, season, demo.DEMO_FINISHED_NAME, dt.date(2026, 11, 14))
+        if not finished.round_set.exists():
+            self._register(finished, players)
+            self._play(finished)
+        upcoming = self._tournament(club, season, demo.DEMO_TOURNAMENT_NAME, dt.date(2026, 11, 28))
+        self._register(upcoming, players)
 
         user_model = get_user_model()
         if not user_model.objects.filter(username=DEMO_USERNAME).exists():
@@ -54,6 +52,51 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready. Organiser login: {DEMO_USERNAME} / {DEMO_PASSWORD} "
-                "at http://127.0.0.1:8000/admin/"
+                "at http://127.0.0.1:8000/"
             )
         )
+
+    def _tournament(self, club, season, name, date) -> Tournament:
+        tournament = Tournament.objects.filter(name=name, host_club=club).first()
+        if tournament is None:
+            tournament = setup.create_tournament(
+                name=name,
+                host_club=club,
+                season=season,
+                date=date,
+                venue="Stadthalle Bräunlingen",
+                rules_slug="swm",
+            )
+        return tournament
+
+    def _register(self, tournament, players) -> None:
+        registered = set(tournament.entries.values_list("player_id", flat=True))
+        for player in players:
+            if player.pk not in registered:
+                setup.register_player(tournament=tournament, player=player)
+
+    def _play(self, tournament) -> None:
+        """Check everyone in, draw both rounds with fixed seeds and enter every deal."""
+        for entry in tournament.entries.all():
+            checkin.set_checked_in(entry=entry, checked_in=True)
+            checkin.set_fee_paid(entry=entry, paid=True)
+        rng = random.Random(demo.DEMO_SEED)
+        rules = results.rule_source_of(tournament)
+        for number in range(1, tournament.rounds + 1):
+            round_ = draws.draw_next_round(
+                tournament=tournament, number=number, seed=demo.DEMO_SEED + number
+            )
+            for table in round_.tables.order_by("number"):
+                size = table.seats.count()
+                for deal_number in range(1, tournament.deals_per_round + 1):
+                    out = sitting_out_position(
+                        rules=rules, table_size=size, deal_number=deal_number
+                    )
+                    active = [seat for seat in range(size) if seat != out]
+                    results.enter_deal(
+                        table=table,
+                        number=deal_number,
+                        inputs=demo.plausible_deal(rng, rules=rules, active_seats=active),
+                        actor="Demo",
+                    )
+            Round.objects.filter(pk=round_.pk).update(state=Round.State.CLOSED)
