@@ -198,8 +198,10 @@ class SeasonStandingsTable(tables.Table):
             )
             for i, t in enumerate(tournaments)
         ]
-        sequence = ["rank", "name", "club", "category"]
-        sequence += [name for name, _column in extra] + ["total", "tournaments_played"]
+        # The total comes before the 12 to 14 tournament columns: on a phone it is in sight
+        # without scrolling sideways.
+        sequence = ["rank", "name", "club", "category", "total", "tournaments_played"]
+        sequence += [name for name, _column in extra]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
         self.tied_ranks = tied_ranks
 

@@ -37,7 +37,7 @@ def test_public_page_shows_ranks_signed_totals_and_open_tables(client, tournamen
     # The open table: round 1, table 1, one of 24 deals confirmed.
     open_body = html.split('class="open-tables-table"', 1)[1].split("</tbody>", 1)[0]
     assert " ".join(re.sub(r"<[^>]+>", " ", open_body.split("<tbody>")[1]).split()).startswith(
-        "1 1 1 0 24"
+        "1 1 1 of 24 0"
     )
     assert "Draw lots" not in html  # anonymous visitors see the ties, not the button
     assert reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}) not in html
@@ -155,7 +155,7 @@ def test_season_page_sums_tournaments_with_negatives(client):
     html = page(client, "season_standings", season.pk)
     assert f"{first.date:%d.%m.}" in html and f"{second.date:%d.%m.}" in html
     woman_row = next(r for r in rows_of(html) if woman.player.full_name in r)
-    assert woman_row.endswith("+30 \u221230 0 2")
+    assert woman_row.endswith(" 0 2 +30 \u221230")  # total, played, per tournament
     assert "negative results included" in html
     sides = html.split('class="side-rankings"', 1)[1]
     assert woman.player.full_name in sides.split('class="side-card"')[1]
