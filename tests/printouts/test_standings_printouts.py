@@ -4,8 +4,8 @@ from django.urls import reverse
 from tests.printouts.conftest import pdf_pages, pdf_text
 from tests.printouts.test_printouts import get_pdf, render_png
 from tournaments.models import Deal, LotDraw, Round
+from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import tournament_standings
-from tournaments.views.printouts import prize_groups
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pdf]
 
@@ -59,13 +59,13 @@ def test_standings_mark_a_tie_decided_by_lot(staff_client, played, pdftotext):
 def test_prize_groups(played):
     standings = tournament_standings(tournament=played["tournament"])
     groups = prize_groups(standings)
-    plus = [row.last_name for row in groups["plus"]]
+    plus = [row.last_name for row in groups.on_plus]
     assert plus[0] == "Faller" and "Ersatzmann" in plus and "Kuner" not in plus
-    assert all(row.total > 0 for row in groups["plus"])
+    assert all(row.total > 0 for row in groups.on_plus)
     # women: Blümle and Öhler (both -10, tied): both listed; youth: Zähringer (+2)
-    assert sorted(row.last_name for row in groups["best_woman"]) == ["Blümle", "Öhler"]
-    assert [row.last_name for row in groups["best_youth"]] == ["Zähringer"]
-    assert [row.last_name for row in groups["last"]] == ["Kuner"]  # 8 - 20
+    assert sorted(row.last_name for row in groups.best_woman) == ["Blümle", "Öhler"]
+    assert [row.last_name for row in groups.best_youth] == ["Zähringer"]
+    assert [row.last_name for row in groups.last] == ["Kuner"]  # 8 - 20
 
 
 def test_prizes_pdf(staff_client, played, pdftotext, pdftoppm, tmp_path):
@@ -90,5 +90,5 @@ def test_withdrawn_players_get_no_prize(played):
     entry.save()
     standings = tournament_standings(tournament=played["tournament"])
     groups = prize_groups(standings)
-    assert "Faller" not in [row.last_name for row in groups["plus"]]
+    assert "Faller" not in [row.last_name for row in groups.on_plus]
     assert any(row.last_name == "Faller" for row in standings.rows)

@@ -14,10 +14,11 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournaments.models import Category, Tournament
+from tournaments.models import Tournament
 from tournaments.pdf import pdf_response, render_pdf
+from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.sheets import RoundSheets, round_sheets
-from tournaments.selectors.standings import StandingRow, Standings, tournament_standings
+from tournaments.selectors.standings import tournament_standings
 
 # Seat plan: two columns of this many lines per A4 page (150 players on two pages).
 SEAT_PLAN_ROWS_PER_COLUMN = 38
@@ -132,39 +133,16 @@ def print_standings(request, pk: int):
     return pdf_response(pdf, _filename(tournament, _("standings")))
 
 
-def prize_groups(standings: Standings) -> dict[str, list[StandingRow]]:
-    """Who gets a prize: everyone on plus, best woman, best youth and the last place.
-
-    Players who withdrew or never played do not take part; tied players all appear.
-    """
-    playing = [
-        row
-        for row in standings.rows
-        if not row.withdrawn and any(total is not None for total in row.round_totals)
-    ]
-
-    def first_of(rows: list[StandingRow]) -> list[StandingRow]:
-        return [row for row in rows if row.rank == rows[0].rank] if rows else []
-
-    last_rank = playing[-1].rank if playing else None
-    return {
-        "plus": [row for row in playing if row.total > 0],
-        "best_woman": first_of([row for row in playing if row.category == Category.WOMAN]),
-        "best_youth": first_of([row for row in playing if row.category == Category.YOUTH]),
-        "last": [row for row in playing if row.rank == last_rank],
-    }
-
-
 @staff_member_required
 def print_prizes(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
     standings = tournament_standings(tournament=tournament)
     groups = prize_groups(standings)
     sections = [
-        (_("Everyone on plus"), groups["plus"]),
-        (_("Best woman"), groups["best_woman"]),
-        (_("Best youth"), groups["best_youth"]),
-        (_("Last place (Mauskönig)"), groups["last"]),
+        (_("Everyone on plus"), groups.on_plus),
+        (_("Best woman"), groups.best_woman),
+        (_("Best youth"), groups.best_youth),
+        (_("Last place (Mauskönig)"), groups.last),
     ]
     pdf = render_pdf("print/prizes.html", {"standings": standings, "sections": sections}, request)
     return pdf_response(pdf, _filename(tournament, _("prizes")))

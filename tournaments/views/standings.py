@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.exports import XLSX_CONTENT_TYPE, season_workbook, tournament_workbook
 from tournaments.models import Category, LotDraw, Season, Tournament
+from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
     SeasonRow,
     SeasonStandings,
@@ -94,25 +95,13 @@ class SideRankings:
 
 
 def side_rankings(standings: Standings) -> SideRankings:
-    """Best woman, best youth, everyone on plus and the last place.
-
-    Like the prize list: players who withdrew or never played are left out; tied players all
-    appear (until the lot separates them)."""
-    playing = [
-        row
-        for row in standings.rows
-        if not row.withdrawn and any(total is not None for total in row.round_totals)
-    ]
-
-    def first_of(rows: list[StandingRow]) -> list[StandingRow]:
-        return [row for row in rows if row.rank == rows[0].rank] if rows else []
-
-    last_rank = playing[-1].rank if playing else None
+    """Best woman, best youth, everyone on plus and the last place, as on the prize list."""
+    groups = prize_groups(standings)
     return SideRankings(
-        best_woman=shown(first_of([row for row in playing if row.category == Category.WOMAN])),
-        best_youth=shown(first_of([row for row in playing if row.category == Category.YOUTH])),
-        on_plus=[row for row in playing if row.total > 0],
-        last=shown([row for row in playing if row.rank == last_rank] if len(playing) > 1 else []),
+        best_woman=shown(groups.best_woman),
+        best_youth=shown(groups.best_youth),
+        on_plus=groups.on_plus,
+        last=shown(groups.last),
     )
 
 
