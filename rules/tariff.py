@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -78,8 +79,9 @@ class TariffCard:
     assumptions: list[Note]
     contract_names: dict[str, str]
 
-    def layout(self) -> list[tuple[str, list[Section]]]:
-        """The sections in print order: runs of two-column ones between full-width ones."""
+    def layout(self) -> list[tuple[str, list[list[Section]]]]:
+        """The sections in print order: full-width ones (``wide``: one column) between runs of
+        the others split into two columns (``columns``: left, right) of about equal height."""
         blocks: list[tuple[str, list[Section]]] = []
         for section in self.sections:
             kind = "wide" if section.wide else "columns"
@@ -87,7 +89,32 @@ class TariffCard:
                 blocks[-1][1].append(section)
             else:
                 blocks.append((kind, [section]))
-        return blocks
+        return [
+            (kind, _two_columns(sections) if kind == "columns" else [sections])
+            for kind, sections in blocks
+        ]
+
+
+def _height(section: Section) -> int:
+    """A rough height in lines: a heading, its rule lines, its rows (long texts wrap)."""
+    lines = 2 + (1 if section.headers else 0)
+    for row in (*section.rules, *section.rows):
+        lines += 1 + sum(len(cell) for cell in row.cells) // 70
+    return lines
+
+
+def _two_columns(sections: list[Section]) -> list[list[Section]]:
+    """Split in order: the left column takes sections while that keeps it the taller one
+    by the least."""
+    heights = [_height(s) for s in sections]
+    total = sum(heights)
+    best, best_cut = None, len(sections)
+    for cut in range(1, len(sections) + 1):
+        left = sum(heights[:cut])
+        score = abs(total - 2 * left)
+        if best is None or score < best:
+            best, best_cut = score, cut
+    return [sections[:best_cut], sections[best_cut:]]
 
 
 def number(value: int) -> str:
@@ -113,8 +140,13 @@ def unit_label(unit: str) -> str:
 
 
 def tariff_card(source: RuleSource, language: str = "de") -> TariffCard:
-    """The tariff card of ``source`` with names and assumptions in ``language`` (de or en)."""
+    """The tariff card of ``source`` in ``language`` (de or en): labels, names, assumptions."""
     lang = "de" if language.lower().startswith("de") else "en"
+    with translation.override(lang):
+        return _tariff_card(source, lang)
+
+
+def _tariff_card(source: RuleSource, lang: str) -> TariffCard:
 
     def name(names: Names) -> str:
         return getattr(names, lang) or names.en or names.de
@@ -161,7 +193,10 @@ def _facts(source: RuleSource) -> list[Row]:
     else:
         distribution = _("only the declarer scores: plus or minus the amount")
     return [
-        Row([_("Source"), f"{source.citation.source} · {source.citation.based_on}"], ("name", "citation", "schema", "slug")),
+        Row(
+            [_("Source"), f"{source.citation.source} · {source.citation.based_on}"],
+            ("name", "citation", "schema", "slug"),
+        ),
         Row([_("Unit"), unit_label(source.unit)], ("unit",)),
         Row([_("Who pays whom"), distribution], ("distribution",)),
     ]
