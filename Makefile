@@ -36,6 +36,7 @@ format: $(STAMP)
 bench: install
 	$(BIN)/python bench/bench_scoring.py
 	$(BIN)/python bench/bench_draw.py
+	$(BIN)/python bench/bench_tournament.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
