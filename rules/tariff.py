@@ -94,6 +94,16 @@ class TariffCard:
             for kind, sections in blocks
         ]
 
+    def assumption_columns(self) -> list[list[Note]]:
+        """The numbered assumptions in two columns of about equal text length."""
+        lengths = [len(note.text) + 40 for note in self.assumptions]
+        total, running = sum(lengths), 0
+        for cut, length in enumerate(lengths):
+            if running + length / 2 > total / 2:
+                return [self.assumptions[:cut], self.assumptions[cut:]]
+            running += length
+        return [self.assumptions, []]
+
 
 def _height(section: Section) -> int:
     """A rough height in lines: a heading, its rule lines, its rows (long texts wrap)."""

@@ -27,6 +27,7 @@ from scoring.batch import score_lines
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
+
 class _Utf8Lines:
     """Decodes each input line as UTF-8 for the batch scorer.
 
@@ -106,4 +107,3 @@ class Command(BaseCommand):
                 out.flush()
         if failed:
             raise CommandError(f"{failed} of {total} deal records failed", returncode=1)
-
