@@ -14,8 +14,10 @@ the same order, on standard output. Streams: one line in, one line out, constant
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
@@ -99,11 +101,17 @@ class Command(BaseCommand):
                 total += 1
                 if not ok:
                     failed += 1
+            out.flush()
+        except BrokenPipeError:
+            # the reader went away (e.g. ``| head``): stop quietly, without a traceback
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise CommandError(
+                "standard output was closed; scoring stopped", returncode=1
+            ) from None
         finally:
             if own_output is not None:
-                own_output.flush()
-                own_output.detach()
-            else:
-                out.flush()
+                with contextlib.suppress(ValueError):
+                    own_output.detach()  # keep sys.stdout.buffer open
         if failed:
             raise CommandError(f"{failed} of {total} deal records failed", returncode=1)
