@@ -2,6 +2,7 @@ import io
 import subprocess
 
 import pytest
+from django.conf import settings
 from pypdf import PdfReader
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
@@ -81,6 +82,8 @@ def cego_round(db):
 def staff_client(client, django_user_model):
     user = django_user_model.objects.create_user("chef", "chef@example.org", "pw", is_staff=True)
     client.force_login(user)
+    # These tests read English labels; test_german_printouts checks the German default.
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 
 

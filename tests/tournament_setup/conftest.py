@@ -1,4 +1,5 @@
 import pytest
+from django.conf import settings
 
 
 @pytest.fixture
@@ -9,4 +10,5 @@ def organiser(django_user_model):
 @pytest.fixture
 def staff_client(client, organiser):
     client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # the tests read English messages
     return client
