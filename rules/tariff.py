@@ -591,7 +591,7 @@ def _special_text(source: RuleSource, key: str, contract: Contract) -> str:
 _PENALTY_KINDS = {
     "revoke": lambda: _("revoke"),
     "schinden": lambda: _("holding back a Solo (Schinden)"),
-    "false_challenge": lambda: _("false challenge"),
+    "false_challenge": lambda: _("false accusation"),
 }
 
 
