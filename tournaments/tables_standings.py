@@ -63,19 +63,9 @@ def badges(*pairs: tuple[bool, str, str]):
     )
 
 
-class StandingsTable(tables.Table):
-    """A tournament's standings: one row per ``StandingRow``."""
+class PlayerColumns(tables.Table):
+    """The columns every ranking shares: name, club, category and the total."""
 
-    rank = tables.Column(
-        verbose_name=_("Rank"),
-        orderable=False,
-        attrs={"td": {"class": "number rank"}, "th": {"class": "number"}},
-    )
-    number = tables.Column(
-        verbose_name=_("No."),
-        orderable=False,
-        attrs={"td": {"class": "number col-number"}, "th": {"class": "number col-number"}},
-    )
     name = tables.Column(
         verbose_name=_("Name"), orderable=False, empty_values=(), attrs={"td": {"class": "name"}}
     )
@@ -92,6 +82,24 @@ class StandingsTable(tables.Table):
     total = SignedColumn(
         verbose_name=_("Total"),
         attrs={"td": {"class": "number total"}, "th": {"class": "number total"}},
+    )
+
+    def render_category(self, value):
+        return category_label(value)
+
+
+class StandingsTable(PlayerColumns):
+    """A tournament's standings: one row per ``StandingRow``."""
+
+    rank = tables.Column(
+        verbose_name=_("Rank"),
+        orderable=False,
+        attrs={"td": {"class": "number rank"}, "th": {"class": "number"}},
+    )
+    number = tables.Column(
+        verbose_name=_("No."),
+        orderable=False,
+        attrs={"td": {"class": "number col-number"}, "th": {"class": "number col-number"}},
     )
 
     class Meta:
@@ -141,11 +149,8 @@ class StandingsTable(tables.Table):
             record.club,
         )
 
-    def render_category(self, value):
-        return category_label(value)
 
-
-class SeasonStandingsTable(tables.Table):
+class SeasonStandingsTable(PlayerColumns):
     """A season's standings: one row per ``SeasonRow``, one column per tournament."""
 
     rank = tables.Column(
@@ -153,23 +158,6 @@ class SeasonStandingsTable(tables.Table):
         orderable=False,
         empty_values=(),
         attrs={"td": {"class": "number rank"}, "th": {"class": "number"}},
-    )
-    name = tables.Column(
-        verbose_name=_("Name"), orderable=False, empty_values=(), attrs={"td": {"class": "name"}}
-    )
-    club = tables.Column(
-        verbose_name=_("Club"),
-        orderable=False,
-        attrs={"td": {"class": "col-club"}, "th": {"class": "col-club"}},
-    )
-    category = tables.Column(
-        verbose_name=_("Category"),
-        orderable=False,
-        attrs={"td": {"class": "col-category"}, "th": {"class": "col-category"}},
-    )
-    total = SignedColumn(
-        verbose_name=_("Total"),
-        attrs={"td": {"class": "number total"}, "th": {"class": "number total"}},
     )
     tournaments_played = tables.Column(
         verbose_name=_("Played"),
@@ -214,6 +202,3 @@ class SeasonStandingsTable(tables.Table):
             record.name,
             record.club,
         )
-
-    def render_category(self, value):
-        return category_label(value)

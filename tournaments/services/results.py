@@ -257,15 +257,36 @@ def enter_deal(
     return deal
 
 
+def _check_version(deal: Deal, expected_version: int | None) -> None:
+    if expected_version is not None and deal.version != expected_version:
+        raise DealConflict(
+            _("Deal %(number)s was changed on another device meanwhile; check it and try again.")
+            % {"number": deal.number}
+        )
+
+
 def _locked_deal(deal: Deal, expected_version: int | None) -> Deal:
     _locked_table(deal.table_id)
     current = Deal.objects.select_related("table__round__tournament").get(pk=deal.pk)
-    if expected_version is not None and current.version != expected_version:
-        raise DealConflict(
-            _("Deal %(number)s was changed on another device meanwhile; check it and try again.")
-            % {"number": current.number}
-        )
+    _check_version(current, expected_version)
     return current
+
+
+def _change_status(
+    deal: Deal,
+    status: str,
+    action: str,
+    *,
+    user: AbstractBaseUser | None,
+    actor: str = "",
+    reason: str = "",
+) -> Deal:
+    before = _snapshot(deal)
+    deal.status = status
+    deal.version += 1
+    deal.save(update_fields=["status", "version", "updated_at"])
+    _record_change(deal, action, before=before, user=user, actor=actor, reason=reason)
+    return deal
 
 
 @transaction.atomic
@@ -278,20 +299,13 @@ def confirm_deal(
         return deal  # a repeated tap
     if deal.status != Deal.Status.PENDING:
         raise ResultError(_("This deal was annulled."))
-    if expected_version is not None and deal.version != expected_version:
-        raise DealConflict(
-            _("Deal %(number)s was changed on another device meanwhile; check it and try again.")
-            % {"number": deal.number}
-        )
+    _check_version(deal, expected_version)
     _check_open(deal.table, organiser_reason=None)
     if confirmer_position == deal.entered_by_position:
         raise ResultError(_("Another player at the table must confirm this deal."))
-    before = _snapshot(deal)
-    deal.status = Deal.Status.CONFIRMED
-    deal.version += 1
-    deal.save(update_fields=["status", "version", "updated_at"])
-    _record_change(deal, DealChange.Action.CONFIRMED, before=before, user=None, actor=actor)
-    return deal
+    return _change_status(
+        deal, Deal.Status.CONFIRMED, DealChange.Action.CONFIRMED, user=None, actor=actor
+    )
 
 
 @transaction.atomic
@@ -352,12 +366,9 @@ def annul_deal(
     deal = _locked_deal(deal, expected_version)
     if deal.status == Deal.Status.ANNULLED:
         return deal
-    before = _snapshot(deal)
-    deal.status = Deal.Status.ANNULLED
-    deal.version += 1
-    deal.save(update_fields=["status", "version", "updated_at"])
-    _record_change(deal, DealChange.Action.ANNULLED, before=before, user=user, reason=reason)
-    return deal
+    return _change_status(
+        deal, Deal.Status.ANNULLED, DealChange.Action.ANNULLED, user=user, reason=reason
+    )
 
 
 @transaction.atomic
@@ -368,12 +379,9 @@ def restore_deal(*, deal: Deal, reason: str, user: AbstractBaseUser) -> Deal:
     deal = _locked_deal(deal, None)
     if deal.status != Deal.Status.ANNULLED:
         raise ResultError(_("Only an annulled deal can be restored."))
-    before = _snapshot(deal)
-    deal.status = Deal.Status.CONFIRMED
-    deal.version += 1
-    deal.save(update_fields=["status", "version", "updated_at"])
-    _record_change(deal, DealChange.Action.RESTORED, before=before, user=user, reason=reason)
-    return deal
+    return _change_status(
+        deal, Deal.Status.CONFIRMED, DealChange.Action.RESTORED, user=user, reason=reason
+    )
 
 
 @transaction.atomic
