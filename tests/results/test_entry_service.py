@@ -217,3 +217,15 @@ def test_totals_only_round(db, organiser):
     assert corrected.scores[:4] == [100, 30, -90, -40]
     with pytest.raises(ResultError):
         enter_deal(table=table, number=1, inputs=EINE_WON)
+
+
+def test_rule_source_writing_only_the_declarer_is_refused_clearly(db):
+    from rules.builtin_sources import builtin_data
+
+    data = builtin_data("swm")
+    data["distribution"] = "declarer_only"
+    tournament = TournamentFactory(rules_slug="swm", rules_snapshot=data)
+    table = seat_table(tournament=tournament)
+    with pytest.raises(ResultError, match="add up to 0"):
+        enter_deal(table=table, number=1, inputs=EINE_WON)
+    assert Deal.objects.count() == 0

@@ -98,6 +98,16 @@ def compute_scores(
         result = score_deal(facts.rules, deal_from_record(record))
     except ScoringError as error:
         raise ResultError(translate_scoring_error(error), field=error.field) from error
+    if sum(result.scores) != 0:
+        # A rule source that writes only the declarer's score ("declarer_only") cannot be
+        # kept on a tournament sheet, whose columns must balance.
+        raise ResultError(
+            _(
+                "The rule source %(rules)s writes only the declarer's score; a tournament "
+                "needs scores that add up to 0 at every table."
+            )
+            % {"rules": facts.rules.slug}
+        )
     return record, result.scores
 
 
