@@ -43,6 +43,13 @@ def _round_up(amount: int, step: int) -> int:
     return -(-amount // step) * step
 
 
+def _multiplied(base: int, multiplier: int, step: int, order: str) -> int:
+    """Apply a Solo-style multiplier before or after rounding up to ``step``."""
+    if order == "before_rounding":
+        return _round_up(base * multiplier, step)
+    return _round_up(base, step) * multiplier
+
+
 # --------------------------------------------------------------------------- value objects
 
 
@@ -97,10 +104,7 @@ class FachModel:
         winner = points if won else counting.total - points
         fach = -(-(winner - self.over) // self.step_points)
         base = fach * self.per_step * value
-        if self.multiplier_order == "before_rounding":
-            amount = _round_up(base * multiplier, self.round_up_to)
-        else:
-            amount = _round_up(base, self.round_up_to) * multiplier
+        amount = _multiplied(base, multiplier, self.round_up_to, self.multiplier_order)
         return amount if won else -amount
 
     def one_step(self, value: int) -> int:
@@ -150,10 +154,7 @@ class PointsOver35Model:
             return -self.tie_amount  # Bürgermeister: each defender receives the tie amount
         won = points >= counting.win_at
         base = (points - self.pivot if won else self.pivot - points) * value
-        if self.multiplier_order == "before_rounding":
-            amount = _round_up(base * multiplier, self.round_up_to)
-        else:
-            amount = _round_up(base, self.round_up_to) * multiplier
+        amount = _multiplied(base, multiplier, self.round_up_to, self.multiplier_order)
         return amount if won else -amount
 
     def one_step(self, value: int) -> int:
