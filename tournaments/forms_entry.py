@@ -144,6 +144,12 @@ class DealForm(forms.Form):
             self.initial["submission_key"] = uuid.uuid4()
 
     @property
+    def card_count_form(self) -> forms.Form:
+        from tournaments.views.card_count import CardCountForm
+
+        return CardCountForm(prefix="count")
+
+    @property
     def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"points_{p}"], self[f"tricks_{p}"]) for p, _ in self.seat_choices]
 

@@ -1,4 +1,5 @@
 from tournaments.views import (
+    card_count,
     checkin,
     draws,
     entry,
@@ -21,4 +22,5 @@ urlpatterns = [
     *table_entry.urlpatterns,
     *standings.urlpatterns,
     *printouts.urlpatterns,
+    *card_count.urlpatterns,
 ]

@@ -25,3 +25,17 @@
   }
   document.querySelectorAll("form.deal-form").forEach(setup);
 })();
+
+// The card counter's "use as card points" button fills in the declarer's points.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-take-points]");
+  if (!button) { return; }
+  var form = button.closest("form");
+  var field = form && form.querySelector("[name=declarer_points]");
+  if (field) {
+    field.value = button.getAttribute("data-take-points");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+    field.focus();
+  }
+});

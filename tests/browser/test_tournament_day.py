@@ -85,7 +85,16 @@ def test_small_tournament_end_to_end(browser, live_server, tournament, django_us
     a = phone_a.new_page()
     a.goto(f"{live_server.url}/t/{first.token}/")
     a.click("button[name=position][value='0']")
-    fill_deal(a, contract="eine", declarer=2, points=41)
+    a.select_option("[name=contract]", "eine")
+    a.select_option("[name=declarer]", "2")
+    # Count the declarer's pile with the helper: 47 face value in 11 cards, pairs: 47 - 6 = 41.
+    a.click(".card-counter summary")
+    a.fill("[name=count-fives]", "5")
+    a.fill("[name=count-queens]", "4")
+    a.fill("[name=count-cavaliers]", "2")
+    a.wait_for_selector("#card-count-result [data-take-points='41']")
+    a.click("#card-count-result [data-take-points]")
+    assert a.input_value("[name=declarer_points]") == "41"
     a.wait_for_selector("#preview .preview-scores")
     assert "+60" in a.inner_text("#preview")
     with a.expect_navigation():
