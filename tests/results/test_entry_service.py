@@ -3,6 +3,7 @@
 import uuid
 
 import pytest
+from django.utils import translation
 
 from tests.factories import TournamentFactory
 from tests.results.conftest import seat_table
@@ -226,6 +227,6 @@ def test_rule_source_writing_only_the_declarer_is_refused_clearly(db):
     data["distribution"] = "declarer_only"
     tournament = TournamentFactory(rules_slug="swm", rules_snapshot=data)
     table = seat_table(tournament=tournament)
-    with pytest.raises(ResultError, match="add up to 0"):
+    with translation.override("en"), pytest.raises(ResultError, match="add up to 0"):
         enter_deal(table=table, number=1, inputs=EINE_WON)
     assert Deal.objects.count() == 0
