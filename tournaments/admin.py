@@ -11,6 +11,7 @@ from tournaments.models import (
     Membership,
     Player,
     Round,
+    RoundChange,
     Season,
     Seat,
     Substitution,
@@ -199,6 +200,22 @@ class DealChangeAdmin(admin.ModelAdmin):
     list_filter = ["action"]
     search_fields = ["reason", "actor"]
     date_hierarchy = "changed_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RoundChange)
+class RoundChangeAdmin(admin.ModelAdmin):
+    list_display = ["round", "table", "action", "changed_at", "changed_by", "reason"]
+    list_filter = ["action"]
+    search_fields = ["reason"]
 
     def has_add_permission(self, request):
         return False

@@ -624,3 +624,66 @@ class LotDraw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.purpose} ({self.performed_at:%d.%m.%Y %H:%M})"
+
+
+class RoundChange(models.Model):
+    """Append-only log of what the organiser did to a round or one of its tables, and why."""
+
+    class Action(models.TextChoices):
+        CLOSED = "closed", _("round closed")
+        REOPENED = "reopened", _("round reopened")
+        TABLE_VOIDED = "table_voided", _("table's round voided")
+        TABLE_RESTORED = "table_restored", _("table counts again")
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="changes", verbose_name=_("round")
+    )
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="changes",
+        verbose_name=_("table"),
+    )
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    reason = models.TextField(_("reason"), blank=True)
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+
+    class Meta:
+        verbose_name = _("round change")
+        verbose_name_plural = _("round history")
+        ordering = ["round", "changed_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(action__in=["closed", "reopened", "table_voided", "table_restored"]),
+                name="round_change_action_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(action="closed") | ~Q(reason=""),
+                name="round_change_reason_required",
+            ),
+            models.CheckConstraint(
+                condition=Q(action__in=["closed", "reopened"]) | Q(table__isnull=False),
+                name="round_change_table_given",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.get_action_display()}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("The round history is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("The round history is append-only.")

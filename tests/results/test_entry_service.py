@@ -230,3 +230,27 @@ def test_rule_source_writing_only_the_declarer_is_refused_clearly(db):
     with translation.override("en"), pytest.raises(ResultError, match="add up to 0"):
         enter_deal(table=table, number=1, inputs=EINE_WON)
     assert Deal.objects.count() == 0
+
+
+def test_round_and_table_changes_are_logged_with_reasons(table, organiser):
+    from tournaments.models import RoundChange
+    from tournaments.services.results import unvoid_table
+
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser)
+    set_round_state(
+        round=table.round, state=Round.State.PLAYING, user=organiser, reason="Nachzählung Tisch 1"
+    )
+    void_table(table=table, reason="Blatt unleserlich", user=organiser)
+    with pytest.raises(ResultError):
+        unvoid_table(table=table, reason="", user=organiser)
+    unvoid_table(table=table, reason="Blatt doch rekonstruiert", user=organiser)
+    log = list(RoundChange.objects.order_by("pk").values_list("action", "reason", "table"))
+    assert log == [
+        ("closed", "", None),
+        ("reopened", "Nachzählung Tisch 1", None),
+        ("table_voided", "Blatt unleserlich", table.pk),
+        ("table_restored", "Blatt doch rekonstruiert", table.pk),
+    ]
+    entry = RoundChange.objects.first()
+    with pytest.raises(ValueError, match="append-only"):
+        entry.save()

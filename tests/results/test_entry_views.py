@@ -116,6 +116,16 @@ def test_void_table_needs_reason(staff_client, table):
     staff_client.post(url, {"reason": "Blatt unleserlich"})
     table.refresh_from_db()
     assert table.voided
+    staff_client.post(url, {"undo": "1", "reason": ""})
+    table.refresh_from_db()
+    assert table.voided  # counting it again needs a reason too
+    staff_client.post(url, {"undo": "1", "reason": "Blatt rekonstruiert"})
+    table.refresh_from_db()
+    assert not table.voided
+    round_page = staff_client.get(
+        reverse("tournaments:desk_round", args=[table.round.tournament_id, table.round.number])
+    )
+    assert "Blatt rekonstruiert" in round_page.content.decode()
 
 
 def test_totals_only_desk(staff_client, db):

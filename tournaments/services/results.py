@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from scoring import RuleSource, ScoringError, deal_from_record, rule_source_from_dict, score_deal
-from tournaments.models import Deal, DealChange, Round, Table, Tournament
+from tournaments.models import Deal, DealChange, Round, RoundChange, Table, Tournament
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
 
@@ -440,6 +440,23 @@ def enter_totals(
     return existing
 
 
+def _log_round(
+    round_: Round,
+    action: str,
+    *,
+    user: AbstractBaseUser | None,
+    reason: str = "",
+    table: Table | None = None,
+) -> None:
+    RoundChange.objects.create(
+        round=round_,
+        table=table,
+        action=action,
+        reason=reason.strip(),
+        changed_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
 @transaction.atomic
 def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     """A writing error that cannot be reconstructed: the table's round counts nothing."""
@@ -449,26 +466,39 @@ def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     table.voided = True
     table.void_reason = reason.strip()
     table.save(update_fields=["voided", "void_reason"])
+    _log_round(table.round, RoundChange.Action.TABLE_VOIDED, user=user, reason=reason, table=table)
     return table
 
 
 @transaction.atomic
-def unvoid_table(*, table: Table, user: AbstractBaseUser) -> Table:
+def unvoid_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
+    """Let a voided table count again (e.g. the sheet was reconstructed after all)."""
+    if not reason.strip():
+        raise ResultError(_("Give a reason for counting the table again."), field="reason")
     table = _locked_table(table.pk)
     table.voided = False
     table.void_reason = ""
     table.save(update_fields=["voided", "void_reason"])
+    _log_round(
+        table.round, RoundChange.Action.TABLE_RESTORED, user=user, reason=reason, table=table
+    )
     return table
 
 
 @transaction.atomic
 def set_round_state(*, round: Round, state: str, user: AbstractBaseUser, reason: str = "") -> Round:
-    """Start, close or reopen a round; reopening a closed round needs a reason."""
+    """Start, close or reopen a round; reopening a closed round needs a reason (logged)."""
     locked = Round.objects.select_for_update().get(pk=round.pk)
     if state not in Round.State.values:
         raise ResultError(_("Unknown round state."))
-    if locked.state == Round.State.CLOSED and state != Round.State.CLOSED and not reason.strip():
+    reopening = locked.state == Round.State.CLOSED and state != Round.State.CLOSED
+    if reopening and not reason.strip():
         raise ResultError(_("Give a reason for reopening a closed round."), field="reason")
+    closing = state == Round.State.CLOSED and locked.state != Round.State.CLOSED
     locked.state = state
     locked.save(update_fields=["state"])
+    if closing:
+        _log_round(locked, RoundChange.Action.CLOSED, user=user, reason=reason)
+    elif reopening:
+        _log_round(locked, RoundChange.Action.REOPENED, user=user, reason=reason)
     return locked

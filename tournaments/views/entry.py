@@ -95,7 +95,13 @@ def desk_round(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
     return render(
         request,
         "tournaments/entry/desk_round.html",
-        {"tournament": tournament, "round": round_, "tables": tables, "reason_form": ReasonForm()},
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": tables,
+            "reason_form": ReasonForm(),
+            "history": round_.changes.select_related("table", "changed_by"),
+        },
     )
 
 
@@ -299,7 +305,9 @@ def table_void(request: HttpRequest, table_pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("round"), pk=table_pk)
     try:
         if request.POST.get("undo"):
-            results.unvoid_table(table=table, user=request.user)
+            results.unvoid_table(
+                table=table, reason=request.POST.get("reason", ""), user=request.user
+            )
         else:
             results.void_table(
                 table=table, reason=request.POST.get("reason", ""), user=request.user
