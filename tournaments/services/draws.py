@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import draw as seat_draw
 from tournaments.models import Deal, Entry, KeepApart, Round, Seat, Substitution, Table, Tournament
@@ -83,7 +84,11 @@ def _compute(*, tournament: Tournament, number: int, seed: int) -> seat_draw.Dra
     except seat_draw.DrawError as error:
         allowed = ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes))
         raise ValidationError(
-            _("%(count)s players cannot be seated at tables of %(sizes)s.")
+            ngettext(
+                "%(count)s player cannot be seated at tables of %(sizes)s.",
+                "%(count)s players cannot be seated at tables of %(sizes)s.",
+                len(players),
+            )
             % {"count": len(players), "sizes": allowed}
         ) from error
     return seat_draw.draw_round(

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules.registry import get_rule_source, rule_source_data
 from tournaments.models import Club, Deal, Entry, Player, Season, Tournament
@@ -123,7 +124,11 @@ def update_tournament(
     if rules_slug != locked.rules_slug and drawn:
         errors["rules_slug"] = _("The rule source cannot change once a round has been drawn.")
     if rounds < drawn:
-        errors["rounds"] = _("%(count)s rounds have already been drawn.") % {"count": drawn}
+        errors["rounds"] = ngettext(
+            "%(count)s round has already been drawn.",
+            "%(count)s rounds have already been drawn.",
+            drawn,
+        ) % {"count": drawn}
     deals = Deal.objects.filter(table__round__tournament=locked)
     highest_deal = deals.aggregate(highest=Max("number"))["highest"] or 0
     if deals_per_round < highest_deal:
