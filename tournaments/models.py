@@ -538,7 +538,22 @@ class Deal(models.Model):
         return self.status == self.Status.CONFIRMED and not self.table.voided
 
 
-class DealChange(models.Model):
+class AppendOnly(models.Model):
+    """A history row: written once, never changed or deleted."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError(f"{type(self).__name__}: the history is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError(f"{type(self).__name__}: the history is append-only.")
+
+
+class DealChange(AppendOnly):
     """Append-only history of a deal: every creation, confirmation, correction, annulment."""
 
     class Action(models.TextChoices):
@@ -588,14 +603,6 @@ class DealChange(models.Model):
     def __str__(self) -> str:
         return f"{self.deal}: {self.get_action_display()}"
 
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("The deal history is append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("The deal history is append-only.")
-
 
 class LotDraw(models.Model):
     """A draw by lot the app performed, e.g. to separate players tied in the standings."""
@@ -626,7 +633,7 @@ class LotDraw(models.Model):
         return f"{self.tournament}: {self.purpose} ({self.performed_at:%d.%m.%Y %H:%M})"
 
 
-class RoundChange(models.Model):
+class RoundChange(AppendOnly):
     """Append-only log of what the organiser did to a round or one of its tables, and why."""
 
     class Action(models.TextChoices):
@@ -679,11 +686,3 @@ class RoundChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.get_action_display()}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("The round history is append-only.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("The round history is append-only.")
