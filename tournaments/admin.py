@@ -194,37 +194,32 @@ class DealAdmin(admin.ModelAdmin):
         return False
 
 
+class HistoryAdmin(admin.ModelAdmin):
+    """History is written by the services only: the admin reads it."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(DealChange)
-class DealChangeAdmin(admin.ModelAdmin):
+class DealChangeAdmin(HistoryAdmin):
     list_display = ["deal", "action", "changed_at", "changed_by", "actor", "reason"]
     list_filter = ["action"]
     search_fields = ["reason", "actor"]
     date_hierarchy = "changed_at"
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(RoundChange)
-class RoundChangeAdmin(admin.ModelAdmin):
+class RoundChangeAdmin(HistoryAdmin):
     list_display = ["round", "table", "action", "changed_at", "changed_by", "reason"]
     list_filter = ["action"]
     search_fields = ["reason"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(LotDraw)

@@ -119,12 +119,19 @@ def leave_seat(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("tournaments:table_entry", token)
 
 
-@require_POST
-def confirm(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
+def _seated_deal(
+    request: HttpRequest, token: str, deal_pk: int
+) -> tuple[Table, TableSheet, int | None, Deal]:
+    """The table, its sheet, the asking player's seat (None: not chosen yet) and the deal."""
     table = _table(token)
     sheet = table_sheet(table=table)
-    position = _my_position(request, table, sheet)
     deal = get_object_or_404(Deal, pk=deal_pk, table=table)
+    return table, sheet, _my_position(request, table, sheet), deal
+
+
+@require_POST
+def confirm(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
+    table, sheet, position, deal = _seated_deal(request, token, deal_pk)
     if position is None:
         return redirect("tournaments:table_entry", token)
     try:
@@ -143,10 +150,7 @@ def confirm(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
 
 def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
     """Change a deal nobody has confirmed yet (it then waits for another player again)."""
-    table = _table(token)
-    sheet = table_sheet(table=table)
-    position = _my_position(request, table, sheet)
-    deal = get_object_or_404(Deal, pk=deal_pk, table=table)
+    table, sheet, position, deal = _seated_deal(request, token, deal_pk)
     if position is None:
         return redirect("tournaments:table_entry", token)
     if deal.status != Deal.Status.PENDING:
