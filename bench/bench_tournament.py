@@ -50,8 +50,8 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from clubs.models import Club, Player
     from tournaments import demo
-    from tournaments.models import Club, Player
     from tournaments.seating import sitting_out_position
     from tournaments.selectors.standings import tournament_standings
     from tournaments.services import checkin, draws, results, setup

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "rules",
+    "clubs",
     "tournaments",
 ]
 

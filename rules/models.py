@@ -21,7 +21,7 @@ slug_validator = RegexValidator(
 
 class HouseRuleSource(models.Model):
     club = models.ForeignKey(
-        "tournaments.Club",
+        "clubs.Club",
         on_delete=models.CASCADE,
         related_name="rule_sources",
         verbose_name=_("club"),

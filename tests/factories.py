@@ -2,8 +2,9 @@ import datetime as dt
 
 import factory
 
+from clubs.models import Club, Membership, Player
 from rules.builtin_sources import builtin_data
-from tournaments.models import Club, Entry, Membership, Player, Season, Tournament
+from tournaments.models import Entry, Season, Tournament
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

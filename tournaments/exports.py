@@ -18,7 +18,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from tournaments.models import Category
+from clubs.models import Category
 from tournaments.selectors.standings import SeasonStandings, Standings
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

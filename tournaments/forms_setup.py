@@ -9,8 +9,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Category, Club
 from rules.registry import rule_source_choices
-from tournaments.models import Category, Club, Entry, Season, Seat, Tournament
+from tournaments.models import Entry, Season, Seat, Tournament
 from tournaments.presets import PRESETS
 
 TABLE_SIZE_CHOICES = [(3, _("3 players")), (4, _("4 players")), (5, _("5 players"))]

@@ -5,7 +5,8 @@ from django.contrib import admin
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournaments.models import Deal, Entry, Player, Tournament
+from clubs.models import Player
+from tournaments.models import Deal, Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -67,8 +68,12 @@ def test_admin_change_pages_render_for_demo_rows(staff_client, demo_data):
     tournament = Tournament.objects.get(name="Herbstturnier")
     entry = Entry.objects.first()
     player = Player.objects.first()
-    for name, pk in [("tournament", tournament.pk), ("entry", entry.pk), ("player", player.pk)]:
-        response = staff_client.get(reverse(f"admin:tournaments_{name}_change", args=[pk]))
+    for name, pk in [
+        ("tournaments_tournament", tournament.pk),
+        ("tournaments_entry", entry.pk),
+        ("clubs_player", player.pk),
+    ]:
+        response = staff_client.get(reverse(f"admin:{name}_change", args=[pk]))
         assert response.status_code == 200, name
 
 

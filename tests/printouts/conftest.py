@@ -5,8 +5,9 @@ import pytest
 from django.conf import settings
 from pypdf import PdfReader
 
+from clubs.models import Category
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
-from tournaments.models import Category, Round, Seat, Substitution, Table
+from tournaments.models import Round, Seat, Substitution, Table
 
 # Realistic names: umlauts, hyphens, long ones, to see how the printouts cope.
 NAMES = [

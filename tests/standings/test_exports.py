@@ -4,6 +4,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from clubs.models import Category
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.standings.conftest import cego, entries_of, table_of
 from tournaments.exports import (
@@ -14,7 +15,6 @@ from tournaments.exports import (
     tournament_standings_rows,
     write_workbook,
 )
-from tournaments.models import Category
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.results import enter_deal
 

@@ -3,9 +3,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from clubs.models import Category
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.standings.conftest import cego, entries_of, table_of
-from tournaments.models import Category, Entry, LotDraw, Round
+from tournaments.models import Entry, LotDraw, Round
 from tournaments.services.results import enter_deal, set_round_state
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from clubs.models import Player
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
-from tournaments.models import Deal, Entry, Player, Tournament
+from tournaments.models import Deal, Entry, Tournament
 
 
 def tournament_with_players(

@@ -7,9 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.urls import reverse
 
+from clubs.models import Membership
 from tests.factories import ClubFactory, PlayerFactory
 from tests.tournament_setup.factories import add_total, tournament_with_players
-from tournaments.models import Entry, KeepApart, Membership, Seat, Substitution
+from tournaments.models import Entry, KeepApart, Seat, Substitution
 from tournaments.services import checkin as services
 from tournaments.services import draws as draw_services
 from tournaments.services.setup import register_player

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.models import Category
+from clubs.models import Category
 from tournaments.selectors.standings import StandingRow, Standings
 
 

@@ -14,12 +14,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from clubs.models import Membership
 from tournaments.models import (
     SCORE_FIELDS,
     Deal,
     Entry,
     LotDraw,
-    Membership,
     Round,
     Season,
     Seat,

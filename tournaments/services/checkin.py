@@ -14,19 +14,8 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
-from tournaments.models import (
-    Category,
-    Club,
-    Deal,
-    Entry,
-    KeepApart,
-    Membership,
-    Player,
-    Round,
-    Seat,
-    Substitution,
-    Tournament,
-)
+from clubs.models import Category, Club, Membership, Player
+from tournaments.models import Deal, Entry, KeepApart, Round, Seat, Substitution, Tournament
 from tournaments.services.setup import register_player
 
 

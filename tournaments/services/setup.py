@@ -16,8 +16,9 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
-from tournaments.models import Club, Deal, Entry, Player, Season, Tournament
+from tournaments.models import Deal, Entry, Season, Tournament
 
 
 def supported_table_sizes(rules_slug: str) -> frozenset[int]:

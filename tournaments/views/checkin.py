@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from clubs.models import Player
 from tournaments.forms_setup import (
     ExistingPlayerForm,
     KeepApartForm,
@@ -21,7 +22,7 @@ from tournaments.forms_setup import (
     WithdrawForm,
     add_service_errors,
 )
-from tournaments.models import Entry, KeepApart, Player, Round, Substitution, Tournament
+from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
 from tournaments.services import checkin as services
 from tournaments.tables import RegistrationTable
 

@@ -24,8 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clubs.models import Category
 from tournaments.exports import XLSX_CONTENT_TYPE, season_workbook, tournament_workbook
-from tournaments.models import Category, LotDraw, Season, Tournament
+from tournaments.models import LotDraw, Season, Tournament
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
     SeasonRow,

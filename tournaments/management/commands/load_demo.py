@@ -5,8 +5,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from clubs.models import Club, Membership, Player
 from tournaments import demo
-from tournaments.models import Club, Membership, Player, Round, Season, Tournament
+from tournaments.models import Round, Season, Tournament
 from tournaments.seating import sitting_out_position
 from tournaments.services import checkin, draws, results, setup
 

@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from clubs.models import Club, Membership, Player
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["club"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "short_name", "town"]
+    search_fields = ["name", "short_name", "town"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["last_name", "first_name", "birth_year", "category", "email"]
+    list_filter = ["category", "memberships__club"]
+    search_fields = ["last_name", "first_name", "email"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "club", "member_number", "since", "status"]
+    list_filter = ["club", "status"]
+    search_fields = ["player__last_name", "player__first_name", "member_number"]
+    autocomplete_fields = ["player", "club"]
