@@ -24,8 +24,24 @@ def get_rule_source(slug: str) -> RuleSource:
 
 
 def rule_source_choices() -> list[tuple[str, str]]:
+    """(slug, name) of every rule source: built in first, then the clubs' house rules."""
+    return [(source.slug, _name(source)) for source in all_rule_sources()]
+
+
+def all_rule_sources() -> list[RuleSource]:
     from rules.models import HouseRuleSource
 
-    choices = [(slug, slug) for slug in BUILTIN_SLUGS]
-    choices += [(slug, slug) for slug in HouseRuleSource.objects.values_list("slug", flat=True)]
-    return choices
+    sources = [load_builtin(slug) for slug in BUILTIN_SLUGS]
+    for data in HouseRuleSource.objects.values_list("data", flat=True):
+        try:
+            sources.append(rule_source_from_dict(data))
+        except ValueError:
+            continue  # an invalid house rule source cannot be chosen
+    return sources
+
+
+def _name(source: RuleSource) -> str:
+    from django.utils.translation import get_language
+
+    names = source.names
+    return (names.en or names.de) if (get_language() or "de").startswith("en") else names.de

@@ -161,7 +161,13 @@ def _tariff_card(source: RuleSource, lang: str) -> TariffCard:
     def name(names: Names) -> str:
         return getattr(names, lang) or names.en or names.de
 
-    contract_names = {key: name(contract.names) for key, contract in source.contracts.items()}
+    def game_name(names: Names) -> str:
+        # Cego's game names are proper names: German in every language, glossed in English
+        if lang == "en" and names.en and names.en != names.de:
+            return f"{names.de} ({names.en})"
+        return names.de
+
+    contract_names = {key: game_name(contract.names) for key, contract in source.contracts.items()}
     facts = _facts(source)
     sections = [
         _counting(source, contract_names),

@@ -48,6 +48,16 @@ MESSAGES: dict[str, str] = {
     "no_ouvert": "the rule source {source} does not play specials ouvert",
     "no_penalty": "the rule source {source} has no penalty scoring",
     "penalty_kind": "the rule source {source} has no penalty for {kind}",
+    # a deal typed in as written on a paper sheet (scoring.written)
+    "written_sum": "the row adds up to {sum}; a row adds up to 0",
+    "written_impossible": (
+        "{contract}, won: {won} from each defender; lost: {lost} to each defender; "
+        "{amount} is not possible"
+    ),
+    "written_impossible_loser": (
+        "{contract}: the loser pays {paid} to each other player; {amount} is not possible"
+    ),
+    "written_ambiguous": "for {contract} write every player's amount",
 }
 
 

@@ -10,10 +10,10 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSource
+from tournaments.contract_names import proper_name
 
 YES_NO = [("", "—"), ("1", _("won")), ("0", _("lost"))]
 PENALTY_KINDS = {
@@ -24,7 +24,7 @@ PENALTY_KINDS = {
 
 
 def localized(names: Any) -> str:
-    return names.de if (get_language() or "de").startswith("de") else names.en
+    return proper_name(names)
 
 
 class DealForm(forms.Form):
@@ -133,7 +133,7 @@ class DealForm(forms.Form):
             )
             if bonus.scope == "team":
                 self.fields[f"bonus_{kind}_won"] = forms.TypedChoiceField(
-                    label=_("made"),
+                    label=_("Made"),
                     choices=YES_NO,
                     required=False,
                     coerce=lambda v: v == "1",

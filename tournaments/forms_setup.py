@@ -7,14 +7,47 @@ from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Category, Club
-from rules.registry import rule_source_choices
+from rules.registry import all_rule_sources
 from tournaments.models import Entry, Season, Seat, Tournament
 from tournaments.presets import PRESETS
 
 TABLE_SIZE_CHOICES = [(3, _("3 players")), (4, _("4 players")), (5, _("5 players"))]
+
+
+class CapitalisedForm(forms.Form):
+    """Form labels start with a capital letter (the messages stay lower-case for reuse)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if field.label:
+                field.label = capfirst(field.label)
+
+
+def rule_source_options() -> list[tuple[str, str]]:
+    """Rule sources by name, each with a line of description (where the rules come from)."""
+    return [
+        (
+            source.slug,
+            format_html(
+                '<span class="rule-name">{}</span><br><small class="rule-description">{}</small>',
+                _rule_name(source),
+                source.citation.source,
+            ),
+        )
+        for source in all_rule_sources()
+    ]
+
+
+def _rule_name(source) -> str:
+    from tournaments.contract_names import rule_source_name
+
+    return rule_source_name(source)
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -26,7 +59,7 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
         form.add_error(None, error)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(CapitalisedForm):
     name = forms.CharField(label=_("name"), max_length=160)
     host_club = forms.ModelChoiceField(label=_("host club"), queryset=Club.objects.all())
     season = forms.ModelChoiceField(
@@ -34,7 +67,7 @@ class TournamentForm(forms.Form):
     )
     date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(label=_("venue"), max_length=160, required=False)
-    rules_slug = forms.ChoiceField(label=_("rule source"))
+    rules_slug = forms.ChoiceField(label=_("rule source"), widget=forms.RadioSelect)
     rounds = forms.IntegerField(label=_("rounds"), min_value=1, max_value=20)
     deals_per_round = forms.IntegerField(label=_("deals per round"), min_value=1, max_value=99)
     table_sizes = forms.TypedMultipleChoiceField(
@@ -55,7 +88,15 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, rules_locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["rules_slug"].choices = rule_source_choices()
+        self.fields["rules_slug"].choices = rule_source_options()
+        # one host club, one season: nothing to choose, so preselect them
+        if not self.is_bound:
+            clubs = list(Club.objects.values_list("pk", flat=True)[:2])
+            if len(clubs) == 1 and not self.initial.get("host_club"):
+                self.initial["host_club"] = clubs[0]
+            seasons = list(Season.objects.values_list("pk", flat=True)[:2])
+            if len(seasons) == 1 and not self.initial.get("season"):
+                self.initial["season"] = seasons[0]
         if rules_locked:
             self.fields["rules_slug"].disabled = True
             self.fields["rules_slug"].help_text = _(
@@ -108,7 +149,7 @@ class TournamentForm(forms.Form):
         return data
 
 
-class RegistrationFilterForm(forms.Form):
+class RegistrationFilterForm(CapitalisedForm):
     FILTERS = [
         ("all", _("all")),
         ("not_checked_in", _("not checked in")),
@@ -119,11 +160,11 @@ class RegistrationFilterForm(forms.Form):
     show = forms.ChoiceField(label=_("show"), choices=FILTERS, required=False)
 
 
-class WithdrawForm(forms.Form):
+class WithdrawForm(CapitalisedForm):
     after_round = forms.IntegerField(label=_("withdrawn after round"), min_value=0, max_value=20)
 
 
-class NewPlayerForm(forms.Form):
+class NewPlayerForm(CapitalisedForm):
     first_name = forms.CharField(label=_("first name"), max_length=60)
     last_name = forms.CharField(label=_("last name"), max_length=60)
     category = forms.ChoiceField(label=_("category"), choices=Category.choices)
@@ -133,7 +174,7 @@ class NewPlayerForm(forms.Form):
     fee_paid = forms.BooleanField(label=_("entry fee paid"), required=False)
 
 
-class ExistingPlayerForm(forms.Form):
+class ExistingPlayerForm(CapitalisedForm):
     player = forms.IntegerField(widget=forms.HiddenInput)
     fee_paid = forms.BooleanField(label=_("entry fee paid"), required=False)
 
@@ -149,7 +190,7 @@ class EntryChoiceField(forms.ModelChoiceField):
         return f"{obj.player.last_name}, {obj.player.first_name} ({obj.number})"
 
 
-class KeepApartForm(forms.Form):
+class KeepApartForm(CapitalisedForm):
     first = EntryChoiceField(label=_("first player"), queryset=Entry.objects.none())
     second = EntryChoiceField(label=_("second player"), queryset=Entry.objects.none())
     reason = forms.CharField(label=_("reason"), max_length=120, required=False)
@@ -169,7 +210,7 @@ class SeatChoiceField(forms.ModelChoiceField):
         }
 
 
-class SubstitutionForm(forms.Form):
+class SubstitutionForm(CapitalisedForm):
     seat = SeatChoiceField(label=_("seat"), queryset=Seat.objects.none())
     entry = EntryChoiceField(label=_("replacement"), queryset=Entry.objects.none())
     from_deal = forms.IntegerField(label=_("from deal"), min_value=1)
@@ -186,7 +227,7 @@ class SubstitutionForm(forms.Form):
         self.fields["from_deal"].widget.attrs["max"] = round.tournament.deals_per_round
 
 
-class SwapForm(forms.Form):
+class SwapForm(CapitalisedForm):
     first = EntryChoiceField(label=_("first player"), queryset=Entry.objects.none())
     second = EntryChoiceField(label=_("second player"), queryset=Entry.objects.none())
 

@@ -95,6 +95,16 @@ class Tournament(models.Model):
     )
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=800)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The "finished" step after the last round: final standings and prizes, and a lock.
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    finished_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("finished by"),
+    )
 
     class Meta:
         verbose_name = _("tournament")
@@ -226,6 +236,11 @@ class Round(models.Model):
         _("draw seed"), help_text=_("The random seed of the seat draw; it reproduces the draw.")
     )
     drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+    # The round clock: the organiser sets a time limit; pages count down to ``ends_at``.
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        _("time limit (minutes)"), null=True, blank=True
+    )
+    ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -238,6 +253,11 @@ class Round(models.Model):
                 condition=Q(state__in=["drawn", "playing", "closed"]), name="round_state_valid"
             ),
             models.CheckConstraint(condition=Q(draw_seed__gte=0), name="round_seed_positive"),
+            models.CheckConstraint(
+                condition=Q(time_limit_minutes__isnull=True)
+                | Q(time_limit_minutes__range=(1, 600)),
+                name="round_time_limit_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -367,6 +387,9 @@ class Deal(models.Model):
     declarer_position = models.PositiveSmallIntegerField(_("declarer"), null=True, blank=True)
     declarer_points = models.PositiveSmallIntegerField(_("card points"), null=True, blank=True)
     won = models.BooleanField(_("won"), null=True, blank=True)
+    # Typed in from a paper sheet as written (contract, declarer, amounts): scored as written,
+    # without card points; statistics that need card points skip it.
+    as_written = models.BooleanField(_("as written on the sheet"), default=False)
     details = models.JSONField(_("further rule inputs"), default=dict, blank=True)
     score_0 = models.IntegerField(_("score seat 1"), null=True, blank=True)
     score_1 = models.IntegerField(_("score seat 2"), null=True, blank=True)
@@ -414,6 +437,10 @@ class Deal(models.Model):
                 name="deal_status_valid",
             ),
             models.CheckConstraint(condition=Q(kind__in=["deal", "total"]), name="deal_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(as_written=False) | Q(kind="deal", declarer_points__isnull=True),
+                name="deal_as_written_has_no_card_points",
+            ),
         ]
 
     def __str__(self) -> str:

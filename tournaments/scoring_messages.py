@@ -46,6 +46,15 @@ MESSAGES = {
     "no_ouvert": _("the rule source {source} does not play specials ouvert"),
     "no_penalty": _("the rule source {source} has no penalty scoring"),
     "penalty_kind": _("the rule source {source} has no penalty for {kind}"),
+    "written_sum": _("the row adds up to {sum}; a row adds up to 0"),
+    "written_impossible": _(
+        "{contract}, won: {won} from each defender; lost: {lost} to each defender; "
+        "{amount} is not possible"
+    ),
+    "written_impossible_loser": _(
+        "{contract}: the loser pays {paid} to each other player; {amount} is not possible"
+    ),
+    "written_ambiguous": _("for {contract} write every player's amount"),
 }
 
 # The deal-record fields as an organiser names them.
@@ -65,6 +74,7 @@ FIELD_LABELS = {
     "knocks": _("knocks"),
     "bonuses": _("bonuses"),
     "penalty": _("penalty"),
+    "amounts": _("amounts as written"),
 }
 
 

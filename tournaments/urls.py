@@ -3,11 +3,13 @@ from tournaments.views import (
     checkin,
     draws,
     entry,
+    finish,
     home,
     printouts,
     setup,
     standings,
     table_entry,
+    written,
 )
 
 app_name = "tournaments"
@@ -19,6 +21,8 @@ urlpatterns = [
     *checkin.urlpatterns,
     *draws.urlpatterns,
     *entry.urlpatterns,
+    *written.urlpatterns,
+    *finish.urlpatterns,
     *table_entry.urlpatterns,
     *standings.urlpatterns,
     *printouts.urlpatterns,

@@ -117,7 +117,8 @@ def test_score_sheets_one_page_per_table(staff_client, cego_round, pdftotext, pd
     assert "from deal 13" in table_3 and "Ersatzmann" in table_3
     assert rows_3[12] == "2 · Duffner" and rows_3[17] == "2 · Ersatzmann"
     assert "Sum" in table_1 and "Contract" in table_1 and "Dealer" in table_1
-    assert "Little Man" in table_1  # the rule source's contracts are listed, in English here
+    # the rule source's contracts are listed by Cego's own names, in English too
+    assert "Kleiner Mann" in table_1 and "Little Man" not in table_1
 
 
 def test_score_sheet_fits_one_page_for_many_deals(staff_client, cego_round):

@@ -159,20 +159,29 @@ def test_annul_and_restore(table, organiser):
     assert restore_deal(deal=deal, reason="doch gültig", user=organiser).status == "confirmed"
 
 
-def test_closed_round_takes_only_reasoned_organiser_changes(table, organiser):
-    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser)
-    with pytest.raises(ResultError):
-        enter_deal(table=table, number=1, inputs=EINE_WON)
-    deal = enter_deal(
-        table=table, number=1, inputs=EINE_WON, user=organiser, reason="nachgetragen vom Blatt"
-    )
-    assert deal.status == Deal.Status.CONFIRMED
+def test_a_closed_round_is_a_lock_until_reopened_with_a_reason(table, organiser):
+    deal = enter_deal(table=table, number=1, inputs=EINE_WON)
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser, close_open=True)
+    with pytest.raises(ResultError, match="reopen"):
+        enter_deal(table=table, number=2, inputs=EINE_WON)
+    # not even the organiser with a reason: the round must be reopened first
+    with pytest.raises(ResultError, match="reopen"):
+        enter_deal(
+            table=table, number=2, inputs=EINE_WON, user=organiser, reason="nachgetragen vom Blatt"
+        )
+    with pytest.raises(ResultError, match="reopen"):
+        annul_deal(deal=deal, reason="Schreibfehler", user=organiser)
+    with pytest.raises(ResultError, match="reopen"):
+        void_table(table=table, reason="Blatt unleserlich", user=organiser)
+    assert Deal.objects.filter(table=table).count() == 1
     with pytest.raises(ResultError):
         set_round_state(round=table.round, state=Round.State.PLAYING, user=organiser)
     reopened = set_round_state(
         round=table.round, state=Round.State.PLAYING, user=organiser, reason="Nachzählung"
     )
     assert reopened.state == Round.State.PLAYING
+    deal = enter_deal(table=table, number=2, inputs=EINE_WON, user=organiser)
+    assert deal.status == Deal.Status.CONFIRMED
 
 
 def test_voided_table_takes_no_more_deals(table, organiser):
@@ -236,7 +245,7 @@ def test_round_and_table_changes_are_logged_with_reasons(table, organiser):
     from tournaments.models import RoundChange
     from tournaments.services.results import unvoid_table
 
-    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser)
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser, close_open=True)
     set_round_state(
         round=table.round, state=Round.State.PLAYING, user=organiser, reason="Nachzählung Tisch 1"
     )

@@ -68,9 +68,9 @@ def test_every_assumption_is_on_the_card_in_both_languages(slug):
 def test_assumptions_sit_next_to_the_value_they_concern():
     card = tariff_card(load_builtin("bb2013"), "en")
     normal = next(s for s in card.sections if s.key == "normal")
-    eine = next(r for r in normal.rows if r.cells[0] == "One-er")
+    eine = next(r for r in normal.rows if r.cells[0] == "Eine (One-er)")
     assert [n.param for n in eine.notes] == ["contracts.eine.value"]
-    one_pip = next(r for r in normal.rows if r.cells[0] == "One Pip")
+    one_pip = next(r for r in normal.rows if r.cells[0] == "Eine Leere (One Pip)")
     assert one_pip.notes == []  # the one printed value, not an assumption
     tables = next(s for s in card.sections if s.key == "counting")
     five = next(r for r in tables.rows if r.cells[0] == "Table of 5")
@@ -133,7 +133,8 @@ def test_german_by_default_english_on_request(client):
     assert "Alleinspieler ohne Stich" in german  # the assumption text in German
     english = page(client, "swm", "en")
     assert 'lang="en"' in english
-    assert "Two Odds" in english and "Zwei Verschiedene" not in english
+    # Cego's game names are proper names: German, with the English gloss beside them
+    assert "Zwei Verschiedene (Two Odds)" in english
     assert "Declarer without a trick: the defenders hold all 79 points" in english
     assert "assumption 3" in english
     assert f"{translated('assumption', 'de')} 3" in german
@@ -199,7 +200,7 @@ def test_pdf_key_values(client, pdftotext, tmp_path, language):
     factor = translated("factor", language)
     assert re.search(rf"{factor}\s+−8\s+−7\s+−6.*\s6\s+7\s+8\s*$", bb, re.M)
     dreierles = pdf_text(client, "dreierles", pdftotext, tmp_path, language)
-    two = "Zweier" if language == "de" else "Two-er"
+    two = "Zweier" if language == "de" else "Zweier (Two-er)"
     assert f"×2: {two}" in dreierles
     assert re.search(r"46–50\s+3\s+3\s+6\s+9\s+12", dreierles)
 

@@ -80,7 +80,9 @@ def test_lots_are_for_staff_and_shown_afterwards(client, tournament, one_table, 
     client.post(url)
     assert not LotDraw.objects.exists()
 
-    set_round_state(round=one_table.round, state=Round.State.CLOSED, user=organiser)
+    set_round_state(
+        round=one_table.round, state=Round.State.CLOSED, user=organiser, close_open=True
+    )
     html = page(client, "standings", tournament.pk)
     assert 'name="confirm_open"' not in html  # finished: no confirmation needed
     response = client.post(url, follow=True)

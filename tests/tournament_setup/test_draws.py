@@ -57,13 +57,13 @@ def test_every_eligible_entry_is_seated_once_at_allowed_tables():
 def test_only_the_next_round_can_be_drawn():
     tournament, _ = tournament_with_players(8)
     with pytest.raises(ValidationError):
-        services.draw_next_round(tournament=tournament, number=2)
+        services.draw_next_round(tournament=tournament, number=2, while_previous_open=True)
     services.draw_next_round(tournament=tournament, number=1)
     with pytest.raises(ValidationError):
         services.draw_next_round(tournament=tournament, number=1)
-    services.draw_next_round(tournament=tournament, number=2)
+    services.draw_next_round(tournament=tournament, number=2, while_previous_open=True)
     with pytest.raises(ValidationError):  # the tournament has two rounds
-        services.draw_next_round(tournament=tournament, number=3)
+        services.draw_next_round(tournament=tournament, number=3, while_previous_open=True)
 
 
 def test_impossible_table_plan_is_refused():
@@ -80,7 +80,7 @@ def test_withdrawn_players_are_not_drawn_in_later_rounds():
     for entry in gone:
         entry.withdrawn_after_round = 1
         entry.save()
-    round_2 = services.draw_next_round(tournament=tournament, number=2)
+    round_2 = services.draw_next_round(tournament=tournament, number=2, while_previous_open=True)
     seated = {e for table in seating(round_2) for e in table}
     assert seated == {e.pk for e in entries[4:]}
 
@@ -88,7 +88,9 @@ def test_withdrawn_players_are_not_drawn_in_later_rounds():
 def test_no_repeat_opponents_in_round_two_with_16_players():
     tournament, _ = tournament_with_players(16)
     round_1 = services.draw_next_round(tournament=tournament, number=1, seed=11)
-    round_2 = services.draw_next_round(tournament=tournament, number=2, seed=12)
+    round_2 = services.draw_next_round(
+        tournament=tournament, number=2, seed=12, while_previous_open=True
+    )
     met = opponents_from_tables(tables=seating(round_1))
     for table in seating(round_2):
         for a, b in combinations(table, 2):
@@ -154,7 +156,7 @@ def test_swap_and_redraw_refused_after_deals_exist():
 def test_earlier_round_is_fixed_once_the_next_is_drawn():
     tournament, entries = tournament_with_players(8)
     round_1 = services.draw_next_round(tournament=tournament, number=1)
-    services.draw_next_round(tournament=tournament, number=2)
+    services.draw_next_round(tournament=tournament, number=2, while_previous_open=True)
     with pytest.raises(ValidationError):
         services.redraw_round(round=round_1, same_seed=True)
 
@@ -167,7 +169,9 @@ def test_draw_runs_in_a_constant_number_of_queries(players, django_assert_max_nu
     KeepApart.objects.create(tournament=tournament, first=entries[0], second=entries[1])
     services.draw_next_round(tournament=tournament, number=1)
     with django_assert_max_num_queries(11):
-        round_2 = services.draw_next_round(tournament=tournament, number=2)
+        round_2 = services.draw_next_round(
+            tournament=tournament, number=2, while_previous_open=True
+        )
     with django_assert_max_num_queries(15):
         services.redraw_round(round=round_2, same_seed=True)
     assert Seat.objects.filter(round=round_2).count() == players
@@ -256,7 +260,9 @@ def test_draw_page_shows_repeat_and_keep_apart_warnings(staff_client):
     tournament, entries = tournament_with_players(4)
     round_1 = services.draw_next_round(tournament=tournament, number=1)
     KeepApart.objects.create(tournament=tournament, first=entries[0], second=entries[1])
-    round_2 = services.draw_next_round(tournament=tournament, number=2)  # only one table
+    round_2 = services.draw_next_round(
+        tournament=tournament, number=2, while_previous_open=True
+    )  # only one table
     report = services.seating_report(round=round_2)
     assert report.repeat_pairs == 6 and report.keep_apart_violations == 1
     page = staff_client.get(reverse("tournaments:round_draw", args=[tournament.pk, 2]))

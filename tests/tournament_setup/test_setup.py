@@ -206,7 +206,7 @@ def test_edit_refuses_a_new_rule_source_once_a_round_exists(staff_client):
 def test_edit_refuses_fewer_rounds_than_drawn():
     tournament, _ = tournament_with_players(8)
     draw_services.draw_next_round(tournament=tournament, number=1)
-    draw_services.draw_next_round(tournament=tournament, number=2)
+    draw_services.draw_next_round(tournament=tournament, number=2, while_previous_open=True)
     with pytest.raises(ValidationError) as error:
         update_tournament(tournament=tournament, **fields(tournament, rounds=1))
     assert "rounds" in error.value.error_dict

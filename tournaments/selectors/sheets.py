@@ -140,9 +140,9 @@ class RoundSheets:
         return sum(table.size for table in self.tables)
 
     def contract_names(self, language: str) -> tuple[str, ...]:
-        """The names of the rule source's contracts, in its order, German unless English."""
-        english = language.startswith("en")
-        return tuple(c.names.en if english else c.names.de for c in self.rules.contracts.values())
+        """The names of the rule source's contracts, in its order: Cego's own (German) names
+        in every language, as players write them on the sheet."""
+        return tuple(c.names.de for c in self.rules.contracts.values())
 
     def seat_plan(self) -> tuple[SeatPlanLine, ...]:
         """Every player of the round with table and seat, in alphabetical order."""

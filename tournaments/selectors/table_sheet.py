@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
-
 from scoring import RuleSource
+from tournaments.contract_names import contract_name
 from tournaments.models import Deal, Seat, Table
 from tournaments.seating import dealer_position, sitting_out_position
 from tournaments.services.results import rule_source_of
@@ -62,13 +61,6 @@ class TableSheet:
 
     def dealer(self, number: int) -> int:
         return dealer_position(deal_number=number, table_size=len(self.seats))
-
-
-def contract_name(rules: RuleSource, slug: str) -> str:
-    contract = rules.contracts.get(slug)
-    if contract is None:
-        return slug
-    return contract.names.de if (get_language() or "de").startswith("de") else contract.names.en
 
 
 def table_sheet(*, table: Table) -> TableSheet:

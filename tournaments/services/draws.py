@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -122,12 +122,32 @@ def draw_next_round(
     number: int,
     seed: int | None = None,
     user: AbstractBaseUser | None = None,
+    while_previous_open: bool = False,
 ) -> Round:
     """Draw round ``number``, which must be the next round; ``seed`` defaults to a new one.
 
+    The previous round must be closed unless the organiser says to draw while it is still
+    being played (``while_previous_open``, e.g. a championship's second half drawn early).
     Creates the Round (with the seed), its Tables and Seats. Raises ValidationError."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
+    if tournament.finished_at is not None:
+        raise ValidationError(_("The tournament is finished; its results are locked."))
+    # one query: the highest round drawn so far and its state
+    drawn, previous = tournament.round_set.order_by("-number").values_list(
+        "number", "state"
+    ).first() or (0, None)
+    if (
+        previous not in (None, Round.State.CLOSED)
+        and not while_previous_open
+        and number == drawn + 1
+    ):
+        raise ValidationError(
+            _(
+                "Round %(number)s is still being played. Close it first, or confirm that the "
+                "next round is drawn while it is played."
+            )
+            % {"number": drawn}
+        )
     if number != drawn + 1:
         raise ValidationError(
             _("The next round to draw is round %(number)s.") % {"number": drawn + 1}

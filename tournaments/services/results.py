@@ -10,15 +10,17 @@ conflict instead of a lost update.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import RuleSource, ScoringError, deal_from_record, rule_source_from_dict, score_deal
+from scoring.written import check_written
 from tournaments.models import Deal, DealChange, Round, RoundChange, Table, Tournament
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
@@ -132,10 +134,12 @@ def _snapshot(deal: Deal) -> dict[str, Any]:
         "status": deal.status,
         "inputs": stored_record(deal) if deal.kind == Deal.Kind.DEAL else {},
         "scores": [s for s in deal.scores if s is not None],
+        "as_written": deal.as_written,
     }
 
 
 def _apply(deal: Deal, record: Mapping[str, Any], scores: tuple[int, ...]) -> None:
+    deal.as_written = False
     deal.contract = record["contract"]
     deal.declarer_position = record.get("declarer")
     deal.declarer_points = record.get("declarer_points")
@@ -152,14 +156,24 @@ def _locked_table(table_id: int) -> Table:
     return Table.objects.select_for_update().select_related("round__tournament").get(pk=table_id)
 
 
-def _check_open(table: Table, *, organiser_reason: str | None) -> None:
-    """New results go into open rounds only; a closed one takes an organiser's reasoned change."""
+def _check_open(table: Table) -> None:
+    """Results change in open rounds only: a closed round is a lock until it is reopened
+    (with a reason); a finished tournament locks every round."""
     if table.voided:
         raise ResultError(
             _("This table's round was voided: %(reason)s") % {"reason": table.void_reason}
         )
-    if table.round.state == Round.State.CLOSED and not organiser_reason:
-        raise ResultError(_("Round %(number)s is closed.") % {"number": table.round.number})
+    check_round_unlocked(table.round)
+
+
+def check_round_unlocked(round_: Round) -> None:
+    if round_.tournament.finished_at is not None:
+        raise ResultError(_("The tournament is finished; its results are locked."))
+    if round_.state == Round.State.CLOSED:
+        raise ResultError(
+            _("Round %(number)s is closed; reopen it (with a reason) to change results.")
+            % {"number": round_.number}
+        )
 
 
 def _check_number(table: Table, number: int) -> None:
@@ -226,9 +240,8 @@ def enter_deal(
     replay = _replayed(submission_key, table, number)
     if replay is not None:
         return replay
-    if table.round.tournament.entry_mode != Tournament.EntryMode.DEALS:
-        raise ResultError(_("This tournament records round totals only."))
-    _check_open(table, organiser_reason=reason)
+    _check_deals_table(table)
+    _check_open(table)
     _check_number(table, number)
     if Deal.objects.filter(table=table, number=number).exists():
         raise DealConflict(
@@ -265,6 +278,16 @@ def enter_deal(
         deal, DealChange.Action.CREATED, before=None, user=user, actor=actor, reason=reason
     )
     return deal
+
+
+def _check_deals_table(table: Table) -> None:
+    if table.round.tournament.entry_mode != Tournament.EntryMode.DEALS:
+        raise ResultError(_("This tournament records round totals only."))
+    if Deal.objects.filter(table=table, kind=Deal.Kind.TOTAL).exists():
+        raise ResultError(
+            _("Table %(table)s was entered as round totals; correct the totals instead.")
+            % {"table": table.number}
+        )
 
 
 def _check_version(deal: Deal, expected_version: int | None) -> None:
@@ -310,7 +333,7 @@ def confirm_deal(
     if deal.status != Deal.Status.PENDING:
         raise ResultError(_("This deal was annulled."))
     _check_version(deal, expected_version)
-    _check_open(deal.table, organiser_reason=None)
+    _check_open(deal.table)
     if confirmer_position == deal.entered_by_position:
         raise ResultError(_("Another player at the table must confirm this deal."))
     return _change_status(
@@ -344,7 +367,7 @@ def revise_deal(
             raise ResultError(_("Give a reason for the correction."), field="reason")
     elif deal.status != Deal.Status.PENDING:
         raise ResultError(_("A confirmed deal can only be corrected by the organiser."))
-    _check_open(deal.table, organiser_reason=reason if organiser else None)
+    _check_open(deal.table)
     facts = table_facts(deal.table)
     record, scores = compute_scores(facts=facts, number=deal.number, inputs=inputs)
     before = _snapshot(deal)
@@ -374,6 +397,7 @@ def annul_deal(
     if not reason.strip():
         raise ResultError(_("Give a reason for annulling the deal."), field="reason")
     deal = _locked_deal(deal, expected_version)
+    check_round_unlocked(deal.table.round)
     if deal.status == Deal.Status.ANNULLED:
         return deal
     return _change_status(
@@ -387,6 +411,7 @@ def restore_deal(*, deal: Deal, reason: str, user: AbstractBaseUser) -> Deal:
     if not reason.strip():
         raise ResultError(_("Give a reason for restoring the deal."), field="reason")
     deal = _locked_deal(deal, None)
+    check_round_unlocked(deal.table.round)
     if deal.status != Deal.Status.ANNULLED:
         raise ResultError(_("Only an annulled deal can be restored."))
     return _change_status(
@@ -404,14 +429,21 @@ def enter_totals(
     reason: str = "",
     submission_key: uuid.UUID | None = None,
 ) -> Deal:
-    """Totals-only tournaments: one line of round sums per table, which must sum to zero."""
+    """One line of round sums per table, which must sum to zero: every table of a totals-only
+    tournament, or a table whose paper sheet has only round sums in a tournament that records
+    every deal (as long as no deal of that table has been entered)."""
     table = _locked_table(table.pk)
     replay = _replayed(submission_key, table, 1)
     if replay is not None:
         return replay
-    if table.round.tournament.entry_mode != Tournament.EntryMode.TOTALS:
-        raise ResultError(_("This tournament records every deal, not totals."))
-    _check_open(table, organiser_reason=reason)
+    if table.round.tournament.entry_mode != Tournament.EntryMode.TOTALS and (
+        Deal.objects.filter(table=table, kind=Deal.Kind.DEAL).exists()
+    ):
+        raise ResultError(
+            _("Deals of table %(table)s have been entered; its totals come from them.")
+            % {"table": table.number}
+        )
+    _check_open(table)
     size = table.seats.count()
     if len(totals) != size:
         raise ResultError(_("Enter one total per player."), field="totals")
@@ -463,6 +495,7 @@ def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     if not reason.strip():
         raise ResultError(_("Give a reason for voiding the table."), field="reason")
     table = _locked_table(table.pk)
+    check_round_unlocked(table.round)
     table.voided = True
     table.void_reason = reason.strip()
     table.save(update_fields=["voided", "void_reason"])
@@ -476,6 +509,7 @@ def unvoid_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     if not reason.strip():
         raise ResultError(_("Give a reason for counting the table again."), field="reason")
     table = _locked_table(table.pk)
+    check_round_unlocked(table.round)
     table.voided = False
     table.void_reason = ""
     table.save(update_fields=["voided", "void_reason"])
@@ -485,16 +519,48 @@ def unvoid_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     return table
 
 
+class RoundStillOpen(ResultError):
+    """Closing a round that still has unfinished tables or unconfirmed deals: ``open_tables``
+    lists them; closing anyway needs the organiser's explicit confirmation."""
+
+    def __init__(self, message: str, *, open_tables: Sequence[Any]) -> None:
+        super().__init__(message)
+        self.open_tables = list(open_tables)
+
+
 @transaction.atomic
-def set_round_state(*, round: Round, state: str, user: AbstractBaseUser, reason: str = "") -> Round:
-    """Start, close or reopen a round; reopening a closed round needs a reason (logged)."""
-    locked = Round.objects.select_for_update().get(pk=round.pk)
+def set_round_state(
+    *,
+    round: Round,
+    state: str,
+    user: AbstractBaseUser,
+    reason: str = "",
+    close_open: bool = False,
+) -> Round:
+    """Start, close or reopen a round; reopening a closed round needs a reason (logged).
+
+    Closing a round with tables still missing deals or with deals waiting for confirmation
+    raises :class:`RoundStillOpen` unless ``close_open`` says the organiser saw the list and
+    closes anyway (unconfirmed deals then count nothing; the reason is logged).
+    """
+    from tournaments.selectors.round_status import round_status
+
+    locked = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     if state not in Round.State.values:
         raise ResultError(_("Unknown round state."))
+    if locked.tournament.finished_at is not None:
+        raise ResultError(_("The tournament is finished; its results are locked."))
     reopening = locked.state == Round.State.CLOSED and state != Round.State.CLOSED
     if reopening and not reason.strip():
         raise ResultError(_("Give a reason for reopening a closed round."), field="reason")
     closing = state == Round.State.CLOSED and locked.state != Round.State.CLOSED
+    if closing:
+        still_open = [t for t in round_status(round=locked).tables if t.is_open]
+        if still_open and not close_open:
+            raise RoundStillOpen(
+                _("Round %(number)s is not finished yet.") % {"number": locked.number},
+                open_tables=still_open,
+            )
     locked.state = state
     locked.save(update_fields=["state"])
     if closing:
@@ -502,3 +568,155 @@ def set_round_state(*, round: Round, state: str, user: AbstractBaseUser, reason:
     elif reopening:
         _log_round(locked, RoundChange.Action.REOPENED, user=user, reason=reason)
     return locked
+
+
+@transaction.atomic
+def set_round_clock(*, round: Round, minutes: int | None, user: AbstractBaseUser) -> Round:
+    """Start the round clock: the round ends ``minutes`` from now (None stops the clock)."""
+    locked = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    check_round_unlocked(locked)
+    if minutes is not None and not 1 <= minutes <= 600:
+        raise ResultError(_("A time limit is 1 to 600 minutes."), field="minutes")
+    locked.time_limit_minutes = minutes
+    locked.ends_at = (
+        None if minutes is None else timezone.now() + timezone.timedelta(minutes=minutes)
+    )
+    locked.save(update_fields=["time_limit_minutes", "ends_at"])
+    return locked
+
+
+# --------------------------------------------------------------------------- as written
+
+
+@dataclass(frozen=True)
+class WrittenRow:
+    """One line of a paper sheet: contract, declarer and the amounts as written; ``None``
+    marks an amount that follows from the others (the defenders' from the declarer's)."""
+
+    number: int
+    contract: str
+    declarer: int
+    amounts: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class WrittenScore:
+    scores: tuple[int, ...]
+    won: bool | None
+
+
+def check_written_row(*, facts: TableFacts, row: WrittenRow) -> WrittenScore:
+    """The engine's check of one written line (nothing is stored). Raises ResultError."""
+    out = sitting_out_position(
+        rules=facts.rules, table_size=facts.table_size, deal_number=row.number
+    )
+    amounts = list(row.amounts)
+    if out is not None and amounts[out] is None:
+        amounts[out] = None if _out_pays(facts) else 0
+    try:
+        outcome = check_written(
+            facts.rules,
+            seats=facts.table_size,
+            contract=row.contract,
+            declarer=row.declarer,
+            sitting_out=out,
+            amounts=amounts,
+        )
+    except ScoringError as error:
+        field = error.field if error.field in ("contract", "declarer") else "amounts"
+        raise ResultError(translate_scoring_error(error), field=field) from error
+    return WrittenScore(scores=outcome.scores, won=outcome.won)
+
+
+def _out_pays(facts: TableFacts) -> bool:
+    rule = facts.rules.tables.get(facts.table_size)
+    return rule is not None and rule.sitting_out_scores == "defender"
+
+
+def _apply_written(deal: Deal, row: WrittenRow, written: WrittenScore) -> None:
+    deal.as_written = True
+    deal.contract = row.contract
+    deal.declarer_position = row.declarer
+    deal.declarer_points = None
+    deal.won = written.won
+    deal.details = {}
+    deal.set_scores(written.scores)
+
+
+@transaction.atomic
+def enter_written_deals(
+    *,
+    table: Table,
+    rows: Sequence[WrittenRow],
+    user: AbstractBaseUser | None,
+    reason: str = "",
+) -> list[Deal]:
+    """Store lines typed in as written on the table's paper sheet, all or none.
+
+    Each line is checked by the engine (:func:`check_written_row`); a line that fails raises
+    ResultError naming its deal number, and nothing is stored.
+    """
+    table = _locked_table(table.pk)
+    _check_deals_table(table)
+    _check_open(table)
+    if not rows:
+        raise ResultError(_("Type at least one line of the sheet."))
+    facts = table_facts(table)
+    taken = set(Deal.objects.filter(table=table).values_list("number", flat=True))
+    numbers: set[int] = set()
+    deals = []
+    for row in rows:
+        _check_number(table, row.number)
+        if row.number in taken or row.number in numbers:
+            raise DealConflict(
+                _("Deal %(number)s at table %(table)s has already been entered.")
+                % {"number": row.number, "table": table.number},
+                field="number",
+            )
+        numbers.add(row.number)
+        try:
+            written = check_written_row(facts=facts, row=row)
+        except ResultError as error:
+            raise ResultError(
+                _("Deal %(number)s: %(error)s") % {"number": row.number, "error": error.message},
+                field=error.field,
+            ) from error
+        deal = Deal(
+            table=table,
+            number=row.number,
+            dealer_position=dealer_position(deal_number=row.number, table_size=facts.table_size),
+            status=Deal.Status.CONFIRMED,
+            entered_via="desk",
+        )
+        _apply_written(deal, row, written)
+        deal.save()
+        _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
+        deals.append(deal)
+    _start_round(table)
+    return deals
+
+
+@transaction.atomic
+def revise_written_deal(
+    *,
+    deal: Deal,
+    row: WrittenRow,
+    expected_version: int,
+    user: AbstractBaseUser,
+    reason: str,
+) -> Deal:
+    """The organiser corrects a deal as written (or turns a deal into one), with a reason."""
+    if not reason.strip():
+        raise ResultError(_("Give a reason for the correction."), field="reason")
+    deal = _locked_deal(deal, expected_version)
+    if deal.kind != Deal.Kind.DEAL:
+        raise ResultError(_("Round totals are corrected as totals."))
+    _check_open(deal.table)
+    written = check_written_row(facts=table_facts(deal.table), row=row)
+    before = _snapshot(deal)
+    _apply_written(deal, row, written)
+    deal.status = Deal.Status.CONFIRMED
+    deal.version += 1
+    deal.save()
+    _record_change(deal, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
+    return deal

@@ -51,7 +51,12 @@ def round_draw(request, pk, round):  # noqa: A002
         else:
             try:
                 if action == "draw" and round_ is None:
-                    services.draw_next_round(tournament=tournament, number=round, user=request.user)
+                    services.draw_next_round(
+                        tournament=tournament,
+                        number=round,
+                        user=request.user,
+                        while_previous_open=bool(request.POST.get("while_previous_open")),
+                    )
                     messages.success(request, _("Round %(number)s drawn.") % {"number": round})
                 elif action in ("redraw_same", "redraw_new") and round_ is not None:
                     services.redraw_round(
@@ -72,6 +77,13 @@ def round_draw(request, pk, round):  # noqa: A002
         "round_number": round,
         "round": round_,
         "missing": services.not_checked_in(tournament=tournament, round_number=round),
+        "previous_open": (
+            Round.objects.filter(tournament=tournament, number=round - 1)
+            .exclude(state=Round.State.CLOSED)
+            .first()
+            if round_ is None
+            else None
+        ),
     }
     if round_ is None:
         players = services.eligible_entries(tournament=tournament, round_number=round).count()

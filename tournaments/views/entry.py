@@ -12,15 +12,23 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
 from tournaments.forms_entry import DealForm, initial_from_inputs
 from tournaments.models import Deal, Round, Table, Tournament
+from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
-from tournaments.services.results import DealConflict, ResultError
+from tournaments.services.results import DealConflict, ResultError, RoundStillOpen
 
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
+
+
+class ClockForm(forms.Form):
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Time limit (minutes)"), min_value=1, max_value=600, required=False
+    )
 
 
 class TotalsForm(forms.Form):
@@ -77,47 +85,78 @@ def desk_round(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
     round_ = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
     )
-    tournament = round_.tournament
-    expected = (
-        1 if tournament.entry_mode == Tournament.EntryMode.TOTALS else tournament.deals_per_round
-    )
-    tables = []
-    for table in round_.tables.order_by("number").prefetch_related("deals"):
-        deals = list(table.deals.all())
-        tables.append(
-            {
-                "table": table,
-                "confirmed": sum(d.status != Deal.Status.PENDING for d in deals),
-                "pending": sum(d.status == Deal.Status.PENDING for d in deals),
-                "expected": expected,
-            }
-        )
+    return _render_round(request, round_)
+
+
+def _render_round(
+    request: HttpRequest, round_: Round, *, close_refused: RoundStillOpen | None = None
+) -> HttpResponse:
+    status = round_status(round=round_)
+    tables = {table.pk: table for table in round_.tables.all()}
     return render(
         request,
         "tournaments/entry/desk_round.html",
         {
-            "tournament": tournament,
+            "tournament": round_.tournament,
             "round": round_,
-            "tables": tables,
+            "tables": [
+                {
+                    "table": tables[t.table_id],
+                    "status": t,
+                    "confirmed": t.done,
+                    "pending": t.pending,
+                    "expected": t.expected,
+                }
+                for t in status.tables
+            ],
+            "status": status,
+            "close_refused": close_refused,
             "reason_form": ReasonForm(),
             "history": round_.changes.select_related("table", "changed_by"),
         },
+        status=409 if close_refused else 200,
     )
 
 
 @staff_member_required
 @require_POST
 def round_state(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
-    round_ = get_object_or_404(Round, tournament_id=pk, number=round_number)
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
+    )
     try:
         results.set_round_state(
             round=round_,
             state=request.POST.get("state", ""),
             user=request.user,
             reason=request.POST.get("reason", ""),
+            close_open=bool(request.POST.get("close_open")),
         )
+    except RoundStillOpen as refused:
+        # show what is still open and ask for an explicit confirmation
+        return _render_round(request, round_, close_refused=refused)
     except ResultError as error:
         messages.error(request, error.message)
+    return redirect("tournaments:desk_round", pk, round_number)
+
+
+@organiser_required
+@require_POST
+def round_clock(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
+    )
+    check(request.user, MANAGE_TOURNAMENT, round_.tournament)
+    form = ClockForm(request.POST)
+    if form.is_valid():
+        try:
+            results.set_round_clock(
+                round=round_, minutes=form.cleaned_data["minutes"], user=request.user
+            )
+        except ResultError as error:
+            messages.error(request, error.message)
+    else:
+        messages.error(request, _("A time limit is 1 to 600 minutes."))
     return redirect("tournaments:desk_round", pk, round_number)
 
 
@@ -126,7 +165,9 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
     table = _table(pk, round_number, table_number)
     tournament = table.round.tournament
     sheet = table_sheet(table=table)
-    if tournament.entry_mode == Tournament.EntryMode.TOTALS:
+    if tournament.entry_mode == Tournament.EntryMode.TOTALS or any(
+        line.deal.kind == Deal.Kind.TOTAL for line in sheet.lines
+    ):
         return _desk_totals(request, table, sheet)
     form = deal_form(sheet)
     if request.method == "POST":
@@ -157,8 +198,19 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
             "form": form,
             "void_form": ReasonForm(),
             "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
+            "totals_possible": not sheet.lines,
         },
     )
+
+
+@organiser_required
+def desk_table_totals(
+    request: HttpRequest, pk: int, round_number: int, table_number: int
+) -> HttpResponse:
+    """A table whose paper sheet has only round sums, in a tournament recording every deal."""
+    table = _table(pk, round_number, table_number)
+    check(request.user, MANAGE_TOURNAMENT, table.round.tournament)
+    return _desk_totals(request, table, table_sheet(table=table))
 
 
 def _posted_number(request: HttpRequest) -> int | None:
@@ -241,6 +293,8 @@ def render_preview(request: HttpRequest, table: Table) -> HttpResponse:
 @staff_member_required
 def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
+    if deal.as_written and request.method != "POST":
+        return redirect("tournaments:deal_correct_written", deal.pk)
     table = deal.table
     sheet = table_sheet(table=table)
     initial = {
@@ -325,6 +379,12 @@ urlpatterns = [
         desk_entry,
         name="desk_entry",
     ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:table_number>/totals/",
+        desk_table_totals,
+        name="desk_table_totals",
+    ),
+    path("tournaments/<int:pk>/rounds/<int:round_number>/clock/", round_clock, name="round_clock"),
     path("tables/<int:table_pk>/preview/", desk_preview, name="desk_preview"),
     path("tables/<int:table_pk>/void/", table_void, name="table_void"),
     path("deals/<int:deal_pk>/correct/", deal_correct, name="deal_correct"),

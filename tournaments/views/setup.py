@@ -8,10 +8,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from tournaments.contract_names import rule_source_description, rule_source_name
 from tournaments.forms_setup import TournamentForm, add_service_errors
 from tournaments.models import Tournament
 from tournaments.presets import PRESETS
 from tournaments.services import setup as services
+from tournaments.services.finish import finish_state
+from tournaments.services.results import rule_source_of
 
 
 @staff_member_required
@@ -75,6 +78,7 @@ def tournament_detail(request, pk):
     ).order_by("number")
     drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
     next_round = drawn + 1 if drawn < tournament.rounds else None
+    rules = rule_source_of(tournament)
     return render(
         request,
         "tournaments/setup/tournament_detail.html",
@@ -84,6 +88,9 @@ def tournament_detail(request, pk):
             "rounds": rounds,
             "next_round": next_round,
             "table_sizes_text": ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes)),
+            "rules_name": rule_source_name(rules),
+            "rules_description": rule_source_description(rules),
+            "finish": finish_state(tournament=tournament),
         },
     )
 

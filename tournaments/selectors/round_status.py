@@ -1,0 +1,84 @@
+"""Where a round stands: per table, deals counted, deals waiting for confirmation, and whether
+the table is finished. Two queries whatever the number of tables."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from tournaments.models import Deal, Round, Tournament
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    table_id: int
+    number: int
+    voided: bool
+    confirmed: int  # confirmed or annulled: finished business
+    pending: int
+    expected: int
+    totals: bool  # entered as round totals
+
+    @property
+    def done(self) -> int:
+        return self.expected if self.totals and self.confirmed else self.confirmed
+
+    @property
+    def is_open(self) -> bool:
+        """Still missing deals, or with deals nobody confirmed yet (a voided table is not)."""
+        if self.voided:
+            return False
+        return self.pending > 0 or self.done < self.expected
+
+
+@dataclass(frozen=True)
+class RoundStatus:
+    round: Round
+    tables: tuple[TableStatus, ...]
+
+    @property
+    def open_tables(self) -> tuple[TableStatus, ...]:
+        return tuple(t for t in self.tables if t.is_open)
+
+    @property
+    def pending(self) -> int:
+        return sum(t.pending for t in self.tables if not t.voided)
+
+    @property
+    def time_is_up(self) -> bool:
+        ends_at = self.round.ends_at
+        return ends_at is not None and ends_at <= timezone.now()
+
+
+def round_status(*, round: Round) -> RoundStatus:  # noqa: A002
+    tournament = round.tournament
+    totals_only = tournament.entry_mode == Tournament.EntryMode.TOTALS
+    confirmed: dict[int, int] = defaultdict(int)
+    pending: dict[int, int] = defaultdict(int)
+    has_total: set[int] = set()
+    for table_id, status, kind in Deal.objects.filter(table__round=round).values_list(
+        "table_id", "status", "kind"
+    ):
+        if kind == Deal.Kind.TOTAL:
+            has_total.add(table_id)
+        if status == Deal.Status.PENDING:
+            pending[table_id] += 1
+        else:
+            confirmed[table_id] += 1
+    tables = tuple(
+        TableStatus(
+            table_id=table_id,
+            number=number,
+            voided=voided,
+            confirmed=confirmed[table_id],
+            pending=pending[table_id],
+            expected=1 if totals_only or table_id in has_total else tournament.deals_per_round,
+            totals=totals_only or table_id in has_total,
+        )
+        for table_id, number, voided in round.tables.order_by("number").values_list(
+            "pk", "number", "voided"
+        )
+    )
+    return RoundStatus(round=round, tables=tables)

@@ -1,0 +1,76 @@
+"""The "finished" step after the last round: final standings, the prize list, and a lock.
+
+A tournament can be finished once every round is drawn and closed. Finishing locks it: no
+result, round or draw changes until an organiser reopens it with a reason (logged as a
+``RoundChange`` of the last round, so the round page's history shows it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Round, RoundChange, Tournament
+from tournaments.services.results import ResultError
+
+
+@dataclass(frozen=True)
+class FinishState:
+    finished: bool
+    can_finish: bool
+    missing: str  # why it cannot be finished yet ("" when it can)
+
+
+def finish_state(*, tournament: Tournament) -> FinishState:
+    """Whether the tournament can be finished now; one query."""
+    states = dict(tournament.round_set.values_list("number", "state"))
+    if tournament.finished_at is not None:
+        return FinishState(True, False, "")
+    if len(states) < tournament.rounds:
+        missing = _("Round %(number)s has not been drawn yet.") % {"number": len(states) + 1}
+        return FinishState(False, False, missing)
+    open_rounds = sorted(n for n, state in states.items() if state != Round.State.CLOSED)
+    if open_rounds:
+        missing = _("Close round %(number)s first.") % {"number": open_rounds[0]}
+        return FinishState(False, False, missing)
+    return FinishState(False, True, "")
+
+
+@transaction.atomic
+def finish_tournament(*, tournament: Tournament, user: AbstractBaseUser) -> Tournament:
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    state = finish_state(tournament=locked)
+    if state.finished:
+        return locked
+    if not state.can_finish:
+        raise ResultError(state.missing)
+    locked.finished_at = timezone.now()
+    locked.finished_by = user if user.is_authenticated else None
+    locked.save(update_fields=["finished_at", "finished_by"])
+    return locked
+
+
+@transaction.atomic
+def reopen_tournament(*, tournament: Tournament, user: AbstractBaseUser, reason: str) -> Tournament:
+    """Lift the lock again (a late correction); the reason goes into the last round's history."""
+    if not reason.strip():
+        raise ResultError(_("Give a reason for reopening the tournament."), field="reason")
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.finished_at is None:
+        return locked
+    locked.finished_at = None
+    locked.finished_by = None
+    locked.save(update_fields=["finished_at", "finished_by"])
+    last = locked.round_set.order_by("-number").first()
+    if last is not None:
+        RoundChange.objects.create(
+            round=last,
+            action=RoundChange.Action.REOPENED,
+            reason=_("Tournament reopened: %(reason)s") % {"reason": reason.strip()},
+            changed_by=user if user.is_authenticated else None,
+        )
+    return locked

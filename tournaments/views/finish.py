@@ -1,0 +1,39 @@
+"""Finishing a tournament (and reopening it with a reason)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
+from tournaments.models import Tournament
+from tournaments.services import finish
+from tournaments.services.results import ResultError
+
+
+@organiser_required
+@require_POST
+def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    try:
+        if request.POST.get("action") == "reopen":
+            finish.reopen_tournament(
+                tournament=tournament, user=request.user, reason=request.POST.get("reason", "")
+            )
+            messages.success(request, _("The tournament is open again."))
+        else:
+            finish.finish_tournament(tournament=tournament, user=request.user)
+            messages.success(request, _("The tournament is finished; its results are locked."))
+    except ResultError as error:
+        messages.error(request, error.message)
+    return redirect(reverse("tournaments:tournament_detail", args=[tournament.pk]) + "#finish")
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/finish/", tournament_finish, name="tournament_finish"),
+]

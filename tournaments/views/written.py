@@ -1,0 +1,245 @@
+"""A table's paper sheet typed in as written: contract, declarer and the amounts per line.
+
+One page serves a single line and a whole sheet: "Check this sheet" runs the engine's check
+on every typed line and shows each line's full row or what the amounts could be; "Save"
+stores the lines (all or none) through ``results.enter_written_deals``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs.permissions import MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, check, organiser_required
+from tournaments.contract_names import contract_choices
+from tournaments.models import Deal, Table
+from tournaments.selectors.table_sheet import TableSheet, table_sheet
+from tournaments.services import results
+from tournaments.services.results import DealConflict, ResultError, WrittenRow
+
+
+class WrittenSheetForm(forms.Form):
+    """Per line ``n``: ``contract_n``, ``declarer_n`` and ``amount_n_<seat>``."""
+
+    reason = forms.CharField(label=gettext_lazy("Reason for the correction"), required=False)
+
+    def __init__(self, *args, sheet: TableSheet, numbers: list[int], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sheet = sheet
+        self.numbers = numbers
+        contracts = [("", "—"), *contract_choices(sheet.rules, len(sheet.seats))]
+        seats = [("", "—")] + [(p, s.short_name or s.name) for p, s in enumerate(sheet.seats)]
+        for number in numbers:
+            self.fields[f"contract_{number}"] = forms.ChoiceField(
+                label=_("Contract, deal %(number)s") % {"number": number},
+                choices=contracts,
+                required=False,
+            )
+            self.fields[f"declarer_{number}"] = forms.TypedChoiceField(
+                label=_("Declarer, deal %(number)s") % {"number": number},
+                choices=seats,
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
+            for position, seat in enumerate(sheet.seats):
+                self.fields[f"amount_{number}_{position}"] = forms.IntegerField(
+                    label=_("%(name)s, deal %(number)s") % {"name": seat.name, "number": number},
+                    required=False,
+                    widget=forms.TextInput(
+                        attrs={"inputmode": "numeric", "size": 5, "autocomplete": "off"}
+                    ),
+                )
+
+    def lines(self) -> list[WrittenLine]:
+        return [
+            WrittenLine(
+                number=number,
+                contract=self[f"contract_{number}"],
+                declarer=self[f"declarer_{number}"],
+                amounts=[self[f"amount_{number}_{p}"] for p in range(len(self.sheet.seats))],
+            )
+            for number in self.numbers
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        rows = []
+        for number in self.numbers:
+            contract = cleaned.get(f"contract_{number}") or ""
+            declarer = cleaned.get(f"declarer_{number}")
+            amounts = tuple(
+                cleaned.get(f"amount_{number}_{p}") for p in range(len(self.sheet.seats))
+            )
+            if not contract and declarer is None and all(a is None for a in amounts):
+                continue  # a line left empty
+            if not contract:
+                self.add_error(f"contract_{number}", _("Choose the contract."))
+                continue
+            if declarer is None:
+                self.add_error(f"declarer_{number}", _("Say who played."))
+                continue
+            if all(a is None for a in amounts):
+                self.add_error(f"amount_{number}_{declarer}", _("Type the amounts as written."))
+                continue
+            rows.append(WrittenRow(number, contract, declarer, amounts))
+        self.rows = rows
+        return cleaned
+
+
+@dataclass
+class WrittenLine:
+    number: int
+    contract: forms.BoundField
+    declarer: forms.BoundField
+    amounts: list[forms.BoundField]
+    scores: tuple[int, ...] | None = None
+    error: str = ""
+
+
+def _table(pk: int, round_number: int, table_number: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament"),
+        round__tournament_id=pk,
+        round__number=round_number,
+        number=table_number,
+    )
+
+
+def _check_rows(
+    form: WrittenSheetForm, table: Table, sheet: TableSheet
+) -> tuple[list[WrittenLine], list[int], bool]:
+    """Check every typed line with the engine; returns the lines, the totals and success."""
+    facts = results.TableFacts(table=table, rules=sheet.rules, table_size=len(sheet.seats))
+    lines = {line.number: line for line in form.lines()}
+    totals = list(sheet.totals)
+    ok = True
+    for row in form.rows:
+        try:
+            written = results.check_written_row(facts=facts, row=row)
+        except ResultError as error:
+            lines[row.number].error = error.message
+            ok = False
+        else:
+            lines[row.number].scores = written.scores
+            totals = [t + s for t, s in zip(totals, written.scores, strict=True)]
+    return list(lines.values()), totals, ok
+
+
+@organiser_required
+def desk_written(request: HttpRequest, pk: int, round_number: int, table_number: int):
+    table = _table(pk, round_number, table_number)
+    tournament = table.round.tournament
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    sheet = table_sheet(table=table)
+    taken = {line.number for line in sheet.lines}
+    numbers = [n for n in range(1, sheet.deals_per_round + 1) if n not in taken]
+    form = WrittenSheetForm(request.POST or None, sheet=sheet, numbers=numbers)
+    lines = form.lines()
+    totals = list(sheet.totals)
+    checked = False
+    if request.method == "POST" and form.is_valid():
+        lines, totals, ok = _check_rows(form, table, sheet)
+        checked = True
+        if request.POST.get("action") == "save" and ok and form.rows:
+            try:
+                deals = results.enter_written_deals(table=table, rows=form.rows, user=request.user)
+            except ResultError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(count)s lines of the sheet saved as written.") % {"count": len(deals)},
+                )
+                return redirect("tournaments:desk_written", pk, round_number, table_number)
+        elif request.POST.get("action") == "save" and not form.rows:
+            form.add_error(None, _("Type at least one line of the sheet."))
+    return render(
+        request,
+        "tournaments/entry/desk_written.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "sheet": sheet,
+            "form": form,
+            "lines": lines,
+            "totals": totals,
+            "checked": checked,
+        },
+    )
+
+
+@organiser_required
+def deal_correct_written(request: HttpRequest, deal_pk: int) -> HttpResponse:
+    """Correct one deal as written (the sheet's line), with a reason."""
+    deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
+    table = deal.table
+    check(request.user, REFEREE_TOURNAMENT, table.round.tournament)
+    sheet = table_sheet(table=table)
+    initial = {
+        f"contract_{deal.number}": deal.contract,
+        f"declarer_{deal.number}": deal.declarer_position,
+    }
+    for position, score in enumerate(deal.scores[: len(sheet.seats)]):
+        initial[f"amount_{deal.number}_{position}"] = score
+    form = WrittenSheetForm(
+        request.POST or None, sheet=sheet, numbers=[deal.number], initial=initial
+    )
+    lines = form.lines()
+    if request.method == "POST" and form.is_valid():
+        lines, _totals, ok = _check_rows(form, table, sheet)
+        if ok and form.rows:
+            try:
+                results.revise_written_deal(
+                    deal=deal,
+                    row=form.rows[0],
+                    expected_version=int(request.POST.get("expected_version") or deal.version),
+                    user=request.user,
+                    reason=form.cleaned_data.get("reason", ""),
+                )
+            except DealConflict as error:
+                messages.error(request, error.message)
+                return redirect("tournaments:deal_correct_written", deal.pk)
+            except ResultError as error:
+                form.add_error("reason" if error.field == "reason" else None, error.message)
+            else:
+                messages.success(request, _("Deal %(number)s corrected.") % {"number": deal.number})
+                return redirect(
+                    reverse(
+                        "tournaments:desk_entry",
+                        args=[table.round.tournament_id, table.round.number, table.number],
+                    )
+                )
+    return render(
+        request,
+        "tournaments/entry/deal_correct_written.html",
+        {
+            "tournament": table.round.tournament,
+            "table": table,
+            "deal": deal,
+            "sheet": sheet,
+            "form": form,
+            "lines": lines,
+        },
+    )
+
+
+urlpatterns = [
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:table_number>/written/",
+        desk_written,
+        name="desk_written",
+    ),
+    path(
+        "deals/<int:deal_pk>/correct-as-written/",
+        deal_correct_written,
+        name="deal_correct_written",
+    ),
+]
