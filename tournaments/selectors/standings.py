@@ -308,7 +308,10 @@ def _open_tables(
     )
     confirmed: dict[int, int] = defaultdict(int)
     pending: dict[int, int] = defaultdict(int)
+    totals_tables: set[int] = set()  # a table typed in as round totals needs just that line
     for deal in deals:
+        if deal["kind"] == Deal.Kind.TOTAL:
+            totals_tables.add(deal["table_id"])
         if deal["status"] == Deal.Status.PENDING:
             pending[deal["table_id"]] += 1
         elif deal["status"] in (Deal.Status.CONFIRMED, Deal.Status.ANNULLED):
@@ -325,10 +328,10 @@ def _open_tables(
             table_number=table_number,
             deals_confirmed=confirmed[table_id],
             deals_pending=pending[table_id],
-            deals_expected=expected,
+            deals_expected=1 if table_id in totals_tables else expected,
         )
         for table_id, (round_number, table_number) in sorted(tables.items(), key=lambda t: t[1])
-        if confirmed[table_id] < expected
+        if confirmed[table_id] < (1 if table_id in totals_tables else expected)
     ]
 
 
