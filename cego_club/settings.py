@@ -106,6 +106,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times per language: 28.11.2026, 11:13 Uhr in German; 28 Nov 2026 in English.
+FORMAT_MODULE_PATH = "cego_club.formats"
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True

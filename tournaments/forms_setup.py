@@ -65,7 +65,10 @@ class TournamentForm(CapitalisedForm):
     season = forms.ModelChoiceField(
         label=_("season"), queryset=Season.objects.all(), required=False
     )
-    date = forms.DateField(label=_("date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # a date picker takes ISO dates whatever the language shows
+    date = forms.DateField(
+        label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     venue = forms.CharField(label=_("venue"), max_length=160, required=False)
     rules_slug = forms.ChoiceField(label=_("rule source"), widget=forms.RadioSelect)
     rounds = forms.IntegerField(label=_("rounds"), min_value=1, max_value=20)

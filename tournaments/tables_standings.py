@@ -7,6 +7,7 @@ rank order: the tables are not sortable, a standings list has its own order.
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -180,7 +181,10 @@ class SeasonStandingsTable(PlayerColumns):
                     accessor=f"tournament_totals__{i}",
                     attrs={
                         "td": {"class": "number"},
-                        "th": {"class": "number", "title": f"{t.name} ({t.date:%d.%m.%Y})"},
+                        "th": {
+                            "class": "number",
+                            "title": f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})",
+                        },
                     },
                 ),
             )

@@ -72,7 +72,8 @@ def test_seat_plan_lists_every_player_alphabetically(
     assert positions == sorted(positions)
     # umlauts sort with their base letter: Öhler between Maier and Schwarzwälder
     assert text.index("Maier") < text.index("Öhler") < text.index("Schwarzwälder")
-    assert "Bräunlinger Cego-Turnier" in text and "28.11.2026" in text
+    # an unambiguous date in English (the German printouts say 28.11.2026)
+    assert "Bräunlinger Cego-Turnier" in text and "28 Nov 2026" in text
 
 
 def test_table_cards_show_number_and_playing_order(
