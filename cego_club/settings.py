@@ -33,6 +33,7 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
+    "cego_club",  # first: compiles the message catalogues before anything is translated
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
