@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# where `make run` serves; load_demo prints the same address
+ADDRESS ?= 127.0.0.1:8000
 
 .PHONY: run test install messages lint format bench clean
 
@@ -19,8 +21,8 @@ messages: $(STAMP)
 
 run: install
 	$(BIN)/python manage.py migrate --no-input -v 0
-	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py load_demo --address $(ADDRESS)
+	$(BIN)/python manage.py runserver $(ADDRESS)
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

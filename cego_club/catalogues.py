@@ -52,9 +52,12 @@ def _forget_loaded_translations() -> None:
     """A module imported while the apps loaded may have translated something already, which
     cached the catalogues without the new .mo: drop that cache (as Django's own settings
     change handler does)."""
+    import gettext
+
     from asgiref.local import Local
     from django.utils.translation import trans_real
 
+    gettext._translations.clear()  # the standard library caches parsed .mo files by path
     trans_real._translations = {}
     trans_real._default = None
     trans_real._active = Local()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -20,5 +21,19 @@ def render_pdf(
 def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
     """The PDF shown in the browser (inline), saved as ``filename`` when downloaded."""
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition("inline", filename)
     return response
+
+
+_ASCII = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
+)
+
+
+def content_disposition(kind: str, filename: str) -> str:
+    """``filename`` kept as it is (Spielblätter) for browsers that read RFC 5987's
+    ``filename*``, with an ASCII spelling (Spielblaetter) for the rest."""
+    fallback = filename.translate(_ASCII).encode("ascii", "ignore").decode().replace('"', "")
+    if fallback == filename:
+        return f'{kind}; filename="{filename}"'
+    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename, safe='')}"

@@ -72,6 +72,36 @@ def test_a_missing_or_older_catalogue_is_compiled(tmp_path, monkeypatch, with_ms
     assert not list(folder.glob("*.tmp"))
 
 
+def test_a_stale_catalogue_loaded_early_is_replaced(tmp_path):
+    """An old .mo read while the apps load is not what the first request sees."""
+    copy = tmp_path / "project"
+    base = Path(settings.BASE_DIR)
+    shutil.copytree(base / "locale", copy / "locale")
+    po = copy / "locale" / "de" / "LC_MESSAGES" / "django.po"
+    text = po.read_text(encoding="utf-8")
+    po.write_text(
+        text.replace('msgstr "Runde abschließen"', 'msgstr "Runde zumachen"'), encoding="utf-8"
+    )
+    subprocess.run(["msgfmt", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+    os.utime(po.with_suffix(".mo"), (1, 1))
+    po.write_text(text, encoding="utf-8")  # the .po is newer: the .mo is stale
+    code = (
+        "import django, os, gettext;"
+        "os.environ['DJANGO_SETTINGS_MODULE']='cego_club.settings';"
+        "import cego_club.settings as s;"
+        f"s.LOCALE_PATHS=[{str(copy / 'locale')!r}];"
+        "gettext.translation('django', s.LOCALE_PATHS[0], ['de']);"  # read early: cached
+        "django.setup();"
+        "from django.utils import translation;"
+        "translation.activate('de');"
+        "print(translation.gettext('Close round'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=base, capture_output=True, text=True, timeout=120
+    )
+    assert result.stdout.strip() == "Runde abschließen", result.stderr
+
+
 def test_a_fresh_start_speaks_german(tmp_path):
     """A copy of the project without compiled catalogues, started like ``manage.py``."""
     copy = tmp_path / "project"

@@ -139,6 +139,9 @@ def entry_action(request, pk, entry_pk):
     return _back(request, tournament)
 
 
+SHOWN = 20  # search results shown on the late-entry page
+
+
 @staff_member_required
 def late_entry(request, pk):
     """Register a player at the desk: an existing one (search) or a new one on the spot."""
@@ -169,13 +172,17 @@ def late_entry(request, pk):
         except ValidationError as error:
             form = existing_form if "existing-player" in request.POST else new_form
             add_service_errors(form, error)
+    # one more than shown tells whether the list is cut off
+    found = list(services.search_players(tournament=tournament, query=query, limit=SHOWN + 1))
     return render(
         request,
         "tournaments/checkin/late_entry.html",
         {
             "tournament": tournament,
             "query": query,
-            "found": services.search_players(tournament=tournament, query=query),
+            "found": found[:SHOWN],
+            "cut_off": len(found) > SHOWN,
+            "shown": SHOWN,
             "new_form": new_form,
             "existing_form": existing_form,
             "next_number": services.next_start_number(tournament=tournament),

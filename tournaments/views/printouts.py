@@ -42,7 +42,8 @@ def qr_data_uri(url: str) -> str:
 
 
 def _filename(tournament: Tournament, what: str, round_number: int | None = None) -> str:
-    parts = [slugify(tournament.name), slugify(what)]
+    # umlauts stay (Spielblätter); pdf_response adds an ASCII spelling for old browsers
+    parts = [slugify(tournament.name, allow_unicode=True), slugify(what, allow_unicode=True)]
     if round_number is not None:
         parts.append(str(round_number))
     return "-".join(p for p in parts if p) + ".pdf"

@@ -1,9 +1,11 @@
 import datetime as dt
 import random
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from clubs.models import Club, Membership, Player
 from tournaments import demo
@@ -15,11 +17,34 @@ DEMO_USERNAME = "organisator"
 DEMO_PASSWORD = "cego-demo"
 
 
+def server_address(address: str) -> str:
+    """The address the server really uses: the one runserver is given (``make run`` passes
+    the same ADDRESS to both), else PUBLIC_BASE_URL, else runserver's default."""
+    if address:
+        host, _, port = address.rpartition(":")
+        if not host:  # "8600" means 127.0.0.1:8600, as for runserver
+            host = "127.0.0.1"
+        return f"http://{host}:{port}/"
+    public = getattr(settings, "PUBLIC_BASE_URL", "")
+    return f"{public}/" if public else "http://127.0.0.1:8000/"
+
+
 class Command(BaseCommand):
     help = (
         "Load demo data: a club, a season, 40 players, a finished tournament with two rounds "
         "of 24 deals and an upcoming one. Safe to run twice."
     )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--address",
+            default="",
+            help=(
+                "Where the server will listen (as given to runserver, e.g. 127.0.0.1:8600), "
+                "to print the right login address. Default: PUBLIC_BASE_URL, else runserver's "
+                "own default 127.0.0.1:8000."
+            ),
+        )
 
     @transaction.atomic
     def handle(self, *args, **options):
@@ -53,7 +78,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready. Organiser login: {DEMO_USERNAME} / {DEMO_PASSWORD} "
-                "at http://127.0.0.1:8000/"
+                f"at {server_address(options['address'])}"
             )
         )
 
@@ -101,3 +126,5 @@ class Command(BaseCommand):
                         actor="Demo",
                     )
             Round.objects.filter(pk=round_.pk).update(state=Round.State.CLOSED)
+        # the finished step: final standings and prizes, results locked
+        Tournament.objects.filter(pk=tournament.pk).update(finished_at=timezone.now())
