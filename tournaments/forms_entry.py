@@ -107,21 +107,41 @@ class DealForm(forms.Form):
             self.fields["penalty_kind"].choices = [("", "—")] + [
                 (kind, PENALTY_KINDS.get(kind, kind)) for kind in sorted(rules.penalty.kinds)
             ]
-        # Räuber: every player's own card points (and, optionally, tricks).
+        # Räuber: every player's own card points (and, optionally, tricks); each box has a
+        # label a screen reader reads ("Anna Maier: card points").
         for position, name in seats:
             self.fields[f"points_{position}"] = forms.IntegerField(
                 label=name,
                 required=False,
                 min_value=0,
                 max_value=rules.counting.total,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                widget=forms.NumberInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "aria-label": _("%(name)s: card points") % {"name": name},
+                    }
+                ),
             )
             self.fields[f"tricks_{position}"] = forms.IntegerField(
                 label=name,
                 required=False,
                 min_value=0,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                widget=forms.NumberInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "aria-label": _("%(name)s: tricks") % {"name": name},
+                    }
+                ),
             )
+        # In a Räuber the "declarer" is forehand, who announced it: the page relabels the
+        # field and preselects forehand (the player after the dealer) for the deal number.
+        self.fields["declarer"].widget.attrs.update(
+            {
+                "data-table-size": self.table_size,
+                "data-label": str(_("Declarer")),
+                "data-raeuber-label": str(_("Forehand (announced it)")),
+            }
+        )
         # Dreierles bonuses: who claims it; team bonuses also whether it was made.
         for kind, bonus in rules.bonuses.items():
             self.fields[f"bonus_{kind}"] = forms.TypedChoiceField(
@@ -159,6 +179,10 @@ class DealForm(forms.Form):
             (self[f"bonus_{kind}"], self[f"bonus_{kind}_won"] if bonus.scope == "team" else None)
             for kind, bonus in self.rules.bonuses.items()
         ]
+
+    def forehand(self, number: int) -> int:
+        """Forehand of deal ``number``: the player after the dealer (seat 0 deals deal 1)."""
+        return number % self.table_size
 
     def kind(self) -> str | None:
         return self.contract_kinds.get(self.cleaned_data.get("contract", ""))
