@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.permissions import MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, check, organiser_required
 from tournaments.contract_names import contract_choices
@@ -156,7 +156,12 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
             else:
                 messages.success(
                     request,
-                    _("%(count)s lines of the sheet saved as written.") % {"count": len(deals)},
+                    ngettext(
+                        "%(count)s line of the sheet saved as written.",
+                        "%(count)s lines of the sheet saved as written.",
+                        len(deals),
+                    )
+                    % {"count": len(deals)},
                 )
                 return redirect("tournaments:desk_written", pk, round_number, table_number)
         elif request.POST.get("action") == "save" and not form.rows:
