@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import TournamentFactory
 from tests.results.conftest import seat_table
@@ -29,6 +29,13 @@ from tournaments.services.results import (
 )
 
 EINE_WON = {"contract": "eine", "declarer": 0, "declarer_points": 50}
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The service messages are read in English here (German is the default)."""
+    with translation.override("en"):
+        yield
 
 
 def row(number, contract, declarer, *amounts):
@@ -307,3 +314,17 @@ def test_written_page_needs_an_organiser(client, table, django_user_model):
     player = django_user_model.objects.create_user("spieler", password="pw")
     client.force_login(player)
     assert client.get(url).status_code == 302
+
+
+def test_projector_and_table_page_show_the_clock(client, table, organiser):
+    tournament = table.round.tournament
+    projector = reverse("tournaments:projector", args=[tournament.pk])
+    phone = reverse("tournaments:table_entry", args=[table.token])
+    assert "data-round-clock" not in client.get(projector).content.decode()
+    set_round_clock(round=table.round, minutes=45, user=organiser)
+    page = client.get(projector).content.decode()
+    assert "data-round-clock" in page and "js/round-clock.js" in page
+    session = client.session
+    session[f"table-seat:{table.token}"] = 0
+    session.save()
+    assert "data-round-clock" in client.get(phone).content.decode()

@@ -212,6 +212,11 @@ def projector(request, pk: int):
         "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
         "players": len(result.rows),
         "shown_count": len(top),
+        # the round clock of the round being played, if the organiser started one
+        "clock_round": tournament.round_set.exclude(state="closed")
+        .filter(ends_at__isnull=False)
+        .order_by("-number")
+        .first(),
     }
     template = (
         "tournaments/standings/_projector_board.html"
