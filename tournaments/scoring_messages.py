@@ -6,7 +6,7 @@ translation with the English template as the message id. A test keeps both lists
 
 from django.utils.translation import gettext_lazy as _
 
-from scoring import ScoringError
+from scoring import RuleSource, ScoringError
 
 MESSAGES = {
     "required": _("is required"),
@@ -83,9 +83,16 @@ def field_label(field: str) -> str:
     return str(FIELD_LABELS.get(base, field))
 
 
-def translate_scoring_error(error: ScoringError) -> str:
-    """The error in the active language, without the field name (shown next to the field)."""
+def translate_scoring_error(error: ScoringError, rules: RuleSource | None = None) -> str:
+    """The error in the active language, without the field name (shown next to the field).
+
+    Given the rule source, the message names it by its name, never by its slug."""
     template = MESSAGES.get(error.code)
     if template is None:
         return error.message
-    return str(template).format(**error.params)
+    params = dict(error.params)
+    if rules is not None and params.get("source") == rules.slug:
+        from tournaments.contract_names import rule_source_name
+
+        params["source"] = f"„{rule_source_name(rules)}“"
+    return str(template).format(**params)

@@ -8,12 +8,17 @@
     var ends = Date.parse(clock.dataset.endsAt);
     var skew = Date.parse(clock.dataset.now) - Date.now();
     var out = clock.querySelector(".clock-left");
+    if (ends <= Date.parse(clock.dataset.now)) clock.dataset.wasOver = "1";
     function pad(n) { return n < 10 ? "0" + n : String(n); }
     function tick() {
       var left = Math.round((ends - (Date.now() + skew)) / 1000);
       if (left <= 0) {
         out.textContent = clock.dataset.over;
         clock.classList.add("over");
+        // the organiser's round page reloads once at the end to list unfinished tables
+        if (clock.dataset.reloadWhenOver !== undefined && !clock.dataset.wasOver) {
+          window.location.reload();
+        }
         return;
       }
       var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;

@@ -328,3 +328,50 @@ def test_projector_and_table_page_show_the_clock(client, table, organiser):
     session[f"table-seat:{table.token}"] = 0
     session.save()
     assert "data-round-clock" in client.get(phone).content.decode()
+
+
+def test_engine_messages_name_the_rule_source_not_its_slug(table):
+    with pytest.raises(ResultError) as caught:
+        enter_deal(table=table, number=1, inputs={"contract": "trio", "declarer": 0})
+    assert "Black Forest Cego Championship" in caught.value.message
+    assert " swm " not in caught.value.message
+
+
+def test_new_tournament_form_preselects_the_only_club_and_season(client, organiser):
+    from tests.factories import ClubFactory
+    from tournaments.models import Season
+
+    club = ClubFactory()
+    season = Season.objects.create(
+        name="2026/27", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2027, 6, 30)
+    )
+    client.force_login(organiser)
+    response = client.get(reverse("tournaments:tournament_create"), HTTP_ACCEPT_LANGUAGE="en")
+    form = response.context["form"]
+    assert form.initial["host_club"] == club.pk and form.initial["season"] == season.pk
+    page = response.content.decode()
+    # labels start with a capital; rule sources by name with a line of description
+    assert ">Host club:</label>" in page and ">Rule source:</" in page
+    assert "Black Forest Cego Championship" in page
+    assert "Die 16 einheitlichen Regeln der Cego-Schwarzwaldmeisterschaft" in page
+    ClubFactory()
+    form = client.get(reverse("tournaments:tournament_create")).context["form"]
+    assert "host_club" not in form.initial
+
+
+def test_draw_page_asks_before_drawing_while_a_round_is_played(client, organiser):
+    from tests.factories import EntryFactory
+    from tournaments.services.draws import draw_next_round
+
+    tournament = TournamentFactory(rules_slug="swm", rounds=2)
+    for _ in range(8):
+        EntryFactory(tournament=tournament, checked_in=True)
+    draw_next_round(tournament=tournament, number=1)
+    client.force_login(organiser)
+    url = reverse("tournaments:round_draw", args=[tournament.pk, 2])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Round 1 is still being played." in page and 'name="while_previous_open"' in page
+    client.post(url, {"action": "draw"})
+    assert not Round.objects.filter(tournament=tournament, number=2).exists()
+    client.post(url, {"action": "draw", "while_previous_open": "1"})
+    assert Round.objects.filter(tournament=tournament, number=2).exists()

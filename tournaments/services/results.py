@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring import RuleSource, ScoringError, deal_from_record, rule_source_from_dict, score_deal
 from scoring.written import check_written
+from tournaments.contract_names import rule_source_name
 from tournaments.models import Deal, DealChange, Round, RoundChange, Table, Tournament
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
@@ -99,7 +100,7 @@ def compute_scores(
     try:
         result = score_deal(facts.rules, deal_from_record(record))
     except ScoringError as error:
-        raise ResultError(translate_scoring_error(error), field=error.field) from error
+        raise ResultError(translate_scoring_error(error, facts.rules), field=error.field) from error
     if sum(result.scores) != 0:
         # A rule source that writes only the declarer's score ("declarer_only") cannot be
         # kept on a tournament sheet, whose columns must balance.
@@ -108,7 +109,7 @@ def compute_scores(
                 "The rule source %(rules)s writes only the declarer's score; a tournament "
                 "needs scores that add up to 0 at every table."
             )
-            % {"rules": facts.rules.slug}
+            % {"rules": rule_source_name(facts.rules)}
         )
     return record, result.scores
 
@@ -624,7 +625,7 @@ def check_written_row(*, facts: TableFacts, row: WrittenRow) -> WrittenScore:
         )
     except ScoringError as error:
         field = error.field if error.field in ("contract", "declarer") else "amounts"
-        raise ResultError(translate_scoring_error(error), field=field) from error
+        raise ResultError(translate_scoring_error(error, facts.rules), field=field) from error
     return WrittenScore(scores=outcome.scores, won=outcome.won)
 
 
