@@ -65,9 +65,11 @@ class TournamentForm(CapitalisedForm):
     season = forms.ModelChoiceField(
         label=_("season"), queryset=Season.objects.all(), required=False
     )
-    # a date picker takes ISO dates whatever the language shows
+    # A text box in the language's own format (28.11.2026; 2026-11-28 in English): a native
+    # date picker shows whatever the browser's locale says, e.g. 11/28/2026.
     date = forms.DateField(
-        label=_("date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("date"),
+        widget=forms.DateInput(attrs={"placeholder": _("YYYY-MM-DD"), "autocomplete": "off"}),
     )
     venue = forms.CharField(label=_("venue"), max_length=160, required=False)
     rules_slug = forms.ChoiceField(label=_("rule source"), widget=forms.RadioSelect)

@@ -26,9 +26,14 @@ def test_dates_per_language(language, expected):
     assert "11/28" not in rendered
 
 
-def test_the_date_picker_gets_an_iso_date(db):
+@pytest.mark.parametrize(
+    ("language", "shown", "typed"),
+    [("de", "28.11.2026", "28.11.2026"), ("en", "2026-11-28", "28 Nov 2026")],
+)
+def test_the_tournament_date_box_speaks_the_language(db, language, shown, typed):
     from tournaments.forms_setup import TournamentForm
 
-    with translation.override("de"):
+    with translation.override(language):
         form = TournamentForm(initial={"date": datetime.date(2026, 11, 28)})
-        assert 'value="2026-11-28"' in str(form["date"])
+        assert f'value="{shown}"' in str(form["date"])
+        assert form.fields["date"].clean(typed) == datetime.date(2026, 11, 28)
