@@ -159,6 +159,7 @@ def test_annul_and_restore(table, organiser):
     assert restore_deal(deal=deal, reason="doch gültig", user=organiser).status == "confirmed"
 
 
+@translation.override("en")
 def test_a_closed_round_is_a_lock_until_reopened_with_a_reason(table, organiser):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON)
     set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser, close_open=True)
