@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python bench/bench_scoring.py
 	$(BIN)/python bench/bench_draw.py
 	$(BIN)/python bench/bench_tournament.py
+	$(BIN)/python bench/bench_written.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -75,7 +75,10 @@ def main() -> None:
     for number in (1, 2):
         _, seconds = timed(
             f"draw round {number} ({args.players} players)",
-            lambda n=number: draws.draw_next_round(tournament=tournament, number=n, seed=n),
+            # round 2 is drawn while round 1 is still open, as a championship may do
+            lambda n=number: draws.draw_next_round(
+                tournament=tournament, number=n, seed=n, while_previous_open=True
+            ),
         )
         round_ = tournament.round_set.get(number=number)
         for table in round_.tables.all():

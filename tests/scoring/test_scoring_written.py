@@ -114,3 +114,29 @@ def test_missing_amounts():
     with pytest.raises(ScoringError) as caught:
         check([1, 2])
     assert caught.value.code == "length"
+
+
+@pytest.mark.parametrize(
+    "slug", ["bb2013", "csg2012", "dreierles", "kf2005", "schwaerzehof", "swm"]
+)
+def test_every_row_a_source_can_produce_is_accepted_back(slug):
+    rules = load_builtin(slug)
+    for seats, table in rules.tables.items():
+        out = 0 if table.active < seats else None
+        for contract in rules.contracts:
+            if contract in table.forbidden:
+                continue
+            for outcome in written_outcomes(
+                rules, seats=seats, contract=contract, declarer=1, sitting_out=out
+            ):
+                if sum(outcome.scores) != 0:
+                    continue  # not a balanced sheet row (cannot be typed in)
+                found = check_written(
+                    rules,
+                    seats=seats,
+                    contract=contract,
+                    declarer=1,
+                    sitting_out=out,
+                    amounts=list(outcome.scores),
+                )
+                assert found.scores == outcome.scores
