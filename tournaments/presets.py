@@ -23,7 +23,7 @@ PRESETS: dict[str, Preset] = {
         Preset(
             slug="schwarzwaldmeisterschaft",
             name=_("Black Forest Championship"),
-            description=_("Tables of 4, two rounds of 24 deals, championship rules (swm)."),
+            description=_("Tables of 4, two rounds of 24 deals, championship rules."),
             rules_slug="swm",
             rounds=2,
             deals_per_round=24,
