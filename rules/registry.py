@@ -1,7 +1,9 @@
 """Rule sources looked up by slug: the built-in ones first, then the clubs' house rules."""
 
-from rules.builtin_sources import BUILTIN_SLUGS, builtin_data, load_builtin
-from scoring import RuleSource, rule_source_from_dict
+from django.db import DatabaseError, connection
+
+from rules.builtin_sources import BUILTIN_SLUGS, builtin_data, load_builtin, tournament_slugs
+from scoring import RuleSource, ScoringError, rule_source_from_dict
 
 
 def rule_source_data(slug: str) -> dict:
@@ -23,9 +25,44 @@ def get_rule_source(slug: str) -> RuleSource:
     return rule_source_from_dict(rule_source_data(slug))
 
 
-def rule_source_choices() -> list[tuple[str, str]]:
+def batch_rule_source(slug: str) -> RuleSource:
+    """:func:`get_rule_source` for the batch scorer, which must work on a database nobody has
+    migrated yet: built-in sources never touch the database; for any other slug a database
+    that cannot be read is a ScoringError (that line's error), not a traceback."""
+    if slug in BUILTIN_SLUGS:
+        return load_builtin(slug)
+    try:
+        data = rule_source_data(slug)
+    except DatabaseError as error:
+        if not _house_rule_table_exists():
+            raise ScoringError("rules", "rules_need_migrate", rules=slug) from None
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ScoringError("rules", "rules_unavailable", rules=slug, detail=detail) from None
+    return rule_source_from_dict(data)
+
+
+def _house_rule_table_exists() -> bool:
     from rules.models import HouseRuleSource
 
-    choices = [(slug, slug) for slug in BUILTIN_SLUGS]
-    choices += [(slug, slug) for slug in HouseRuleSource.objects.values_list("slug", flat=True)]
+    try:
+        return HouseRuleSource._meta.db_table in connection.introspection.table_names()
+    except DatabaseError:  # no database at all: the error says so
+        return True
+
+
+def is_practice_only(data: dict) -> bool:
+    return bool(data.get("practice_only"))
+
+
+def rule_source_choices() -> list[tuple[str, str]]:
+    """The rule sources a tournament can be played with: not the practice games (two-hand
+    Cego), unless a club's own copy says otherwise."""
+    from rules.models import HouseRuleSource
+
+    choices = [(slug, slug) for slug in tournament_slugs()]
+    choices += [
+        (slug, slug)
+        for slug, data in HouseRuleSource.objects.values_list("slug", "data")
+        if not (isinstance(data, dict) and is_practice_only(data))
+    ]
     return choices

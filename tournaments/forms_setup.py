@@ -52,6 +52,11 @@ class TournamentForm(forms.Form):
     entry_fee = forms.DecimalField(
         label=_("entry fee (€)"), min_value=Decimal("0"), max_digits=7, decimal_places=2
     )
+    last_round_raeuber = forms.BooleanField(
+        label=_("last round's Räuber at the higher amount"),
+        required=False,
+        help_text=_("Dreierles, by agreement: a Räuber in the last round is worth 4 instead of 2."),
+    )
 
     def __init__(self, *args, rules_locked: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -99,6 +104,7 @@ class TournamentForm(forms.Form):
             "entry_mode": tournament.entry_mode,
             "tie_break": tournament.tie_break,
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
+            "last_round_raeuber": tournament.last_round_raeuber,
         }
 
     def service_kwargs(self) -> dict:

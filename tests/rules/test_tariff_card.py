@@ -74,7 +74,7 @@ def test_assumptions_sit_next_to_the_value_they_concern():
     assert one_pip.notes == []  # the one printed value, not an assumption
     tables = next(s for s in card.sections if s.key == "counting")
     five = next(r for r in tables.rows if r.cells[0] == "Table of 5")
-    assert [n.param for n in five.notes] == ["tables.5.sitting_out_scores"]
+    assert [n.param for n in five.notes] == ["tables.5.sitting_out_scores", "tables.5.tricks"]
 
 
 def test_swm_fach_table():
