@@ -281,8 +281,8 @@ def _raeuber(
         ledger.settle(loser, [seat for seat in payers if seat != loser], -paid)
         return paid
     receivers = [seat for seat in payers if seat not in tied]
-    if not receivers:
-        return None
+    if not receivers or len(tied) == len(active):
+        return None  # every active player tied: nobody lost (not even to a sitting-out seat)
     paid = amount if contract.ties == "tied_pay_single" else -(-amount // len(tied))
     for loser in tied:
         ledger.settle(loser, receivers, -paid)

@@ -347,3 +347,9 @@ def test_dorset_cego_plays_no_piccolo_and_both_are_practice_games() -> None:
     assert load_builtin("officers_cego").practice_only
     assert load_builtin("dorset_cego").practice_only
     assert not any(load_builtin(s).practice_only for s in BUILTIN_SLUGS[:9])
+
+
+def test_raeuber_with_every_active_player_tied_pays_nobody_not_even_the_dealer() -> None:
+    # found by the property tests once St. Georgen doubled once: all four active players on 0
+    deal = {"seats": 5, "sitting_out": 0, "declarer": 1, "contract": "raeuber"}
+    assert scores("csg2012", points=[0, 0, 0, 0, 0], **deal) == [0, 0, 0, 0, 0]
