@@ -353,3 +353,21 @@ def test_raeuber_with_every_active_player_tied_pays_nobody_not_even_the_dealer()
     # found by the property tests once St. Georgen doubled once: all four active players on 0
     deal = {"seats": 5, "sitting_out": 0, "declarer": 1, "contract": "raeuber"}
     assert scores("csg2012", points=[0, 0, 0, 0, 0], **deal) == [0, 0, 0, 0, 0]
+
+
+def test_the_shipped_format_descriptions_examples_score_as_printed() -> None:
+    """docs/deal-record.md (issue 13, item 1: the format ships with the project)."""
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "deal-record.md"
+    examples = doc.read_text(encoding="utf-8").split("## Examples", 1)[1]
+    lines = [line.strip() for line in examples.splitlines() if line.startswith("    {")]
+    inputs, expected = lines[0::2], lines[1::2]
+    assert len(inputs) == len(expected) >= 6
+
+    def resolve(slug: str):  # as on a database nobody migrated
+        if slug in BUILTIN_SLUGS:
+            return load_builtin(slug)
+        raise ScoringError("rules", "rules_need_migrate", rules=slug)
+
+    assert [line for line, _ok in score_lines(inputs, resolve)] == expected
