@@ -79,6 +79,7 @@ class TariffCard:
     sections: list[Section]
     assumptions: list[Note]
     contract_names: dict[str, str]
+    practice_only: bool = False
 
     @property
     def dense(self) -> bool:
@@ -195,6 +196,7 @@ def _tariff_card(source: RuleSource, lang: str) -> TariffCard:
         sections=sections,
         assumptions=assumptions,
         contract_names=contract_names,
+        practice_only=source.practice_only,
     )
 
 

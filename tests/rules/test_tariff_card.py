@@ -116,6 +116,15 @@ def test_rule_sources_page_links_every_card(client, house_rules):
     for slug in (*BUILTIN_SLUGS, house_rules.slug):
         assert reverse("rules:tariff_card", args=[slug]) in html
         assert reverse("rules:tariff_card_pdf", args=[slug]) in html
+    # the two-hand games are listed, marked as practice games (issue 13)
+    rows = {row.split("</tr>")[0] for row in html.split("<tr>")}
+    marked = {
+        slug
+        for slug in BUILTIN_SLUGS
+        for row in rows
+        if f"<code>{slug}</code>" in row and "practice-only" in row
+    }
+    assert marked == {"officers_cego", "dorset_cego"}
 
 
 @pytest.mark.parametrize("slug", BUILTIN_SLUGS)
