@@ -660,23 +660,38 @@ def _penalty_knocks_bonuses(source: RuleSource, name) -> Section:
     penalty = source.penalty
     if penalty is None:
         text = _("no penalty scoring")
-    else:
+    elif penalty.model == "fixed":
         kinds = ", ".join(_PENALTY_KINDS[k]() for k in _PENALTY_KINDS if k in penalty.kinds)
-        if penalty.model == "lost_game":
-            text = _(
-                "%(kinds)s: the offender loses the game and pays its single amount (one Fach or "
-                "factor step) to each other player"
-            ) % {"kinds": kinds}
-        elif penalty.model == "multiple":
-            text = _(
-                "%(kinds)s: the offender pays %(times)s the game's single amount (one Fach or "
-                "factor step) to each other player"
-            ) % {"kinds": kinds, "times": f"{penalty.multiplier}×"}
-        else:
-            text = _("%(kinds)s: the offender pays %(amount)s to each other player") % {
-                "kinds": kinds,
-                "amount": penalty.amount,
-            }
+        text = _("%(kinds)s: the offender pays %(amount)s to each other player") % {
+            "kinds": kinds,
+            "amount": penalty.amount,
+        }
+    else:
+        # one sentence per multiplier: e.g. a revoke loses the game, a Schinden eightfold
+        groups: dict[int, list[str]] = {}
+        for kind in _PENALTY_KINDS:
+            if kind in penalty.kinds:
+                groups.setdefault(penalty.multiplier_for(kind), []).append(_PENALTY_KINDS[kind]())
+        sentences = []
+        for multiplier, labels in groups.items():
+            kinds = ", ".join(labels)
+            if penalty.model == "lost_game" and multiplier == 1:
+                sentences.append(
+                    _(
+                        "%(kinds)s: the offender loses the game and pays its single amount (one "
+                        "Fach or factor step) to each other player"
+                    )
+                    % {"kinds": kinds}
+                )
+            else:
+                sentences.append(
+                    _(
+                        "%(kinds)s: the offender pays %(times)s the game's single amount (one "
+                        "Fach or factor step) to each other player"
+                    )
+                    % {"kinds": kinds, "times": f"{multiplier}×"}
+                )
+        text = "; ".join(sentences)
     rows = [Row([_("Penalty"), text], ("penalty",))]
     if source.knocking is not None:
         knocking = source.knocking

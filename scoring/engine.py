@@ -338,9 +338,10 @@ def _penalty(
     elif isinstance(contract, NormalContract):
         played, value = _game_value(rules, deal, contract)
         model = rules.normal.model
-        paid = model.round(model.one_step(value * played.loss_multiplier) * rule.multiplier)
+        multiplier = rule.multiplier_for(penalty.kind)
+        paid = model.round(model.one_step(value * played.loss_multiplier) * multiplier)
     else:
-        paid = contract.amount * rule.multiplier
+        paid = contract.amount * rule.multiplier_for(penalty.kind)
     ledger.settle(offender, [seat for seat in payers if seat != offender], -paid)
     return paid
 

@@ -250,6 +250,11 @@ class PenaltyRule:
     multiplier: int  # model "multiple" (and "lost_game": 1): times the game's one-step amount
     amount: int  # model "fixed"
     kinds: frozenset[str]
+    # e.g. the Regulated Solo's eightfold Schinden where a revoke only loses the game
+    multiplier_by_kind: Mapping[str, int] = field(default_factory=dict)
+
+    def multiplier_for(self, kind: str) -> int:
+        return self.multiplier_by_kind.get(kind, self.multiplier)
 
 
 @dataclass(frozen=True, slots=True)
@@ -907,10 +912,10 @@ def _penalty(check: _Checker, raw: Any) -> PenaltyRule | None:
     raw = check.obj(raw, "penalty")
     model = check.choice(raw, "model", "penalty", PENALTY_MODELS)
     if model == "multiple":
-        check.keys(raw, "penalty", {"model", "multiplier", "kinds"}, set())
+        check.keys(raw, "penalty", {"model", "multiplier", "kinds"}, {"multiplier_by_kind"})
         multiplier, amount = check.int_(raw, "multiplier", "penalty", low=1), 0
     elif model == "lost_game":  # the offender loses the game: once its single amount
-        check.keys(raw, "penalty", {"model", "kinds"}, set())
+        check.keys(raw, "penalty", {"model", "kinds"}, {"multiplier_by_kind"})
         multiplier, amount = 1, 0
     else:
         check.keys(raw, "penalty", {"model", "amount", "kinds"}, set())
@@ -921,7 +926,13 @@ def _penalty(check: _Checker, raw: Any) -> PenaltyRule | None:
     for kind in kinds:
         if kind not in PENALTY_KINDS:
             check.add("penalty.kinds", "must name only " + ", ".join(PENALTY_KINDS))
-    return PenaltyRule(model, multiplier, amount, frozenset(kinds))
+    by_kind: dict[str, int] = {}
+    where = "penalty.multiplier_by_kind"
+    for kind, value in check.obj(raw.get("multiplier_by_kind", {}), where).items():
+        if kind not in kinds:
+            check.add(_join(where, kind), "must name one of penalty.kinds")
+        by_kind[kind] = check.int_({kind: value}, kind, where, low=1)
+    return PenaltyRule(model, multiplier, amount, frozenset(kinds), by_kind)
 
 
 def _knocking(check: _Checker, raw: Any, contracts: Mapping[str, Contract]) -> KnockingRule | None:

@@ -183,17 +183,18 @@ def translated(text: str, language: str) -> str:
 
 
 @pytest.mark.pdf
+@pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("slug", BUILTIN_SLUGS)
-def test_every_builtin_pdf_is_one_a4_page(client, slug, pdftotext, tmp_path):
-    text = pdf_text(client, slug, pdftotext, tmp_path, layout=False)  # German, the default
+def test_every_builtin_pdf_is_one_a4_page(client, slug, language, pdftotext, tmp_path):
+    text = pdf_text(client, slug, pdftotext, tmp_path, language, layout=False)
     source = load_builtin(slug)
-    assert source.names.de.split(":")[0] in text
+    assert getattr(source.names, language).split(":")[0] in text
     for contract in source.contracts.values():
-        assert contract.names.de in text
+        assert getattr(contract.names, language) in text
     unhyphenated = text.replace("-", "")  # pdftotext joins "mittel-|sicher" at a line end
     for assumption in source.assumptions:
-        assert " ".join(assumption.de.replace("-", "").split()) in unhyphenated
-    badge = translated("assumption", "de")
+        assert " ".join(getattr(assumption, language).replace("-", "").split()) in unhyphenated
+    badge = translated("assumption", language)
     assert text.count(f"{badge} ") == 2 * len(source.assumptions)  # at the value, in the list
 
 

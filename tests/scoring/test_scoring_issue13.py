@@ -371,3 +371,12 @@ def test_the_shipped_format_descriptions_examples_score_as_printed() -> None:
         raise ScoringError("rules", "rules_need_migrate", rules=slug)
 
     assert [line for line, _ok in score_lines(inputs, resolve)] == expected
+
+
+@pytest.mark.parametrize("slug", ["bb2013", "grupp1994", "csg2012", "weissauer2017", "kf2005"])
+def test_regulated_solo_schinden_and_false_accusation_lose_eightfold(slug: str) -> None:
+    # "Regulated Solo: a player caught holding back a Solo ("Schinden") loses eightfold; a false
+    # accuser loses eightfold." One Pip (value 3): 8 x 3 = 24 to each other player
+    deal = {"seats": 4, "declarer": 0, "contract": "eine_leere"}
+    for kind in ("schinden", "false_challenge"):
+        assert scores(slug, penalty={"seat": 3, "kind": kind}, **deal) == [24, 24, 24, -72]
