@@ -38,7 +38,7 @@ MESSAGES: dict[str, str] = {
     "sitting_out_points": "the seat sitting out ({seat}) must have 0",
     "points_sum": "add up to {sum}, more than the {total} points there are",
     "points_without_tricks": "seat {seat} took no trick but has {points} points",
-    "no_trick_points": "the declarer took no trick (declarer_tricks is 0), so has 0 points, not {points}",
+    "no_trick_points": "the declarer took no trick, so has 0 points, not {points}",
     "tricks_range": "must be between 0 and {tricks}, the tricks of a deal at a table of {seats}",
     "tricks_sum": "add up to {sum}, but a deal at a table of {seats} has {tricks} tricks",
     "no_last_round": "the rule source {source} has no last-round Räuber amount",

@@ -36,9 +36,7 @@ MESSAGES = {
     "sitting_out_points": _("the seat sitting out ({seat}) must have 0"),
     "points_sum": _("add up to {sum}, more than the {total} points there are"),
     "points_without_tricks": _("seat {seat} took no trick but has {points} points"),
-    "no_trick_points": _(
-        "the declarer took no trick (declarer_tricks is 0), so has 0 points, not {points}"
-    ),
+    "no_trick_points": _("the declarer took no trick, so has 0 points, not {points}"),
     "tricks_range": _("must be between 0 and {tricks}, the tricks of a deal at a table of {seats}"),
     "tricks_sum": _("add up to {sum}, but a deal at a table of {seats} has {tricks} tricks"),
     "no_last_round": _("the rule source {source} has no last-round Räuber amount"),

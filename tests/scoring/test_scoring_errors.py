@@ -289,8 +289,7 @@ BAD: list[tuple[dict[str, Any], str, str, str | None]] = [
         with_(SWM, declarer_tricks=0),
         "declarer_points",
         "no_trick_points",
-        "declarer_points: the declarer took no trick (declarer_tricks is 0), so has 0 points, "
-        "not 50",
+        "declarer_points: the declarer took no trick, so has 0 points, not 50",
     ),
     (
         with_(SWM, declarer_tricks=12),
