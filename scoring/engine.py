@@ -153,8 +153,15 @@ _UNUSED = {
 _FLAGS = frozenset({"after_solo", "ouvert", "last_round"})  # false flags are harmless anywhere
 
 
+_UNUSED_SETS = {kind: frozenset(fields) for kind, fields in _UNUSED.items()}
+
+
 def _check_applicable(rules: RuleSource, deal: DealInput, contract: Contract) -> None:
     """A field the contract does not use is an error: it hints at a wrongly entered deal."""
+    if _UNUSED_SETS[contract.kind].isdisjoint(deal.__dict__):
+        # the batch's DealInputs hold only the fields given (the rest are the class's None
+        # defaults), so most deals are done with one set operation
+        return
     for field in _UNUSED[contract.kind]:
         value = getattr(deal, field)
         if value is not None and (value or field not in _FLAGS):
