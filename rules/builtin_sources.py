@@ -22,6 +22,8 @@ BUILTIN_SLUGS: tuple[str, ...] = (
     "kf2005",
     "cego_online2011",
     "dreierles",
+    "officers_cego",
+    "dorset_cego",
 )
 
 
@@ -41,3 +43,9 @@ def builtin_data(slug: str) -> dict[str, Any]:
 def load_builtin(slug: str) -> RuleSource:
     """The validated built-in rule source; raises KeyError for an unknown slug."""
     return rule_source_from_dict(_read(slug))
+
+
+def tournament_slugs() -> tuple[str, ...]:
+    """The built-in sources offered for tournaments: all but the practice games (two-hand
+    Cego, ``practice_only``)."""
+    return tuple(slug for slug in BUILTIN_SLUGS if not load_builtin(slug).practice_only)

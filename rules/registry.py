@@ -1,7 +1,9 @@
 """Rule sources looked up by slug: the built-in ones first, then the clubs' house rules."""
 
+from django.db import DatabaseError, connection
+
 from rules.builtin_sources import BUILTIN_SLUGS, builtin_data, load_builtin
-from scoring import RuleSource, rule_source_from_dict
+from scoring import RuleSource, ScoringError, rule_source_from_dict
 
 
 def rule_source_data(slug: str) -> dict:
@@ -23,12 +25,37 @@ def get_rule_source(slug: str) -> RuleSource:
     return rule_source_from_dict(rule_source_data(slug))
 
 
-def rule_source_choices() -> list[tuple[str, str]]:
-    """(slug, name) of every rule source: built in first, then the clubs' house rules."""
-    return [(source.slug, _name(source)) for source in all_rule_sources()]
+def batch_rule_source(slug: str) -> RuleSource:
+    """:func:`get_rule_source` for the batch scorer, which must work on a database nobody has
+    migrated yet: built-in sources never touch the database; for any other slug a database
+    that cannot be read is a ScoringError (that line's error), not a traceback."""
+    if slug in BUILTIN_SLUGS:
+        return load_builtin(slug)
+    try:
+        data = rule_source_data(slug)
+    except DatabaseError as error:
+        if not _house_rule_table_exists():
+            raise ScoringError("rules", "rules_need_migrate", rules=slug) from None
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ScoringError("rules", "rules_unavailable", rules=slug, detail=detail) from None
+    return rule_source_from_dict(data)
+
+
+def _house_rule_table_exists() -> bool:
+    from rules.models import HouseRuleSource
+
+    try:
+        return HouseRuleSource._meta.db_table in connection.introspection.table_names()
+    except DatabaseError:  # no database at all: the error says so
+        return True
+
+
+def is_practice_only(data: dict) -> bool:
+    return bool(data.get("practice_only"))
 
 
 def all_rule_sources() -> list[RuleSource]:
+    """Every rule source: built in first, then the clubs' house rules."""
     from rules.models import HouseRuleSource
 
     sources = [load_builtin(slug) for slug in BUILTIN_SLUGS]
@@ -38,6 +65,17 @@ def all_rule_sources() -> list[RuleSource]:
         except ValueError:
             continue  # an invalid house rule source cannot be chosen
     return sources
+
+
+def tournament_rule_sources() -> list[RuleSource]:
+    """The rule sources a tournament can be played with: not the practice games (two-hand
+    Cego), unless a club's own copy says otherwise."""
+    return [source for source in all_rule_sources() if not source.practice_only]
+
+
+def rule_source_choices() -> list[tuple[str, str]]:
+    """(slug, name) of every rule source a tournament can be played with."""
+    return [(source.slug, _name(source)) for source in tournament_rule_sources()]
 
 
 def _name(source: RuleSource) -> str:

@@ -12,6 +12,7 @@ one that concerns no shown row is attached to the card's header, so none is ever
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.utils import translation
@@ -78,6 +79,12 @@ class TariffCard:
     sections: list[Section]
     assumptions: list[Note]
     contract_names: dict[str, str]
+    practice_only: bool = False
+
+    @property
+    def dense(self) -> bool:
+        """Many assumptions: the PDF sets the card in a smaller type to keep it on one page."""
+        return len(self.assumptions) > 16
 
     def layout(self) -> list[tuple[str, list[list[Section]]]]:
         """The sections in print order: full-width ones (``wide``: one column) between runs of
@@ -173,7 +180,7 @@ def _tariff_card(source: RuleSource, lang: str) -> TariffCard:
         _counting(source, contract_names),
         _normal_games(source, contract_names),
         _amounts(source, contract_names),
-        _specials(source, contract_names),
+        _specials(source, contract_names, name),
         _penalty_knocks_bonuses(source, name),
     ]
     if source.variants:
@@ -195,6 +202,7 @@ def _tariff_card(source: RuleSource, lang: str) -> TariffCard:
         sections=sections,
         assumptions=assumptions,
         contract_names=contract_names,
+        practice_only=source.practice_only,
     )
 
 
@@ -208,7 +216,7 @@ def _facts(source: RuleSource) -> list[Row]:
         )
     else:
         distribution = _("only the declarer scores: plus or minus the amount")
-    return [
+    facts = [
         Row(
             [_("Source"), f"{source.citation.source} · {source.citation.based_on}"],
             ("name", "citation", "schema", "slug"),
@@ -216,6 +224,14 @@ def _facts(source: RuleSource) -> list[Row]:
         Row([_("Unit"), unit_label(source.unit)], ("unit",)),
         Row([_("Who pays whom"), distribution], ("distribution",)),
     ]
+    if source.practice_only:
+        facts.append(
+            Row(
+                [_("Use"), _("a practice game for club evenings; not offered for tournaments")],
+                ("practice_only",),
+            )
+        )
+    return facts
 
 
 def _counting(source: RuleSource, names: dict[str, str]) -> Section:
@@ -247,6 +263,17 @@ def _counting(source: RuleSource, names: dict[str, str]) -> Section:
             ("counting.no_trick_zero",),
         ),
     ]
+    if counting.method == "pairs" or counting.leftover_deduction != 1:
+        rows.append(
+            Row(
+                [
+                    _("Leftover cards"),
+                    _("a leftover group smaller than a full one counts its values minus %(n)s")
+                    % {"n": counting.leftover_deduction},
+                ],
+                ("counting.leftover_deduction",),
+            )
+        )
     for seats in source.table_sizes:
         table = source.tables[seats]
         parts = [
@@ -262,9 +289,25 @@ def _counting(source: RuleSource, names: dict[str, str]) -> Section:
                 _("the declarer's points are entered as 0..%(entered)s, the engine adds %(bonus)s")
                 % {"entered": table.entered_total, "bonus": table.declarer_bonus}
             )
+        if table.tricks is not None:
+            parts.append(
+                ngettext("%(n)s trick a deal", "%(n)s tricks a deal", table.tricks)
+                % {"n": table.tricks}
+            )
         if table.forbidden:
             forbidden = ", ".join(names[c] for c in source.contracts if c in table.forbidden)
             parts.append(_("not played: %(contracts)s") % {"contracts": forbidden})
+        if table.penalty_as_no_trick:
+            kinds = ", ".join(
+                _PENALTY_KINDS[k]() for k in _PENALTY_KINDS if k in table.penalty_as_no_trick
+            )
+            parts.append(
+                _(
+                    "%(kinds)s: the offender pays the game as lost without a trick to each "
+                    "other player"
+                )
+                % {"kinds": kinds}
+            )
         rows.append(
             Row(
                 [_("Table of %(seats)s") % {"seats": seats}, "; ".join(parts)],
@@ -519,7 +562,7 @@ def _over_35_section(source: RuleSource, model: PointsOver35Model) -> Section:
     return Section("amounts", _("Amount per defender"), rules=rules, wide=True)
 
 
-def _specials(source: RuleSource, names: dict[str, str]) -> Section:
+def _specials(source: RuleSource, names: dict[str, str], name: Callable[[Names], str]) -> Section:
     rows: list[Row] = []
     for key, contract in source.contracts.items():
         if isinstance(contract, NormalContract):
@@ -528,6 +571,17 @@ def _specials(source: RuleSource, names: dict[str, str]) -> Section:
             Row(
                 [names[key], str(contract.amount), _special_text(source, key, contract)],
                 (f"contracts.{key}",),
+            )
+        )
+    if source.unpriced:  # one row for all: Trio, Quarto, Quinto
+        rows.append(
+            Row(
+                [
+                    ", ".join(name(names_) for names_ in source.unpriced.values()),
+                    "—",
+                    _("no amount printed: a club sets one in its house rules"),
+                ],
+                tuple(f"unpriced_contracts.{key}" for key in source.unpriced),
             )
         )
     if source.ouvert_multiplier:
@@ -557,8 +611,10 @@ def _special_text(source: RuleSource, key: str, contract: Contract) -> str:
                 _("%(times)s when the announcer loses")
                 % {"times": times(contract.announcer_multiplier)}
             )
-        if contract.no_trick_doubling:
+        if contract.no_trick_doubling == "per_player":
             parts.append(_("doubled for each player who took no trick"))
+        elif contract.no_trick_doubling == "once":
+            parts.append(_("doubled once if anyone took no trick"))
         if contract.no_trick_from_points:
             parts.append(_("0 points means no trick"))
         parts.append(
@@ -581,6 +637,11 @@ def _special_text(source: RuleSource, key: str, contract: Contract) -> str:
                 ),
             }[contract.ties]
         )
+        if contract.last_round_amount is not None:
+            parts.append(
+                _("%(amount)s in the last round, if the tournament agrees")
+                % {"amount": contract.last_round_amount}
+            )
     elif isinstance(contract, DrescherContract):
         parts.append(_("whoever takes the last trick pays the amount to each other player"))
         if contract.declarer_multiplier > 1:
@@ -605,18 +666,38 @@ def _penalty_knocks_bonuses(source: RuleSource, name) -> Section:
     penalty = source.penalty
     if penalty is None:
         text = _("no penalty scoring")
-    else:
+    elif penalty.model == "fixed":
         kinds = ", ".join(_PENALTY_KINDS[k]() for k in _PENALTY_KINDS if k in penalty.kinds)
-        if penalty.model == "multiple":
-            text = _(
-                "%(kinds)s: the offender pays %(times)s the game's single amount (one Fach or "
-                "factor step) to each other player"
-            ) % {"kinds": kinds, "times": f"{penalty.multiplier}×"}
-        else:
-            text = _("%(kinds)s: the offender pays %(amount)s to each other player") % {
-                "kinds": kinds,
-                "amount": penalty.amount,
-            }
+        text = _("%(kinds)s: the offender pays %(amount)s to each other player") % {
+            "kinds": kinds,
+            "amount": penalty.amount,
+        }
+    else:
+        # one sentence per multiplier: e.g. a revoke loses the game, a Schinden eightfold
+        groups: dict[int, list[str]] = {}
+        for kind in _PENALTY_KINDS:
+            if kind in penalty.kinds:
+                groups.setdefault(penalty.multiplier_for(kind), []).append(_PENALTY_KINDS[kind]())
+        sentences = []
+        for multiplier, labels in groups.items():
+            kinds = ", ".join(labels)
+            if penalty.model == "lost_game" and multiplier == 1:
+                sentences.append(
+                    _(
+                        "%(kinds)s: the offender loses the game and pays its single amount (one "
+                        "Fach or factor step) to each other player"
+                    )
+                    % {"kinds": kinds}
+                )
+            else:
+                sentences.append(
+                    _(
+                        "%(kinds)s: the offender pays %(times)s the game's single amount (one "
+                        "Fach or factor step) to each other player"
+                    )
+                    % {"kinds": kinds, "times": f"{multiplier}×"}
+                )
+        text = "; ".join(sentences)
     rows = [Row([_("Penalty"), text], ("penalty",))]
     if source.knocking is not None:
         knocking = source.knocking
@@ -625,6 +706,11 @@ def _penalty_knocks_bonuses(source: RuleSource, name) -> Section:
             "at most %(max)s knocks; each doubles the game",
             knocking.max,
         ) % {"max": knocking.max}
+        for contract_key, limit in knocking.max_by_contract.items():
+            text += "; " + _("%(contract)s: at most %(max)s") % {
+                "contract": name(source.contracts[contract_key].names),
+                "max": limit,
+            }
         text += "; " + (
             _("bonuses are doubled too")
             if knocking.doubles_bonuses
@@ -638,6 +724,10 @@ def _penalty_knocks_bonuses(source: RuleSource, name) -> Section:
             text = _(
                 "%(amount)s from each opponent to the side that makes it; lost: to the other side"
             ) % {"amount": bonus.amount}
+        for other in sorted(bonus.excludes):
+            text += "; " + _("not together with %(other)s") % {
+                "other": name(source.bonuses[other].names)
+            }
         rows.append(Row([_("Bonus") + ": " + name(bonus.names), text], (f"bonuses.{key}",)))
     return Section("other", _("Penalties, knocks and bonuses"), rows=rows)
 

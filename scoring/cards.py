@@ -5,8 +5,9 @@ sum minus 2; a leftover group of one or two cards scores its sum minus 1. The wh
 counts 70, the 51-card three-hand pack 69.
 
 Counting in pairs: groups of two, each scoring its sum minus 1. The whole deck counts 79. An
-odd leftover card is written down nowhere (REFERENCE §1 [D]); here it counts like the leftover
-group in threes, its face value minus 1 (so a plain card adds nothing). With four players both
+odd leftover card is written down nowhere (REFERENCE §1 [D]): it is the rule source's
+``counting.leftover_deduction`` (an assumption on the pairs sources' tariff cards), by default
+1, like the leftover group in threes (so a plain card adds nothing). With four players both
 sides always hold an even number of cards, so the question only arises at three.
 """
 
@@ -40,7 +41,9 @@ THREE_HAND_REMOVED: tuple[str, ...] = ("spades_7", "clubs_7", "diamonds_4")
 CountingMethod = Literal["threes", "pairs"]
 
 
-def count_card_points(card_values: Sequence[int], method: CountingMethod) -> int:
+def count_card_points(
+    card_values: Sequence[int], method: CountingMethod, leftover_deduction: int = 1
+) -> int:
     """Card points of one side's cards, given their face values in any order.
 
     >>> count_card_points([5, 3, 2], "threes")   # King + Cavalier + Jack
@@ -60,6 +63,7 @@ def count_card_points(card_values: Sequence[int], method: CountingMethod) -> int
     total = 0
     for start in range(0, len(card_values), size):
         group = card_values[start : start + size]
-        # a full group scores its sum minus (size - 1); a leftover group its sum minus 1
-        total += sum(group) - (size - 1 if len(group) == size else 1)
+        # a full group scores its sum minus (size - 1); a leftover group its sum minus
+        # leftover_deduction (1 in every built-in source)
+        total += sum(group) - (size - 1 if len(group) == size else leftover_deduction)
     return total

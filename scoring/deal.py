@@ -43,6 +43,7 @@ class DealInput:
     knocks: int | None = None
     bonuses: tuple[Bonus, ...] = ()
     penalty: Penalty | None = None
+    last_round: bool | None = None
 
 
 def _int(value: Any, field: str) -> int:
@@ -120,6 +121,7 @@ _OPTIONAL: tuple[tuple[str, Callable[[Any, str], Any]], ...] = (
     ("knocks", _int),
     ("bonuses", _bonuses),
     ("penalty", _penalty),
+    ("last_round", _bool),
 )
 _new = object.__new__
 
@@ -157,6 +159,7 @@ _SIMPLE_FIELDS = (
     "last_trick",
     "ouvert",
     "knocks",
+    "last_round",
 )
 
 

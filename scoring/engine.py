@@ -72,6 +72,8 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
     name = deal.contract
     contract = rules.contracts.get(name)
     if contract is None:
+        if name in rules.unpriced:
+            raise ScoringError("contract", "unpriced_contract", source=rules.slug, contract=name)
         raise ScoringError("contract", "unknown_contract", source=rules.slug, contract=name)
     if name in table.forbidden:
         raise ScoringError(
@@ -84,13 +86,14 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
     if knocks is not None:
         if rules.knocking is None:
             raise ScoringError("knocks", "no_knocking", source=rules.slug)
-        if knocks > rules.knocking.max:
-            raise ScoringError("knocks", "knocks_range", max=rules.knocking.max)
+        limit = rules.knocking.max_for(name)  # e.g. Dreierles: 3 in a Räuber, 2 in a bid game
+        if knocks > limit:
+            raise ScoringError("knocks", "knocks_range", max=limit)
         factor = 2**knocks
     ledger = _Ledger(seats, rules.distribution == "each_defender")
     if deal.penalty is not None:
         # scored as the penalty instead: the game's own fields and bonuses do not count
-        per = _penalty(rules, deal, contract, ledger, payers, out)
+        per = _penalty(rules, deal, contract, table, ledger, payers, out)
         return DealResult(tuple(ledger.scores), rules.unit, per)
     _check_applicable(rules, deal, contract)
     kind = contract.kind
@@ -101,7 +104,7 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
         per = _fixed(rules, deal, contract) * factor  # type: ignore[arg-type]
         ledger.settle(declarer, defenders, per)
     elif kind == "raeuber":
-        per = _raeuber(deal, contract, table, ledger, payers, out, factor)  # type: ignore[arg-type]
+        per = _raeuber(rules.slug, deal, contract, table, ledger, payers, out, factor)  # type: ignore[arg-type]
     else:
         per = _drescher(deal, contract, ledger, payers, out, factor)  # type: ignore[arg-type]
     if deal.bonuses:
@@ -128,21 +131,37 @@ def _active_seat(seat: int, seats: int, out: int | None, field: str) -> int:
 
 
 # fields each contract kind does not use, in the order they are reported
-_ORDER = ("declarer_points", "declarer_tricks", "after_solo", "won", "ouvert", "points", "tricks")
+_ORDER = (
+    "declarer_points",
+    "declarer_tricks",
+    "after_solo",
+    "won",
+    "ouvert",
+    "points",
+    "tricks",
+    "last_round",
+)
 _USED = {
     "normal": {"declarer_points", "declarer_tricks", "after_solo"},
     "fixed": {"won", "ouvert"},
-    "raeuber": {"points", "tricks"},
+    "raeuber": {"points", "tricks", "last_round"},
     "drescher": {"last_trick"},
 }
 _UNUSED = {
     kind: [f for f in (*_ORDER, "last_trick") if f not in used] for kind, used in _USED.items()
 }
-_FLAGS = frozenset({"after_solo", "ouvert"})  # false flags are harmless anywhere
+_FLAGS = frozenset({"after_solo", "ouvert", "last_round"})  # false flags are harmless anywhere
+
+
+_UNUSED_SETS = {kind: frozenset(fields) for kind, fields in _UNUSED.items()}
 
 
 def _check_applicable(rules: RuleSource, deal: DealInput, contract: Contract) -> None:
     """A field the contract does not use is an error: it hints at a wrongly entered deal."""
+    if _UNUSED_SETS[contract.kind].isdisjoint(deal.__dict__):
+        # the batch's DealInputs hold only the fields given (the rest are the class's None
+        # defaults), so most deals are done with one set operation
+        return
     for field in _UNUSED[contract.kind]:
         value = getattr(deal, field)
         if value is not None and (value or field not in _FLAGS):
@@ -158,8 +177,13 @@ def _normal(
     if points > table.entered_total:
         raise ScoringError("declarer_points", "points_range", total=table.entered_total)
     counting = rules.counting
-    if deal.declarer_tricks == 0 and counting.no_trick_zero:
-        points = 0  # the blind goes to the defenders; no bonus point either
+    tricks = deal.declarer_tricks
+    if tricks is not None and table.tricks is not None and tricks > table.tricks:
+        raise ScoringError("declarer_tricks", "tricks_range", tricks=table.tricks, seats=deal.seats)
+    if tricks == 0 and counting.no_trick_zero:
+        if points:  # no trick: the blind went to the defenders, so nothing was counted
+            raise ScoringError("declarer_points", "no_trick_points", points=points)
+        points = 0  # no bonus point either
     else:
         points += table.declarer_bonus
     contract, value = _game_value(rules, deal, contract)
@@ -193,6 +217,7 @@ def _fixed(rules: RuleSource, deal: DealInput, contract: FixedContract) -> int:
 
 
 def _raeuber(
+    rules_slug: str,
     deal: DealInput,
     contract: RaeuberContract,
     table: TableRule,
@@ -219,6 +244,11 @@ def _raeuber(
     if tricks is not None:
         if len(tricks) != seats:
             raise ScoringError("tricks", "length", seats=seats)
+        if table.tricks is not None and sum(tricks) != table.tricks:
+            # every trick is taken by exactly one player
+            raise ScoringError(
+                "tricks", "tricks_sum", sum=sum(tricks), tricks=table.tricks, seats=seats
+            )
         if out is not None and tricks[out]:
             raise ScoringError(f"tricks[{out}]", "sitting_out_points", seat=out)
         for seat, count in enumerate(tricks):
@@ -227,15 +257,21 @@ def _raeuber(
                     f"tricks[{seat}]", "points_without_tricks", seat=seat, points=points[seat]
                 )
     active = [seat for seat in range(seats) if seat != out]
-    amount = contract.amount * factor
-    if contract.no_trick_doubling:
+    amount = contract.amount
+    if deal.last_round:
+        if contract.last_round_amount is None:
+            raise ScoringError("last_round", "no_last_round", source=rules_slug)
+        amount = contract.last_round_amount
+    amount *= factor
+    if contract.no_trick_doubling != "none":
         if tricks is not None:
             empty = sum(1 for seat in active if tricks[seat] == 0)
         elif contract.no_trick_from_points:
             empty = sum(1 for seat in active if points[seat] == 0)
         else:
             empty = 0
-        amount <<= empty
+        # doubled for each player without a trick, or once if anyone took none
+        amount <<= empty if contract.no_trick_doubling == "per_player" else min(empty, 1)
     most = max(points[seat] for seat in active)
     tied = [seat for seat in active if points[seat] == most]
     announcer = deal.declarer
@@ -252,8 +288,8 @@ def _raeuber(
         ledger.settle(loser, [seat for seat in payers if seat != loser], -paid)
         return paid
     receivers = [seat for seat in payers if seat not in tied]
-    if not receivers:
-        return None
+    if not receivers or len(tied) == len(active):
+        return None  # every active player tied: nobody lost (not even to a sitting-out seat)
     paid = amount if contract.ties == "tied_pay_single" else -(-amount // len(tied))
     for loser in tied:
         ledger.settle(loser, receivers, -paid)
@@ -282,6 +318,7 @@ def _penalty(
     rules: RuleSource,
     deal: DealInput,
     contract: Contract,
+    table: TableRule,
     ledger: _Ledger,
     payers: Sequence[int],
     out: int | None,
@@ -294,14 +331,24 @@ def _penalty(
     if penalty.kind not in rule.kinds:
         raise ScoringError("penalty.kind", "penalty_kind", source=rules.slug, kind=penalty.kind)
     offender = _active_seat(penalty.seat, deal.seats, out, "penalty.seat")
-    if rule.model == "fixed":
+    if penalty.kind in table.penalty_as_no_trick:
+        # e.g. the Schwärzehof's Soloschinder at three: the game as lost without a trick
+        if isinstance(contract, NormalContract):
+            played, value = _game_value(rules, deal, contract)
+            paid = -rules.normal.model.per_defender(
+                rules.counting, 0, value, played.loss_multiplier
+            )
+        else:
+            paid = contract.amount
+    elif rule.model == "fixed":
         paid = rule.amount
     elif isinstance(contract, NormalContract):
         played, value = _game_value(rules, deal, contract)
         model = rules.normal.model
-        paid = model.round(model.one_step(value * played.loss_multiplier) * rule.multiplier)
+        multiplier = rule.multiplier_for(penalty.kind)
+        paid = model.round(model.one_step(value * played.loss_multiplier) * multiplier)
     else:
-        paid = contract.amount * rule.multiplier
+        paid = contract.amount * rule.multiplier_for(penalty.kind)
     ledger.settle(offender, [seat for seat in payers if seat != offender], -paid)
     return paid
 
@@ -321,11 +368,15 @@ def _bonuses(
     knocking = rules.knocking
     multiplier = factor if knocking is not None and knocking.doubles_bonuses else 1
     seen: set[tuple[str, int]] = set()
+    kinds = {bonus.kind for bonus in deal.bonuses}
     for index, bonus in enumerate(deal.bonuses):
         where = f"bonuses[{index}]"
         rule = rules.bonuses.get(bonus.kind)
         if rule is None:
             raise ScoringError(f"{where}.kind", "unknown_bonus", source=rules.slug, kind=bonus.kind)
+        clash = rule.excludes & kinds
+        if clash:  # e.g. a silent and an announced Pfeife in one deal
+            raise ScoringError(f"{where}.kind", "bonus_excludes", kind=bonus.kind, other=min(clash))
         seat = _active_seat(bonus.seat, deal.seats, out, f"{where}.seat")
         key = (bonus.kind, -1 if rule.unique else seat)
         if key in seen:

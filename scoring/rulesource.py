@@ -31,7 +31,8 @@ SITTING_OUT_SCORES = ("defender", "nothing")
 TIES_WITH_ANNOUNCER = ("announcer_loses", "announcer_loses_single", "as_other_ties")
 TIES = ("tied_pay_single", "pay_jointly")
 PENALTY_KINDS = ("revoke", "schinden", "false_challenge")
-PENALTY_MODELS = ("multiple", "fixed")
+PENALTY_MODELS = ("multiple", "fixed", "lost_game")
+NO_TRICK_DOUBLINGS = ("none", "per_player", "once")
 BONUS_SCOPES = ("personal", "team")
 
 _SLUG = re.compile(r"^[a-z][a-z0-9_]{1,59}$")
@@ -71,6 +72,7 @@ class Counting:
     total: int
     win_at: int
     no_trick_zero: bool
+    leftover_deduction: int = 1  # a leftover group smaller than a full one: its sum minus this
 
     @property
     def min_winning_points(self) -> int:
@@ -86,6 +88,8 @@ class TableRule:
     entered_total: int
     declarer_bonus: int
     forbidden: frozenset[str]
+    tricks: int | None = None  # tricks in one deal at this table (None: not checked)
+    penalty_as_no_trick: frozenset[str] = frozenset()  # penalty kinds scored as a no-trick loss
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,10 +225,11 @@ class RaeuberContract:
     names: Names
     amount: int
     announcer_multiplier: int
-    no_trick_doubling: bool
+    no_trick_doubling: Literal["none", "per_player", "once"]
     no_trick_from_points: bool
     tie_with_announcer: Literal["announcer_loses", "announcer_loses_single", "as_other_ties"]
     ties: Literal["tied_pay_single", "pay_jointly"]
+    last_round_amount: int | None = None  # by agreement, in a tournament's last round
     kind: str = "raeuber"
 
 
@@ -241,16 +246,25 @@ Contract = NormalContract | FixedContract | RaeuberContract | DrescherContract
 
 @dataclass(frozen=True, slots=True)
 class PenaltyRule:
-    model: Literal["multiple", "fixed"]
-    multiplier: int  # model "multiple": times the game's one-step amount
+    model: Literal["multiple", "fixed", "lost_game"]
+    multiplier: int  # model "multiple" (and "lost_game": 1): times the game's one-step amount
     amount: int  # model "fixed"
     kinds: frozenset[str]
+    # e.g. the Regulated Solo's eightfold Schinden where a revoke only loses the game
+    multiplier_by_kind: Mapping[str, int] = field(default_factory=dict)
+
+    def multiplier_for(self, kind: str) -> int:
+        return self.multiplier_by_kind.get(kind, self.multiplier)
 
 
 @dataclass(frozen=True, slots=True)
 class KnockingRule:
     max: int
     doubles_bonuses: bool
+    max_by_contract: Mapping[str, int] = field(default_factory=dict)
+
+    def max_for(self, contract: str) -> int:
+        return self.max_by_contract.get(contract, self.max)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +273,7 @@ class BonusRule:
     amount: int
     scope: Literal["personal", "team"]
     unique: bool
+    excludes: frozenset[str] = frozenset()  # bonuses that cannot be made in the same deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +309,8 @@ class RuleSource:
     bonuses: Mapping[str, BonusRule]
     assumptions: tuple[Assumption, ...]
     variants: tuple[Variant, ...]
+    unpriced: Mapping[str, Names]  # contracts the sources name without an amount
+    practice_only: bool  # not offered for tournaments
     ladder_set: frozenset[str] = field(repr=False)
     source_json: str = field(repr=False, compare=True)
 
@@ -462,7 +479,16 @@ _TOP_REQUIRED = {
     "normal",
     "contracts",
 }
-_TOP_OPTIONAL = {"ouvert_multiplier", "penalty", "knocking", "bonuses", "assumptions", "variants"}
+_TOP_OPTIONAL = {
+    "ouvert_multiplier",
+    "penalty",
+    "knocking",
+    "bonuses",
+    "assumptions",
+    "variants",
+    "unpriced_contracts",
+    "practice_only",
+}
 
 
 def rule_source_from_dict(data: Mapping[str, Any]) -> RuleSource:
@@ -575,14 +601,18 @@ def _build(check: _Checker, data: Mapping[str, Any]) -> dict[str, Any]:
         "contracts": contracts,
         "ouvert_multiplier": ouvert,
         "penalty": _penalty(check, data.get("penalty")),
-        "knocking": _knocking(check, data.get("knocking")),
+        "knocking": _knocking(check, data.get("knocking"), contracts),
         "bonuses": _bonuses(check, data.get("bonuses", {})),
+        "unpriced": _unpriced(check, data.get("unpriced_contracts", {}), contracts),
+        "practice_only": check.bool_(data, "practice_only", "", default=False),
         "ladder_set": frozenset(normal.ladder),
     }
 
 
 def _counting(check: _Checker, raw: dict[str, Any]) -> Counting:
-    check.keys(raw, "counting", {"method", "total", "win_at", "no_trick_zero"}, set())
+    check.keys(
+        raw, "counting", {"method", "total", "win_at", "no_trick_zero"}, {"leftover_deduction"}
+    )
     total = check.int_(raw, "total", "counting", low=1)
     win_at = check.int_(raw, "win_at", "counting", low=1)
     if "win_at" in raw and win_at > total:
@@ -593,6 +623,7 @@ def _counting(check: _Checker, raw: dict[str, Any]) -> Counting:
         total,
         win_at,
         check.bool_(raw, "no_trick_zero", "counting"),
+        check.int_(raw, "leftover_deduction", "counting", low=0, default=1),
     )
 
 
@@ -614,7 +645,14 @@ def _tables(
             raw,
             path,
             {"active"},
-            {"sitting_out_scores", "entered_total", "declarer_bonus", "forbidden"},
+            {
+                "sitting_out_scores",
+                "entered_total",
+                "declarer_bonus",
+                "forbidden",
+                "tricks",
+                "penalty_as_no_trick",
+            },
         )
         active = check.int_(raw, "active", path, low=2)
         if active not in (seats, seats - 1):
@@ -644,8 +682,24 @@ def _tables(
                 check.add(
                     _join(path, "forbidden"), f"names a contract this rule source lacks ({name})"
                 )
+        tricks = check.int_(raw, "tricks", path, low=1) if "tricks" in raw else None
+        as_no_trick = check.ident_list(
+            raw.get("penalty_as_no_trick", []), _join(path, "penalty_as_no_trick")
+        )
+        for kind in as_no_trick:
+            if kind not in PENALTY_KINDS:
+                check.add(
+                    _join(path, "penalty_as_no_trick"), "must name only " + ", ".join(PENALTY_KINDS)
+                )
         tables[seats] = TableRule(
-            seats, active, sitting_out_scores, entered_total, bonus, frozenset(forbidden)
+            seats,
+            active,
+            sitting_out_scores,
+            entered_total,
+            bonus,
+            frozenset(forbidden),
+            tricks,
+            frozenset(as_no_trick),
         )
     return tables
 
@@ -821,16 +875,25 @@ def _contracts(check: _Checker, raw_contracts: Any) -> dict[str, Contract]:
                 raw,
                 path,
                 {"kind", "name", "amount", "tie_with_announcer", "ties"},
-                {"announcer_multiplier", "no_trick_doubling", "no_trick_from_points"},
+                {
+                    "announcer_multiplier",
+                    "no_trick_doubling",
+                    "no_trick_from_points",
+                    "last_round_amount",
+                },
             )
+            last_round = None
+            if raw.get("last_round_amount") is not None:
+                last_round = check.int_(raw, "last_round_amount", path, low=1)
             contract = RaeuberContract(
                 names,
                 check.int_(raw, "amount", path, low=1),
                 check.int_(raw, "announcer_multiplier", path, low=1, default=1),
-                check.bool_(raw, "no_trick_doubling", path, default=False),
+                _no_trick_doubling(check, raw.get("no_trick_doubling", False), path),
                 check.bool_(raw, "no_trick_from_points", path, default=False),
                 check.choice(raw, "tie_with_announcer", path, TIES_WITH_ANNOUNCER),
                 check.choice(raw, "ties", path, TIES),
+                last_round,
             )
         else:
             check.keys(raw, path, {"kind", "name", "amount"}, {"declarer_multiplier"})
@@ -849,8 +912,11 @@ def _penalty(check: _Checker, raw: Any) -> PenaltyRule | None:
     raw = check.obj(raw, "penalty")
     model = check.choice(raw, "model", "penalty", PENALTY_MODELS)
     if model == "multiple":
-        check.keys(raw, "penalty", {"model", "multiplier", "kinds"}, set())
+        check.keys(raw, "penalty", {"model", "multiplier", "kinds"}, {"multiplier_by_kind"})
         multiplier, amount = check.int_(raw, "multiplier", "penalty", low=1), 0
+    elif model == "lost_game":  # the offender loses the game: once its single amount
+        check.keys(raw, "penalty", {"model", "kinds"}, {"multiplier_by_kind"})
+        multiplier, amount = 1, 0
     else:
         check.keys(raw, "penalty", {"model", "amount", "kinds"}, set())
         multiplier, amount = 0, check.int_(raw, "amount", "penalty", low=1)
@@ -860,17 +926,63 @@ def _penalty(check: _Checker, raw: Any) -> PenaltyRule | None:
     for kind in kinds:
         if kind not in PENALTY_KINDS:
             check.add("penalty.kinds", "must name only " + ", ".join(PENALTY_KINDS))
-    return PenaltyRule(model, multiplier, amount, frozenset(kinds))
+    by_kind: dict[str, int] = {}
+    where = "penalty.multiplier_by_kind"
+    for kind, value in check.obj(raw.get("multiplier_by_kind", {}), where).items():
+        if kind not in kinds:
+            check.add(_join(where, kind), "must name one of penalty.kinds")
+        by_kind[kind] = check.int_({kind: value}, kind, where, low=1)
+    return PenaltyRule(model, multiplier, amount, frozenset(kinds), by_kind)
 
 
-def _knocking(check: _Checker, raw: Any) -> KnockingRule | None:
+def _knocking(check: _Checker, raw: Any, contracts: Mapping[str, Contract]) -> KnockingRule | None:
     if raw is None:
         return None
     raw = check.obj(raw, "knocking")
-    check.keys(raw, "knocking", {"max", "doubles_bonuses"}, set())
+    check.keys(raw, "knocking", {"max", "doubles_bonuses"}, {"max_by_contract"})
+    by_contract: dict[str, int] = {}
+    where = "knocking.max_by_contract"
+    for name, limit in check.obj(raw.get("max_by_contract", {}), where).items():
+        if name not in contracts:
+            check.add(_join(where, name), f"names a contract this rule source lacks ({name})")
+        by_contract[name] = check.int_({name: limit}, name, where, low=0)
     return KnockingRule(
-        check.int_(raw, "max", "knocking", low=1), check.bool_(raw, "doubles_bonuses", "knocking")
+        check.int_(raw, "max", "knocking", low=1),
+        check.bool_(raw, "doubles_bonuses", "knocking"),
+        by_contract,
     )
+
+
+def _no_trick_doubling(check: _Checker, value: Any, path: str) -> str:
+    """``true``/``false`` (schema 1 as first published) or one of NO_TRICK_DOUBLINGS."""
+    if value is True:
+        return "per_player"
+    if value is False:
+        return "none"
+    if value in NO_TRICK_DOUBLINGS:
+        return str(value)
+    check.add(
+        _join(path, "no_trick_doubling"),
+        "must be true, false or one of " + ", ".join(NO_TRICK_DOUBLINGS),
+    )
+    return "none"
+
+
+def _unpriced(check: _Checker, raw: Any, contracts: Mapping[str, Contract]) -> dict[str, Names]:
+    """Contracts a source names without printing an amount: a club prices them in its house
+    rules (then they are in ``contracts`` and no longer unpriced)."""
+    unpriced: dict[str, Names] = {}
+    for key, item in check.obj(raw, "unpriced_contracts").items():
+        path = f"unpriced_contracts.{key}"
+        if not _IDENT.match(key):
+            check.add(path, "a contract name must be lower-case letters, digits and underscores")
+            continue
+        entry = check.obj(item, path)
+        check.keys(entry, path, {"name"}, set())
+        names = check.names(entry, "name", path)
+        if key not in contracts:
+            unpriced[key] = names
+    return unpriced
 
 
 def _bonuses(check: _Checker, raw: Any) -> dict[str, BonusRule]:
@@ -881,11 +993,17 @@ def _bonuses(check: _Checker, raw: Any) -> dict[str, BonusRule]:
             check.add(path, "a bonus name must be lower-case letters, digits and underscores")
             continue
         entry = check.obj(item, path)
-        check.keys(entry, path, {"name", "amount", "scope", "unique"}, set())
+        check.keys(entry, path, {"name", "amount", "scope", "unique"}, {"excludes"})
+        excludes = check.ident_list(entry.get("excludes", []), _join(path, "excludes"))
         bonuses[key] = BonusRule(
             check.names(entry, "name", path),
             check.int_(entry, "amount", path, low=1),
             check.choice(entry, "scope", path, BONUS_SCOPES),
             check.bool_(entry, "unique", path),
+            frozenset(excludes),
         )
+    for key, bonus in bonuses.items():
+        for other in sorted(bonus.excludes):
+            if other not in bonuses or other == key:
+                check.add(f"bonuses.{key}.excludes", f"must name other bonuses ({other})")
     return bonuses

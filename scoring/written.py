@@ -64,13 +64,15 @@ def _game_inputs(
             for won, ouvert in itertools.product((True, False), ouvert_options):
                 yield DealInput(**common, won=won, ouvert=ouvert)
         elif kind == "raeuber":
-            yield from _raeuber_inputs(common, seats, active, table.entered_total)
+            yield from _raeuber_inputs(common, seats, active, table.entered_total, table.tricks)
         else:
             for taker in active:
                 yield DealInput(**common, last_trick=taker)
 
 
-def _raeuber_inputs(common: dict, seats: int, active: list[int], total: int) -> Iterator[DealInput]:
+def _raeuber_inputs(
+    common: dict, seats: int, active: list[int], total: int, tricks_in_deal: int | None
+) -> Iterator[DealInput]:
     """Every set of tied losers, with every number of players who took no trick."""
     for size in range(1, len(active) + 1):
         for losers in itertools.combinations(active, size):
@@ -83,6 +85,9 @@ def _raeuber_inputs(common: dict, seats: int, active: list[int], total: int) -> 
                 most = max(2, (total - len(others)) // size)
                 for seat in losers:
                     points[seat], tricks[seat] = most, 1
+                if tricks_in_deal is not None:
+                    # every trick is taken by someone; who holds the spare ones scores the same
+                    tricks[losers[0]] += tricks_in_deal - sum(tricks)
                 yield DealInput(**common, points=tuple(points), tricks=tuple(tricks))
 
 

@@ -98,7 +98,11 @@ class DealForm(forms.Form):
         if rules.knocking is None:
             del self.fields["knocks"]
         else:
-            self.fields["knocks"].max_value = rules.knocking.max
+            # the highest any contract allows (Dreierles: 3 in a Räuber); the engine checks
+            # the contract's own limit
+            self.fields["knocks"].max_value = max(
+                rules.knocking.max, *rules.knocking.max_by_contract.values()
+            )
         if rules.ouvert_multiplier is None:
             del self.fields["ouvert"]
         if rules.penalty is None:

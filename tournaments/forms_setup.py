@@ -12,7 +12,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Category, Club
-from rules.registry import all_rule_sources
+from rules.registry import tournament_rule_sources
 from tournaments.models import Entry, Season, Seat, Tournament
 from tournaments.presets import PRESETS
 
@@ -40,7 +40,7 @@ def rule_source_options() -> list[tuple[str, str]]:
                 source.citation.source,
             ),
         )
-        for source in all_rule_sources()
+        for source in tournament_rule_sources()
     ]
 
 
@@ -89,6 +89,11 @@ class TournamentForm(CapitalisedForm):
     tie_break = forms.ChoiceField(label=_("tie-break"), choices=Tournament.TieBreak.choices)
     entry_fee = forms.DecimalField(
         label=_("entry fee (€)"), min_value=Decimal("0"), max_digits=7, decimal_places=2
+    )
+    last_round_raeuber = forms.BooleanField(
+        label=_("last round's Räuber at the higher amount"),
+        required=False,
+        help_text=_("Dreierles, by agreement: a Räuber in the last round is worth 4 instead of 2."),
     )
 
     def __init__(self, *args, rules_locked: bool = False, **kwargs):
@@ -145,6 +150,7 @@ class TournamentForm(CapitalisedForm):
             "entry_mode": tournament.entry_mode,
             "tie_break": tournament.tie_break,
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
+            "last_round_raeuber": tournament.last_round_raeuber,
         }
 
     def service_kwargs(self) -> dict:

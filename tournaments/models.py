@@ -94,6 +94,12 @@ class Tournament(models.Model):
         _("tie-break"), max_length=20, choices=TieBreak.choices, default=TieBreak.BEST_ROUND
     )
     entry_fee_cents = models.PositiveIntegerField(_("entry fee (cents)"), default=800)
+    # Dreierles, by agreement (REFERENCE 4.5): the last round's Räuber is worth 4 instead of 2
+    last_round_raeuber = models.BooleanField(
+        _("last round's Räuber at the higher amount"),
+        default=False,
+        help_text=_("Dreierles, by agreement: a Räuber in the last round is worth 4 instead of 2."),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # The "finished" step after the last round: final standings and prizes, and a lock.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)

@@ -36,6 +36,15 @@ MESSAGES = {
     "sitting_out_points": _("the seat sitting out ({seat}) must have 0"),
     "points_sum": _("add up to {sum}, more than the {total} points there are"),
     "points_without_tricks": _("seat {seat} took no trick but has {points} points"),
+    "no_trick_points": _("the declarer took no trick, so has 0 points, not {points}"),
+    "tricks_range": _("must be between 0 and {tricks}, the tricks of a deal at a table of {seats}"),
+    "tricks_sum": _("add up to {sum}, but a deal at a table of {seats} has {tricks} tricks"),
+    "no_last_round": _("the rule source {source} has no last-round Räuber amount"),
+    "unpriced_contract": _(
+        "the rule source {source} prints no amount for {contract}; a club sets one in its house "
+        "rules"
+    ),
+    "bonus_excludes": _("{kind} cannot be entered together with {other}"),
     "knocks_range": _("must be between 0 and {max}"),
     "no_knocking": _("the rule source {source} has no knocking"),
     "no_bonuses": _("the rule source {source} has no bonuses"),
@@ -75,6 +84,7 @@ FIELD_LABELS = {
     "bonuses": _("bonuses"),
     "penalty": _("penalty"),
     "amounts": _("amounts as written"),
+    "last_round": _("last round"),
 }
 
 

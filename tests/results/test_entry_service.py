@@ -264,3 +264,23 @@ def test_round_and_table_changes_are_logged_with_reasons(table, organiser):
     entry = RoundChange.objects.first()
     with pytest.raises(ValueError, match="append-only"):
         entry.save()
+
+
+@pytest.mark.parametrize(
+    ("option", "round_number", "each"), [(True, 2, 4), (True, 1, 2), (False, 2, 2)]
+)
+def test_dreierles_last_rounds_raeuber_is_worth_four_when_the_tournament_agrees(
+    db, option, round_number, each
+):
+    # REFERENCE 4.5: "By agreement the last round's Räuber is worth 4 instead of 2"
+    tournament = TournamentFactory(
+        rules_slug="dreierles",
+        rounds=2,
+        tables_of_3=True,
+        preferred_table_size=3,
+        last_round_raeuber=option,
+    )
+    table = seat_table(tournament=tournament, round_number=round_number, size=3)
+    inputs = {"contract": "raeuber", "declarer": 0, "points": [10, 30, 20]}
+    deal = enter_deal(table=table, number=1, inputs=inputs)
+    assert deal.scores[:3] == [each, -2 * each, each]

@@ -174,3 +174,86 @@ def test_subprocess_umlauts_in_ids_are_written_as_utf8():
     assert proc.stdout.decode("utf-8") == (
         '{"id": "Räuber-Größe", "scores": [-20, -20, 60, -20], "unit": "points"}\n'
     )
+
+
+# ---------------------------------------------------------------- never a traceback (issue 13)
+
+
+def test_subprocess_on_a_database_nobody_migrated(tmp_path):
+    """A newcomer's first try: built-in sources score without the database; a house-rule
+    slug is that line's error, naming ``manage.py migrate``; the batch goes on."""
+    fresh = tmp_path / "fresh.sqlite3"  # an empty file: no tables at all
+    records = [
+        {"id": 1, **SWM_EINE},
+        {"id": 2, **SWM_EINE, "rules": "our_club"},
+        {"id": 3, **SWM_EINE, "rules": "dorset_cego", "seats": 2, "declarer": 1},
+        {"id": 4, **SWM_EINE, "rules": "our_club"},
+    ]
+    proc = manage(jsonl(*records).encode(), database=f"sqlite:///{fresh}")
+    assert b"Traceback" not in proc.stderr, proc.stderr.decode()
+    assert proc.returncode == 1
+    results = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert results[0] == {"id": 1, "scores": [-20, -20, 60, -20], "unit": "points"}
+    assert results[1]["id"] == 2 and results[1]["error"].startswith(
+        "rules: there is no built-in rule source called our_club"
+    )
+    assert "python manage.py migrate" in results[1]["error"]
+    # Dorset Cego: 41 + 1 bonus point = 42 -> factor 2 x Eine (2) = 4 from the one opponent
+    assert results[2] == {"id": 3, "scores": [-4, 4], "unit": "cents"}
+    assert results[3] == results[1] | {"id": 4}
+    assert b"2 of 4 deal records failed" in proc.stderr
+
+
+@pytest.mark.django_db
+def test_unknown_slug_on_a_migrated_database_is_still_unknown():
+    results, error = run(jsonl({**SWM_EINE, "rules": "our_club"}))
+    assert results == [{"error": "rules: there is no rule source called our_club"}]
+
+
+def test_subprocess_deeply_nested_and_overlong_lines_are_error_lines():
+    deep = b"[" * 5000
+    nested_id = b'{"id": ' + b"[" * 990 + b"]" * 990 + b', "rules": "swm"}'
+    overlong = b'{"id": "' + b"x" * (3 * 65_536) + b'"}'
+    good = json.dumps(SWM_EINE).encode()
+    proc = manage(b"\n".join([good, deep, nested_id, overlong, good]) + b"\n")
+    assert b"Traceback" not in proc.stderr, proc.stderr.decode()
+    assert proc.returncode == 1
+    results = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert len(results) == 5
+    assert results[0] == results[4] == {"scores": [-20, -20, 60, -20], "unit": "points"}
+    assert results[1] == {"error": "line: is nested too deeply to be a deal record"}
+    # just below json's own limit: too deep to read or to echo, or read and then incomplete
+    assert results[2].get("error") in (
+        "line: is nested too deeply to be a deal record",
+        "id: is nested too deeply to be a deal record",
+        "seats: is required",
+    )
+    assert results[3] == {
+        "error": "line: is longer than 65536 bytes, the limit for one deal record"
+    }
+
+
+def test_subprocess_a_huge_line_is_never_held_in_memory_whole():
+    """A 150 MB line once took 500 MB; it is now read in pieces of the line-length limit."""
+    huge = b'{"id": "' + b"x" * (150 * 1024 * 1024) + b'"}\n'
+    script = (
+        "import resource, subprocess, sys\n"
+        "proc = subprocess.run([sys.executable, 'manage.py', 'score_deals'],"
+        " stdin=sys.stdin.buffer, capture_output=True)\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(peak, proc.returncode, proc.stdout.decode().strip())\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], input=huge, capture_output=True, cwd=ROOT, timeout=120
+    )
+    peak_kib, status, line = proc.stdout.decode().split(" ", 2)
+    assert status == "1"
+    assert json.loads(line) == {
+        "error": "line: is longer than 65536 bytes, the limit for one deal record"
+    }
+    assert int(peak_kib) < 150 * 1024, f"peak memory {int(peak_kib) // 1024} MB"
+
+
+def test_nan_in_a_record_is_not_json():
+    results, _error = run('{"id": NaN, "rules": "swm"}\n')
+    assert results == [{"error": "line: is not valid JSON (NaN is not a number JSON allows)"}]

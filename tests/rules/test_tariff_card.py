@@ -74,7 +74,7 @@ def test_assumptions_sit_next_to_the_value_they_concern():
     assert one_pip.notes == []  # the one printed value, not an assumption
     tables = next(s for s in card.sections if s.key == "counting")
     five = next(r for r in tables.rows if r.cells[0] == "Table of 5")
-    assert [n.param for n in five.notes] == ["tables.5.sitting_out_scores"]
+    assert [n.param for n in five.notes] == ["tables.5.sitting_out_scores", "tables.5.tricks"]
 
 
 def test_swm_fach_table():
@@ -116,6 +116,15 @@ def test_rule_sources_page_links_every_card(client, house_rules):
     for slug in (*BUILTIN_SLUGS, house_rules.slug):
         assert reverse("rules:tariff_card", args=[slug]) in html
         assert reverse("rules:tariff_card_pdf", args=[slug]) in html
+    # the two-hand games are listed, marked as practice games (issue 13)
+    rows = {row.split("</tr>")[0] for row in html.split("<tr>")}
+    marked = {
+        slug
+        for slug in BUILTIN_SLUGS
+        for row in rows
+        if f'href="{reverse("rules:tariff_card", args=[slug])}"' in row and "practice-only" in row
+    }
+    assert marked == {"officers_cego", "dorset_cego"}
 
 
 @pytest.mark.parametrize("slug", BUILTIN_SLUGS)
@@ -175,17 +184,18 @@ def translated(text: str, language: str) -> str:
 
 
 @pytest.mark.pdf
+@pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("slug", BUILTIN_SLUGS)
-def test_every_builtin_pdf_is_one_a4_page(client, slug, pdftotext, tmp_path):
-    text = pdf_text(client, slug, pdftotext, tmp_path, layout=False)  # German, the default
+def test_every_builtin_pdf_is_one_a4_page(client, slug, language, pdftotext, tmp_path):
+    text = pdf_text(client, slug, pdftotext, tmp_path, language, layout=False)
     source = load_builtin(slug)
-    assert source.names.de.split(":")[0] in text
+    assert getattr(source.names, language).split(":")[0] in text
     for contract in source.contracts.values():
-        assert contract.names.de in text
+        assert getattr(contract.names, language) in text
     unhyphenated = text.replace("-", "")  # pdftotext joins "mittel-|sicher" at a line end
     for assumption in source.assumptions:
-        assert " ".join(assumption.de.replace("-", "").split()) in unhyphenated
-    badge = translated("assumption", "de")
+        assert " ".join(getattr(assumption, language).replace("-", "").split()) in unhyphenated
+    badge = translated("assumption", language)
     assert text.count(f"{badge} ") == 2 * len(source.assumptions)  # at the value, in the list
 
 

@@ -190,7 +190,7 @@ BAD: list[tuple[dict[str, Any], str, str, str | None]] = [
             contract="raeuber",
             declarer_points=DROP,
             points=[30, 20, 15, 5],
-            tricks=[3, 3, 0, 3],
+            tricks=[4, 4, 0, 3],
         ),
         "tricks[2]",
         "points_without_tricks",
@@ -279,10 +279,83 @@ BAD: list[tuple[dict[str, Any], str, str, str | None]] = [
         None,
     ),
     (
-        with_(BB, penalty={"seat": 1, "kind": "revoke"}),
+        with_(DRL, penalty={"seat": 1, "kind": "revoke"}),
         "penalty",
         "no_penalty",
-        "penalty: the rule source bb2013 has no penalty scoring",
+        "penalty: the rule source dreierles has no penalty scoring",
+    ),
+    # contradictions (issue 13, item 7)
+    (
+        with_(SWM, declarer_tricks=0),
+        "declarer_points",
+        "no_trick_points",
+        "declarer_points: the declarer took no trick, so has 0 points, not 50",
+    ),
+    (
+        with_(SWM, declarer_tricks=12),
+        "declarer_tricks",
+        "tricks_range",
+        "declarer_tricks: must be between 0 and 11, the tricks of a deal at a table of 4",
+    ),
+    (
+        with_(BB, seats=3, declarer_tricks=14, declarer_points=40),
+        "declarer_tricks",
+        "tricks_range",
+        "declarer_tricks: must be between 0 and 13, the tricks of a deal at a table of 3",
+    ),
+    (
+        with_(
+            BB,
+            contract="raeuber",
+            declarer_points=DROP,
+            points=[20, 20, 15, 5],
+            tricks=[30, 30, 30, 30],
+        ),
+        "tricks",
+        "tricks_sum",
+        "tricks: add up to 120, but a deal at a table of 4 has 11 tricks",
+    ),
+    (
+        with_(BB, contract="raeuber", declarer_points=DROP, points=[30, 30, 10, 1]),
+        "points",
+        "points_sum",
+        "points: add up to 71, more than the 70 points there are",
+    ),
+    (
+        with_(
+            DRL,
+            bonuses=[
+                {"kind": "pfeife", "seat": 0, "won": True},
+                {"kind": "pfeife_announced", "seat": 0, "won": True},
+            ],
+        ),
+        "bonuses[0].kind",
+        "bonus_excludes",
+        "bonuses[0].kind: pfeife cannot be entered together with pfeife_announced",
+    ),
+    (with_(DRL, knocks=3), "knocks", "knocks_range", "knocks: must be between 0 and 2"),
+    (
+        with_(DRL, contract="raeuber", declarer_points=DROP, points=[30, 20, 10], knocks=4),
+        "knocks",
+        "knocks_range",
+        "knocks: must be between 0 and 3",
+    ),
+    (
+        with_(BB, rules="weissauer2017", contract="trio", declarer_points=DROP, won=True),
+        "contract",
+        "unpriced_contract",
+        "contract: the rule source weissauer2017 prints no amount for trio; a club sets one in "
+        "its house rules",
+    ),
+    (with_(SWM, last_round=True), "last_round", "not_applicable", None),
+    (with_(SWM, last_round="yes"), "last_round", "not_bool", None),
+    (
+        with_(
+            BB, contract="raeuber", declarer_points=DROP, points=[30, 20, 10, 5], last_round=True
+        ),
+        "last_round",
+        "no_last_round",
+        "last_round: the rule source bb2013 has no last-round Räuber amount",
     ),
     (with_(SWM, penalty={"seat": 1, "kind": "cheating"}), "penalty.kind", "penalty_kind", None),
     (with_(SWM, penalty={"seat": 9, "kind": "revoke"}), "penalty.seat", "seat_range", None),

@@ -46,10 +46,12 @@ def deals(
     contract = rules.contracts[name]
     fields: dict[str, Any] = {}
     if rules.knocking is not None:
-        fields["knocks"] = draw(st.none() | st.integers(0, rules.knocking.max))
+        fields["knocks"] = draw(st.none() | st.integers(0, rules.knocking.max_for(name)))
     if contract.kind == "normal":
         fields["declarer_points"] = draw(st.integers(0, table.entered_total))
-        fields["declarer_tricks"] = draw(st.none() | st.integers(0, 13))
+        fields["declarer_tricks"] = draw(st.none() | st.integers(0, table.tricks or 13))
+        if fields["declarer_tricks"] == 0 and rules.counting.no_trick_zero:
+            fields["declarer_points"] = 0  # no trick, no points (anything else is an error)
         if name in rules.ladder_set:
             fields["after_solo"] = draw(st.none() | st.booleans())
     elif contract.kind == "fixed":
@@ -63,17 +65,22 @@ def deals(
             points[seat] = draw(st.integers(0, remaining))
             remaining -= points[seat]
         fields["points"] = tuple(points)
-        if draw(st.booleans()):
-            fields["tricks"] = tuple(
-                0 if seat == out else draw(st.integers(0 if points[seat] == 0 else 1, 6))
-                for seat in range(seats)
-            )
+        if draw(st.booleans()) and table.tricks is not None:
+            # every trick is taken by somebody; a player with points took at least one
+            tricks = [1 if points[seat] else 0 for seat in range(seats)]
+            for _ in range(table.tricks - sum(tricks)):
+                tricks[draw(st.sampled_from(active))] += 1
+            fields["tricks"] = tuple(tricks)
+        if contract.last_round_amount is not None:
+            fields["last_round"] = draw(st.none() | st.booleans())
     else:
         fields["last_trick"] = draw(st.sampled_from(active))
     declarer = draw(st.sampled_from(active))
     if rules.bonuses and contract.kind == "normal":
         bonuses = []
         for kind, rule in rules.bonuses.items():
+            if rule.excludes & {bonus.kind for bonus in bonuses}:
+                continue  # e.g. a silent and an announced Pfeife in one deal
             if draw(st.integers(0, 3)) == 0:
                 won = draw(st.booleans()) if rule.scope == "team" else None
                 bonuses.append(Bonus(kind, draw(st.sampled_from(active)), won))

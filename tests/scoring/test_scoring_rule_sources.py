@@ -14,7 +14,7 @@ from scoring import RuleSource, RuleSourceError, rule_source_from_dict
 
 def test_builtin_slugs_match_the_files() -> None:
     assert sorted(BUILTIN_SLUGS) == sorted(p.stem for p in BUILTIN_DIR.glob("*.json"))
-    assert len(BUILTIN_SLUGS) == 9
+    assert len(BUILTIN_SLUGS) == 11
 
 
 def test_every_builtin_round_trips(builtin_slug: str) -> None:

@@ -229,3 +229,65 @@ def test_detail_page_counts(staff_client):
         "withdrawn": 1,
     }
     assert response.context["next_round"] == 1
+
+
+# ---------------------------------------------------------------- issue 13
+
+
+@pytest.mark.parametrize("slug", ["officers_cego", "dorset_cego"])
+def test_two_hand_cego_is_not_offered_for_tournaments(staff_client, slug):
+    """REFERENCE 4.6: practice games; not in tournaments."""
+    page = staff_client.get(reverse("tournaments:tournament_create"))
+    offered = [value for value, _label in page.context["form"].fields["rules_slug"].choices]
+    assert "swm" in offered and "dreierles" in offered
+    assert slug not in offered
+    assert all(preset.rules_slug != slug for preset in PRESETS.values())
+    with pytest.raises(ValidationError) as error:
+        create_tournament(
+            name="Zu zweit",
+            host_club=ClubFactory(),
+            date=dt.date(2026, 12, 5),
+            rules_slug=slug,
+            table_sizes=frozenset({4}),
+        )
+    assert "practice games" in str(error.value.error_dict["rules_slug"])
+    assert not Tournament.objects.filter(name="Zu zweit").exists()
+
+
+def test_a_clubs_practice_only_copy_is_not_offered_either(staff_client):
+    club = ClubFactory()
+    data = builtin_data("dorset_cego")
+    HouseRuleSource.objects.create(club=club, slug="dorset_daheim", based_on="bb2013", data=data)
+    page = staff_client.get(reverse("tournaments:tournament_create"))
+    offered = [value for value, _label in page.context["form"].fields["rules_slug"].choices]
+    assert "dorset_daheim" not in offered
+
+
+def test_last_round_raeuber_needs_a_source_that_has_it():
+    club = ClubFactory()
+    with pytest.raises(ValidationError) as error:
+        create_tournament(
+            name="Kein Dreierles",
+            host_club=club,
+            date=dt.date(2026, 12, 5),
+            rules_slug="swm",
+            last_round_raeuber=True,
+        )
+    assert "last_round_raeuber" in error.value.error_dict
+    tournament = create_tournament(
+        name="Dreierles",
+        host_club=club,
+        date=dt.date(2026, 12, 5),
+        rules_slug="dreierles",
+        table_sizes=frozenset({3}),
+        preferred_table_size=3,
+        last_round_raeuber=True,
+    )
+    tournament.refresh_from_db()
+    assert tournament.last_round_raeuber is True
+    updated = update_tournament(
+        tournament=tournament, **fields(tournament, rounds=3, last_round_raeuber=True)
+    )
+    assert (updated.rounds, updated.last_round_raeuber) == (3, True)
+    updated = update_tournament(tournament=tournament, **fields(tournament, rounds=3))
+    assert updated.last_round_raeuber is False

@@ -65,6 +65,13 @@ class TableFacts:
     table: Table
     rules: RuleSource
     table_size: int
+    last_round: bool = False  # a Räuber here is worth the source's last-round amount
+
+
+def last_round_raeuber(table: Table) -> bool:
+    """Whether the tournament's last-round Räuber option applies at this table."""
+    tournament = table.round.tournament
+    return tournament.last_round_raeuber and table.round.number == tournament.rounds
 
 
 def rule_source_of(tournament: Tournament) -> RuleSource:
@@ -76,6 +83,7 @@ def table_facts(table: Table) -> TableFacts:
         table=table,
         rules=rule_source_of(table.round.tournament),
         table_size=table.seats.count(),
+        last_round=last_round_raeuber(table),
     )
 
 
@@ -89,6 +97,9 @@ def deal_record(*, facts: TableFacts, number: int, inputs: Mapping[str, Any]) ->
     out = sitting_out_position(rules=facts.rules, table_size=facts.table_size, deal_number=number)
     if out is not None:
         record["sitting_out"] = out
+    contract = facts.rules.contracts.get(record.get("contract", ""))
+    if facts.last_round and getattr(contract, "last_round_amount", None) is not None:
+        record["last_round"] = True
     return record
 
 

@@ -30,10 +30,29 @@ def supported_table_sizes(rules_slug: str) -> frozenset[int]:
 
 
 def _check_table_sizes(
-    *, rules_slug: str, table_sizes: frozenset[int], preferred_table_size: int
+    *,
+    rules_slug: str,
+    table_sizes: frozenset[int],
+    preferred_table_size: int,
+    last_round_raeuber: bool = False,
 ) -> None:
     supported = supported_table_sizes(rules_slug)
+    source = get_rule_source(rules_slug)
+    if source.practice_only:  # two-hand Cego: club evenings, not tournaments
+        raise ValidationError(
+            {
+                "rules_slug": _(
+                    "The rule source %(rules)s is for practice games, not for tournaments."
+                )
+                % {"rules": rules_slug}
+            }
+        )
     errors: dict[str, str] = {}
+    raeuber = source.contracts.get("raeuber")
+    if last_round_raeuber and getattr(raeuber, "last_round_amount", None) is None:
+        errors["last_round_raeuber"] = _(
+            "The rule source %(rules)s has no higher Räuber amount for the last round."
+        ) % {"rules": rules_slug}
     if not table_sizes:
         errors["table_sizes"] = _("Allow at least one table size.")
     elif not table_sizes <= supported:
@@ -62,13 +81,17 @@ def create_tournament(
     entry_mode: str = Tournament.EntryMode.DEALS,
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
+    last_round_raeuber: bool = False,
 ) -> Tournament:
     """Create a tournament and pin a snapshot of its rule source's parameters.
 
     Only table sizes the rule source supports are accepted."""
     table_sizes = frozenset(table_sizes)
     _check_table_sizes(
-        rules_slug=rules_slug, table_sizes=table_sizes, preferred_table_size=preferred_table_size
+        rules_slug=rules_slug,
+        table_sizes=table_sizes,
+        preferred_table_size=preferred_table_size,
+        last_round_raeuber=last_round_raeuber,
     )
     tournament = Tournament(
         name=name,
@@ -87,6 +110,7 @@ def create_tournament(
         entry_mode=entry_mode,
         tie_break=tie_break,
         entry_fee_cents=entry_fee_cents,
+        last_round_raeuber=last_round_raeuber,
     )
     tournament.full_clean()
     tournament.save()
@@ -110,6 +134,7 @@ def update_tournament(
     entry_mode: str = Tournament.EntryMode.DEALS,
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
+    last_round_raeuber: bool = False,
 ) -> Tournament:
     """Change a tournament's settings.
 
@@ -141,7 +166,10 @@ def update_tournament(
     if errors:
         raise ValidationError(errors)
     _check_table_sizes(
-        rules_slug=rules_slug, table_sizes=table_sizes, preferred_table_size=preferred_table_size
+        rules_slug=rules_slug,
+        table_sizes=table_sizes,
+        preferred_table_size=preferred_table_size,
+        last_round_raeuber=last_round_raeuber,
     )
     if rules_slug != locked.rules_slug:
         locked.rules_slug = rules_slug
@@ -160,6 +188,7 @@ def update_tournament(
     locked.entry_mode = entry_mode
     locked.tie_break = tie_break
     locked.entry_fee_cents = entry_fee_cents
+    locked.last_round_raeuber = last_round_raeuber
     locked.full_clean()
     locked.save()
     return locked

@@ -276,7 +276,10 @@ def render_preview(request: HttpRequest, table: Table) -> HttpResponse:
         try:
             _record, scores = results.compute_scores(
                 facts=results.TableFacts(
-                    table=table, rules=sheet.rules, table_size=len(sheet.seats)
+                    table=table,
+                    rules=sheet.rules,
+                    table_size=len(sheet.seats),
+                    last_round=results.last_round_raeuber(table),
                 ),
                 number=form.cleaned_data["number"],
                 inputs=form.deal_inputs(),

@@ -3,8 +3,12 @@
 Reads deal records as JSON Lines on standard input and writes one result line per record, in
 the same order, on standard output. Streams: one line in, one line out, constant memory.
 
-- Rule slugs are looked up with :func:`rules.registry.get_rule_source` (built-in sources and
-  the clubs' house rules); each slug once per run. An unknown slug gives an ``error`` line.
+- Rule slugs are looked up with :func:`rules.registry.batch_rule_source` (built-in sources
+  without the database, then the clubs' house rules); each slug once per run. An unknown slug
+  gives an ``error`` line; so does a house-rule slug while the database cannot be read (it
+  says to run ``manage.py migrate`` when that is the cause). The batch goes on either way.
+- A line longer than ``scoring.batch.MAX_LINE_LENGTH`` bytes gives an ``error`` line; it is
+  read in pieces and never held in memory whole.
 - Blank lines (empty or only whitespace) carry no record: they are skipped and give no output
   line (the engine's rule, ``scoring/DECISIONS.md``). Every other line gives exactly one line.
 - Input is read as UTF-8; a line that is not valid UTF-8 gives an ``error`` line.
@@ -24,8 +28,8 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.registry import get_rule_source
-from scoring.batch import score_lines
+from rules.registry import batch_rule_source
+from scoring.batch import MAX_LINE_LENGTH, score_lines
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
@@ -33,17 +37,38 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 class _Utf8Lines:
     """Decodes each input line as UTF-8 for the batch scorer.
 
-    A line that is not UTF-8 is handed on as ``null`` (which the scorer rejects, keeping the
-    one-line-per-record order) and its problem is kept in :attr:`bad`, so the command writes
-    its own error line for it instead of the scorer's.
+    A line that is not UTF-8, or longer than MAX_LINE_LENGTH bytes, is handed on as ``null``
+    (which the scorer rejects, keeping the one-line-per-record order) and its problem is kept
+    in :attr:`bad`, so the command writes its own error line for it instead of the scorer's.
+    Lines are read with a size limit, so a huge line never sits in memory whole.
     """
 
-    def __init__(self, raw: Iterable[bytes]) -> None:
+    def __init__(self, raw: io.BufferedIOBase) -> None:
         self.raw = raw
         self.bad: str | None = None
 
+    def _lines(self) -> Iterator[bytes | None]:
+        """Each line, or None for one longer than the limit (its rest read and dropped)."""
+        readline = self.raw.readline
+        while True:
+            line = readline(MAX_LINE_LENGTH + 1)
+            if not line:
+                return
+            if len(line) <= MAX_LINE_LENGTH or line.endswith(b"\n"):
+                yield line
+                continue
+            while line and not line.endswith(b"\n"):
+                line = readline(1 << 16)
+            yield None
+
     def __iter__(self) -> Iterator[str]:
-        for line in self.raw:
+        for line in self._lines():
+            if line is None:
+                self.bad = (
+                    f"line: is longer than {MAX_LINE_LENGTH} bytes, the limit for one deal record"
+                )
+                yield "null"
+                continue
             try:
                 text = line.decode("utf-8")
             except UnicodeDecodeError as error:
@@ -93,7 +118,7 @@ class Command(BaseCommand):
         write = out.write
         total = failed = 0
         try:
-            for line, ok in score_lines(lines, get_rule_source):
+            for line, ok in score_lines(lines, batch_rule_source):
                 if decoder is not None and decoder.bad is not None:
                     line, ok = _dumps({"error": decoder.bad}), False
                 write(line)
