@@ -177,8 +177,12 @@ def register_player(
     """Register a player; the start number is the next free one in the tournament.
 
     Raises ValidationError (field ``player``) if the player is registered already."""
+    from tournaments.services.registration import entry_category
+
     # Lock the tournament row so that two desks registering at once get distinct numbers.
-    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = (
+        Tournament.objects.select_for_update().select_related("season").get(pk=tournament.pk)
+    )
     if tournament.entries.filter(player=player).exists():
         raise ValidationError(
             {"player": _("%(name)s is registered already.") % {"name": player.full_name}}
@@ -188,7 +192,7 @@ def register_player(
         tournament=tournament,
         player=player,
         number=highest + 1,
-        category=category or player.category,
+        category=category or entry_category(tournament, player),
         checked_in=checked_in,
         fee_paid=fee_paid,
     )
