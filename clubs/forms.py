@@ -73,7 +73,7 @@ class MembershipForm(forms.Form):
 class FeeForm(forms.Form):
     status = forms.ChoiceField(label=_("status"), choices=Membership.Status.choices)
     amount = forms.DecimalField(
-        label=_("amount (€)"), min_value=Decimal(0), max_digits=7, decimal_places=2
+        label=_("amount (€)"), min_value=Decimal(0), max_digits=7, decimal_places=2, localize=True
     )
     due_on = forms.DateField(label=_("due on"), widget=DATE)
     paid_on = forms.DateField(label=_("paid on"), widget=DATE, required=False)
@@ -85,13 +85,18 @@ class FeeForm(forms.Form):
 
 class ChargeFeesForm(forms.Form):
     active_amount = forms.DecimalField(
-        label=_("fee for active members (€)"), min_value=Decimal(0), max_digits=7, decimal_places=2
+        label=_("fee for active members (€)"),
+        min_value=Decimal(0),
+        max_digits=7,
+        decimal_places=2,
+        localize=True,
     )
     passive_amount = forms.DecimalField(
         label=_("fee for passive members (€)"),
         min_value=Decimal(0),
         max_digits=7,
         decimal_places=2,
+        localize=True,
     )
     due_on = forms.DateField(label=_("due on"), widget=DATE)
 
