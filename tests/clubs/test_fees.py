@@ -266,3 +266,23 @@ def test_clubs_and_seasons_are_created_and_edited_in_the_app(staff_client):
     )
     assert backwards.status_code == 200
     assert Season.objects.get(pk=season.pk).ends_on == dt.date(2028, 4, 30)
+
+
+def test_demo_has_members_with_fees_paid_and_due():
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=io.StringIO())
+    first = sorted(AnnualFee.objects.values_list("membership_id", "amount_cents", "paid_on"))
+    call_command("load_demo", stdout=io.StringIO())
+    assert (
+        sorted(AnnualFee.objects.values_list("membership_id", "amount_cents", "paid_on")) == first
+    )
+    fees = AnnualFee.objects.all()
+    assert fees.filter(paid_on__isnull=True).exists() and fees.filter(method="cash").exists()
+    assert fees.filter(status="passive", amount_cents=1200).exists()
+    assert Membership.objects.filter(left_on__isnull=False).count() == 1
+    finished = Season.objects.get().tournaments.order_by("date").first()
+    money = tournament_money(
+        tournament=finished, standings=tournament_standings(tournament=finished)
+    )
+    assert money.prizes_cents == 16000 and money.balances
