@@ -70,6 +70,10 @@ def _import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
             except TabularError as error:
                 form.add_error("file" if "file" in request.FILES else None, str(error))
             else:
+                plan = plan_fn(table=table, club=club)
+                # Rows may name other clubs: the organiser must be allowed to manage each.
+                for named in {row.club for row in plan.rows if row.club is not None}:
+                    check(request.user, MANAGE_CLUB, named)
                 if request.POST.get("commit") == "1":
                     try:
                         outcome = apply_fn(
@@ -90,7 +94,6 @@ def _import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
                             % outcome.__dict__,
                         )
                         return None
-                plan = plan_fn(table=table, club=club)
     return render(
         request,
         template,
