@@ -47,7 +47,11 @@ def register_players(
     """Put every player in ``players`` on the tournament's list (not checked in, fee not
     taken), with the next free start numbers in name order; players on the list already are
     skipped. One lock on the tournament, one insert: a constant number of queries."""
-    locked = Tournament.objects.select_for_update().select_related("season").get(pk=tournament.pk)
+    locked = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season")
+        .get(pk=tournament.pk)
+    )
     wanted = {player.pk: player for player in players}
     present = set(
         Entry.objects.filter(tournament=locked, player_id__in=wanted).values_list(

@@ -181,7 +181,9 @@ def register_player(
 
     # Lock the tournament row so that two desks registering at once get distinct numbers.
     tournament = (
-        Tournament.objects.select_for_update().select_related("season").get(pk=tournament.pk)
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season")
+        .get(pk=tournament.pk)
     )
     if tournament.entries.filter(player=player).exists():
         raise ValidationError(
