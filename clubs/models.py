@@ -39,6 +39,15 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        # bulk_create skips save(): set the search key here too.
+        objs = list(objs)
+        for player in objs:
+            player.search_key = player_key(player.first_name, player.last_name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
     first_name = models.CharField(_("first name"), max_length=60)
     last_name = models.CharField(_("last name"), max_length=60)
@@ -63,6 +72,8 @@ class Player(models.Model):
     search_key = models.CharField(
         _("search key"), max_length=130, editable=False, db_index=True, default=""
     )
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         db_table = "tournaments_player"

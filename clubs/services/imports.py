@@ -256,6 +256,16 @@ def _plan(table: Table, default_club: Club | None, *, want_total: bool) -> Plan:
             row.messages.append(_("the same person as in line %(line)s") % {"line": seen[identity]})
             continue
         seen[identity] = row.line
+        if row.member_number and row.club is not None:
+            number_key = ("number", row.club.pk, row.member_number)
+            if number_key in seen:
+                row.status = ERROR
+                row.messages.append(
+                    _("member number %(number)s is in line %(line)s too")
+                    % {"number": row.member_number, "line": seen[number_key]}
+                )
+                continue
+            seen[number_key] = row.line
         _match(row, by_number, by_key)
         if row.status == MATCH:
             row.changes = _changes(row)
@@ -281,9 +291,15 @@ def plan_players(*, table: Table, club: Club | None = None) -> Plan:
     return _plan(table, club, want_total=False)
 
 
-def _write_row(row: PlanRow) -> Player:
-    """Create the row's player or fill in the blanks of the matched one; never overwrites."""
-    if row.status == NEW:
+def _write_rows(rows: list[PlanRow]) -> dict[int, Player]:
+    """Create the new rows' players and fill in the blanks of the matched ones (never
+    overwriting), with their memberships; one insert per table for the new rows, so a list
+    of 1,500 members is a handful of queries. Returns line -> player."""
+    players: dict[int, Player] = {}
+    new_players = []
+    for row in rows:
+        if row.status != NEW:
+            continue
         player = Player(
             first_name=row.first_name,
             last_name=row.last_name,
@@ -291,33 +307,45 @@ def _write_row(row: PlanRow) -> Player:
             category=row.category,
             email=row.email,
         )
-        player.full_clean(exclude=["search_key"])
-        player.save()
-    else:
-        player = row.player
-        fields = []
-        if row.birth_year and player.birth_year is None:
-            player.birth_year = row.birth_year
-            fields.append("birth_year")
-        if row.email and not player.email:
-            player.email = row.email
-            fields.append("email")
-        if fields:
-            player.save(update_fields=fields)
-    if row.club is not None:
-        membership, created = Membership.objects.get_or_create(
-            player=player,
-            club=row.club,
-            defaults={
-                "member_number": row.member_number,
-                "since": row.since,
-                "status": row.membership_status,
-            },
-        )
-        if not created and row.member_number and not membership.member_number:
+        player.clean_fields(exclude=["search_key"])  # the plan checked the rest
+        new_players.append(player)
+        players[row.line] = player
+    Player.objects.bulk_create(new_players)
+    new_memberships = []
+    for row in rows:
+        if row.status == NEW:
+            player = players[row.line]
+            known = []
+        else:
+            player = players[row.line] = row.player
+            known = list(player.memberships.all())  # prefetched by the plan
+            fields = []
+            if row.birth_year and player.birth_year is None:
+                player.birth_year = row.birth_year
+                fields.append("birth_year")
+            if row.email and not player.email:
+                player.email = row.email
+                fields.append("email")
+            if fields:
+                player.save(update_fields=fields)
+        if row.club is None:
+            continue
+        membership = next((m for m in known if m.club_id == row.club.pk), None)
+        if membership is None:
+            new_memberships.append(
+                Membership(
+                    player=player,
+                    club=row.club,
+                    member_number=row.member_number,
+                    since=row.since,
+                    status=row.membership_status,
+                )
+            )
+        elif row.member_number and not membership.member_number:
             membership.member_number = row.member_number
             membership.save(update_fields=["member_number"])
-    return player
+    Membership.objects.bulk_create(new_memberships)
+    return players
 
 
 @dataclass(frozen=True)
@@ -355,11 +383,11 @@ def apply_players(
     plan = plan_players(table=table, club=club)
     _check_blocked(plan, skip_errors)
     created = updated = unchanged = skipped = 0
+    _write_rows([row for row in plan.rows if row.status in (NEW, MATCH)])
     for row in plan.rows:
         if row.status in (ERROR, AMBIGUOUS):
             skipped += 1
             continue
-        _write_row(row)
         if row.status == NEW:
             created += 1
         elif row.changes:
@@ -438,7 +466,7 @@ def apply_results(
     plan = plan_results(table=table, tournament=locked, club=club)
     _check_blocked(plan, skip_errors)
     rows = [row for row in plan.rows if row.status in (NEW, MATCH)]
-    players = {row.line: _write_row(row) for row in rows}
+    players = _write_rows(rows)
     register_players(tournament=locked, players=players.values(), user=user)
     entries = {
         e.player_id: e

@@ -283,3 +283,9 @@ def test_results_upload_page(staff_client, club):
         url, {"content": page.context["content"], "filename": "ergebnis.xlsx", "commit": "1"}
     )
     assert sorted(paper.entries.values_list("paper_total", flat=True)) == [-100, -20, 120]
+
+
+def test_a_member_number_twice_in_the_file_is_an_error(club):
+    rows = [*GERMAN_ROWS[:2], ["Faller", "Otto", "CF Bräunlingen", "", "101", "", ""]]
+    plan = plan_players(table=read_table(csv_bytes(rows), "l.csv"))
+    assert plan.rows[1].status == ERROR and "line 4" in plan.rows[1].messages[0]

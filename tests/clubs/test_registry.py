@@ -198,3 +198,8 @@ def test_merged_results_count_for_the_kept_player():
 )
 def test_season_category_by_birth_year(category, born, cut_off, expected):
     assert season_category(category=category, birth_year=born, youth_born_from=cut_off) == expected
+
+
+def test_bulk_created_players_are_found_too():
+    Player.objects.bulk_create([Player(first_name="Lena", last_name="Schwär")])
+    assert [p.first_name for p in search_players(query="schwaer")] == ["Lena"]
