@@ -112,6 +112,7 @@ def treasurer_rows(view: TreasurerView) -> Iterator[list]:
         _("paid by"),
         _("owes"),
         _("entry fees paid"),
+        _("entries not paid"),
         _("note"),
     ]
     for line in view.lines:
@@ -129,6 +130,7 @@ def treasurer_rows(view: TreasurerView) -> Iterator[list]:
             fee.get_method_display() if fee and fee.method else "",
             Euros(line.owes_cents),
             Euros(line.entry_fees_cents),
+            line.entries_unpaid,
             fee.note if fee else "",
         ]
 
@@ -137,5 +139,5 @@ def treasurer_workbook(view: TreasurerView) -> bytes:
     return write_sheet(
         _("Fees"),
         treasurer_rows(view),
-        widths=[20, 16, 12, 10, 12, 12, 12, 12, 12, 14, 12, 14, 30],
+        widths=[20, 16, 12, 10, 12, 12, 12, 12, 12, 14, 12, 14, 12, 30],
     )

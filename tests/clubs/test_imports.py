@@ -289,3 +289,22 @@ def test_a_member_number_twice_in_the_file_is_an_error(club):
     rows = [*GERMAN_ROWS[:2], ["Faller", "Otto", "CF Bräunlingen", "", "101", "", ""]]
     plan = plan_players(table=read_table(csv_bytes(rows), "l.csv"))
     assert plan.rows[1].status == ERROR and "line 4" in plan.rows[1].messages[0]
+
+
+def test_a_paper_tournament_shows_on_every_standings_page(staff_client, club):
+    season = SeasonFactory()
+    paper = TournamentFactory(season=season, entry_mode="totals", host_club=club)
+    apply_results(table=read_table(csv_bytes(RESULT_ROWS), "e.csv"), tournament=paper)
+    for name, args in [
+        ("tournaments:standings", [paper.pk]),
+        ("tournaments:projector", [paper.pk]),
+        ("tournaments:standings_xlsx", [paper.pk]),
+        ("tournaments:print_standings", [paper.pk]),
+        ("tournaments:print_prizes", [paper.pk]),
+        ("tournaments:season_standings", [season.pk]),
+        ("tournaments:tournament_detail", [paper.pk]),
+    ]:
+        response = staff_client.get(reverse(name, args=args))
+        assert response.status_code == 200, name
+    html = staff_client.get(reverse("tournaments:standings", args=[paper.pk])).content.decode()
+    assert "Weißhaar" in html and "120" in html
