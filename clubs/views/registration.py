@@ -40,11 +40,15 @@ def _earlier(tournament: Tournament):
 def registration(request, pk: int):
     tournament = _tournament(request, pk)
     query = request.GET.get("q", "").strip()
+    club_pk = request.GET.get("club", "")
+    club = Club.objects.filter(pk=club_pk).first() if club_pk.isdigit() else None
     registered_ids = set(tournament.entries.values_list("player_id", flat=True))
     found = []
-    if query:
+    if query or club is not None:
         found = [
-            p for p in search_players(query=query)[:SEARCH_LIMIT] if p.pk not in registered_ids
+            p
+            for p in search_players(query=query, club=club)[:SEARCH_LIMIT]
+            if p.pk not in registered_ids
         ]
     entries = tournament.entries.select_related("player").order_by("number")
     return render(
@@ -53,6 +57,8 @@ def registration(request, pk: int):
         {
             "tournament": tournament,
             "query": query,
+            "searched": bool(query or club),
+            "search_club": club,
             "found": found,
             "clubs": Club.objects.all(),
             "earlier": _earlier(tournament),

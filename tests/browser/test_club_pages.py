@@ -12,7 +12,7 @@ import pytest
 
 from clubs.models import Club, Membership, Player
 from clubs.services.admin import charge_season_fees, set_annual_fee
-from tests.factories import SeasonFactory
+from tests.factories import SeasonFactory, TournamentFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -133,6 +133,14 @@ def test_club_pages_in_the_browser(
     with page.expect_navigation():
         page.click(".confirm-import button[type=submit]")
     assert Player.objects.filter(last_name="Schwär").exists()
+
+    tournament = TournamentFactory(season=season, host_club=club, name="Vereinsturnier")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/registration/")
+    with page.expect_navigation():
+        page.click("form:has(input[value=club]) button[type=submit]")
+    assert tournament.entries.count() == 5  # the active members, imported ones included
+    assert fits(page)
+    page.screenshot(path=str(out / f"registration-{size}.png"), full_page=True)
 
     page.goto(f"{live_server.url}/clubs/{club.pk}/fees/{season.pk}/")
     table = page.locator(".fee-table").inner_text()
