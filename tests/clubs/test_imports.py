@@ -308,3 +308,11 @@ def test_a_paper_tournament_shows_on_every_standings_page(staff_client, club):
         assert response.status_code == 200, name
     html = staff_client.get(reverse("tournaments:standings", args=[paper.pk])).content.decode()
     assert "Weißhaar" in html and "120" in html
+
+
+def test_an_oversized_upload_is_refused(staff_client, club):
+    upload = io.BytesIO(csv_bytes(GERMAN_ROWS) + b" " * (1536 * 1024))
+    upload.name = "gross.csv"
+    page = staff_client.post(reverse("clubs:player_import"), {"file": upload})
+    assert page.status_code == 200 and "1.5 MB" in page.content.decode()
+    assert page.context["plan"] is None and not Player.objects.exists()

@@ -250,7 +250,11 @@ def search_players(*, tournament: Tournament, query: str, limit: int = 20):
 
     if not query.strip():
         return Player.objects.none()
-    return registry_search(query=query).exclude(entries__tournament=tournament)[:limit]
+    return (
+        registry_search(query=query)
+        .exclude(entries__tournament=tournament)
+        .prefetch_related("clubs")[:limit]
+    )
 
 
 def round_has_deals(round_: Round) -> bool:
