@@ -115,3 +115,12 @@ def test_late_entry_of_a_known_name_offers_the_existing_player(staff_client):
     assert Player.objects.count() == 1 and not tournament.entries.exists()
     staff_client.post(url, {**data, "new-different_person": "1"})
     assert Player.objects.count() == 2 and tournament.entries.count() == 1
+
+
+def test_the_desk_search_finds_mueller_as_mueller_with_umlaut(staff_client):
+    tournament = TournamentFactory()
+    Player.objects.create(first_name="Hans", last_name="Müller")
+    page = staff_client.get(
+        reverse("tournaments:late_entry", args=[tournament.pk]), {"q": "mueller"}
+    )
+    assert "Müller, Hans" in page.content.decode()
