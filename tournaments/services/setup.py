@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
 from tournaments.models import Deal, Entry, Season, Tournament
+from tournaments.services.registration import entry_category
 
 
 def supported_table_sizes(rules_slug: str) -> frozenset[int]:
@@ -177,8 +178,6 @@ def register_player(
     """Register a player; the start number is the next free one in the tournament.
 
     Raises ValidationError (field ``player``) if the player is registered already."""
-    from tournaments.services.registration import entry_category
-
     # Lock the tournament row so that two desks registering at once get distinct numbers.
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
