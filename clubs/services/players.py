@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Category, Club, Membership, Player, PlayerMerge
@@ -134,6 +134,31 @@ def _snapshot(player: Player) -> dict:
     }
 
 
+def _move_other_references(*, keep: Player, remove: Player) -> None:
+    """Any other model that refers to a player (added by other areas later) follows the
+    merge too; where that breaks one of its constraints the merge is refused."""
+    from tournaments.models import Entry
+
+    handled = {Entry, Membership, PlayerMerge}
+    for relation in Player._meta.related_objects:
+        if relation.related_model in handled or not (relation.one_to_many or relation.one_to_one):
+            continue
+        name = relation.field.name
+        try:
+            with transaction.atomic():
+                relation.related_model._base_manager.filter(**{name: remove}).update(**{name: keep})
+        except IntegrityError as error:
+            raise ValidationError(
+                {
+                    "remove": _(
+                        "Both records appear in %(what)s where only one may: resolve that "
+                        "first. Nothing was merged."
+                    )
+                    % {"what": relation.related_model._meta.verbose_name_plural}
+                }
+            ) from error
+
+
 @transaction.atomic
 def merge_players(
     *, keep: Player, remove: Player, user: AbstractBaseUser | None = None
@@ -206,6 +231,7 @@ def merge_players(
             membership.delete()
         moved_memberships += 1
     entries_moved = Entry.objects.filter(player=remove).update(player=keep)
+    _move_other_references(keep=keep, remove=remove)
     changed = []
     if keep.birth_year is None and remove.birth_year is not None:
         keep.birth_year = remove.birth_year
