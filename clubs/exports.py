@@ -46,22 +46,28 @@ def _cell(worksheet, value, bold: bool = False) -> WriteOnlyCell:
     return cell
 
 
-def write_sheet(title: str, rows: Iterable[Sequence], widths: Sequence[float]) -> bytes:
-    """One sheet: the first row is the header (bold, frozen, with an autofilter)."""
+def write_sheets(sheets: Iterable[tuple[str, Iterable[Sequence], Sequence[float]]]) -> bytes:
+    """Sheets of (title, rows, column widths): the first row of each is the header (bold,
+    frozen, with an autofilter)."""
     workbook = Workbook(write_only=True)
-    worksheet = workbook.create_sheet(title[:31])
-    worksheet.freeze_panes = "A2"
-    for index, width in enumerate(widths, start=1):
-        worksheet.column_dimensions[get_column_letter(index)].width = width
-    count = 0
-    for line, values in enumerate(rows):
-        worksheet.append([_cell(worksheet, v, bold=line == 0) for v in values])
-        count = line + 1
-    if widths:
-        worksheet.auto_filter.ref = f"A1:{get_column_letter(len(widths))}{max(count, 1)}"
+    for title, rows, widths in sheets:
+        worksheet = workbook.create_sheet(title[:31])
+        worksheet.freeze_panes = "A2"
+        for index, width in enumerate(widths, start=1):
+            worksheet.column_dimensions[get_column_letter(index)].width = width
+        count = 0
+        for line, values in enumerate(rows):
+            worksheet.append([_cell(worksheet, v, bold=line == 0) for v in values])
+            count = line + 1
+        if widths:
+            worksheet.auto_filter.ref = f"A1:{get_column_letter(len(widths))}{max(count, 1)}"
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def write_sheet(title: str, rows: Iterable[Sequence], widths: Sequence[float]) -> bytes:
+    return write_sheets([(title, rows, widths)])
 
 
 def category_label(code: str) -> str:
@@ -135,9 +141,35 @@ def treasurer_rows(view: TreasurerView) -> Iterator[list]:
         ]
 
 
-def treasurer_workbook(view: TreasurerView) -> bytes:
-    return write_sheet(
-        _("Fees"),
-        treasurer_rows(view),
-        widths=[20, 16, 12, 10, 12, 12, 12, 12, 12, 14, 12, 14, 12, 30],
+def hosted_rows(hosted) -> Iterator[list]:
+    yield [
+        _("date"),
+        _("tournament"),
+        _("entry fees taken"),
+        _("not paid"),
+        _("prize money"),
+        _("remains"),
+    ]
+    for tournament, money in hosted:
+        yield [
+            tournament.date,
+            tournament.name,
+            Euros(money.fees_taken_cents),
+            money.entries_unpaid,
+            Euros(money.prizes_cents),
+            Euros(money.remainder_cents),
+        ]
+
+
+def treasurer_workbook(view: TreasurerView, hosted=()) -> bytes:
+    """The members' fees, and the money of the tournaments the club hosted in the season."""
+    return write_sheets(
+        [
+            (
+                _("Fees"),
+                treasurer_rows(view),
+                [20, 16, 12, 10, 12, 12, 12, 12, 12, 14, 12, 14, 12, 30],
+            ),
+            (_("Tournaments"), hosted_rows(hosted), [12, 36, 14, 10, 14, 14]),
+        ]
     )

@@ -111,6 +111,14 @@ def _club_season(request, pk: int, season_pk: int):
     return club, season
 
 
+def _hosted(club: Club, season: Season) -> list:
+    """The season's tournaments this club hosted, each with its money."""
+    return [
+        (t, tournament_money(tournament=t, standings=tournament_standings(tournament=t)))
+        for t in Tournament.objects.filter(season=season, host_club=club).order_by("date")
+    ]
+
+
 @organiser_required
 def treasurer(request, pk: int, season_pk: int | None = None):
     if season_pk is None:
@@ -135,12 +143,6 @@ def treasurer(request, pk: int, season_pk: int | None = None):
         )
         messages.success(request, _("%(count)s fees entered.") % {"count": count})
         return redirect("clubs:treasurer", pk=club.pk, season_pk=season.pk)
-    hosted = []
-    for tournament in Tournament.objects.filter(season=season, host_club=club).order_by("date"):
-        money = tournament_money(
-            tournament=tournament, standings=tournament_standings(tournament=tournament)
-        )
-        hosted.append((tournament, money))
     return render(
         request,
         "clubs/treasurer.html",
@@ -150,7 +152,7 @@ def treasurer(request, pk: int, season_pk: int | None = None):
             "seasons": Season.objects.all(),
             "view": view,
             "charge": charge,
-            "hosted": hosted,
+            "hosted": _hosted(club, season),
         },
     )
 
@@ -158,7 +160,7 @@ def treasurer(request, pk: int, season_pk: int | None = None):
 @organiser_required
 def treasurer_xlsx(request, pk: int, season_pk: int):
     club, season = _club_season(request, pk, season_pk)
-    data = treasurer_workbook(treasurer_view(club=club, season=season))
+    data = treasurer_workbook(treasurer_view(club=club, season=season), _hosted(club, season))
     response = HttpResponse(data, content_type=XLSX_CONTENT_TYPE)
     name = "-".join(p for p in (slugify(club.short_name), slugify(season.name), "beitraege") if p)
     response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'

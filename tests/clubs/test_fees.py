@@ -148,6 +148,25 @@ def test_treasurer_page_and_excel_export(staff_client, members):
     assert by_name["Passiv"][10] == 10.0  # owes 10 €
 
 
+def test_treasurer_export_lists_the_hosted_tournaments_money(staff_client, members):
+    club, season = members
+    hosted = TournamentFactory(
+        season=season,
+        host_club=club,
+        entry_mode="totals",
+        entry_fee_cents=800,
+        prize_shares_cents=[1000],
+    )
+    TournamentFactory(season=season)  # another club's: not listed
+    for number, total in enumerate([30, -30], start=1):
+        EntryFactory(tournament=hosted, number=number, paper_total=total, fee_paid=True)
+    response = staff_client.get(reverse("clubs:treasurer_xlsx", args=[club.pk, season.pk]))
+    book = load_workbook(io.BytesIO(response.content))
+    rows = list(book.worksheets[1].iter_rows(values_only=True))
+    assert len(rows) == 2
+    assert rows[1][1:] == (hosted.name, 16.0, 0, 10.0, 6.0)
+
+
 def test_fee_page_records_a_payment(staff_client, members):
     club, season = members
     membership = Membership.objects.get(player__last_name="Aktiv")
