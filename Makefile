@@ -40,6 +40,7 @@ bench: install
 	$(BIN)/python bench/bench_draw.py
 	$(BIN)/python bench/bench_tournament.py
 	$(BIN)/python bench/bench_written.py
+	$(BIN)/python bench/bench_clubs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

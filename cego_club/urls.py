@@ -5,5 +5,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("rules/", include("rules.urls")),
+    path("", include("clubs.urls")),
     path("", include("tournaments.urls")),
 ]

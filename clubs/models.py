@@ -4,10 +4,13 @@ The tables kept the names they had when these models lived in ``tournaments``
 (``tournaments_club`` …): the move was a change of Django's state only.
 """
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from clubs.search import player_key
 
 
 class Category(models.TextChoices):
@@ -36,6 +39,15 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        # bulk_create skips save(): set the search key here too.
+        objs = list(objs)
+        for player in objs:
+            player.search_key = player_key(player.first_name, player.last_name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class Player(models.Model):
     first_name = models.CharField(_("first name"), max_length=60)
     last_name = models.CharField(_("last name"), max_length=60)
@@ -56,6 +68,12 @@ class Player(models.Model):
     clubs = models.ManyToManyField(
         Club, through="Membership", related_name="players", verbose_name=_("clubs")
     )
+    # "Müller" and "Mueller" share the key " mueller hans ": searched with LIKE on every database.
+    search_key = models.CharField(
+        _("search key"), max_length=130, editable=False, db_index=True, default=""
+    )
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         db_table = "tournaments_player"
@@ -76,6 +94,13 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.last_name}, {self.first_name}"
 
+    def save(self, *args, **kwargs):
+        self.search_key = player_key(self.first_name, self.last_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"first_name", "last_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "search_key"}
+        super().save(*args, **kwargs)
+
     @property
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}"
@@ -94,6 +119,7 @@ class Membership(models.Model):
     )
     member_number = models.CharField(_("member number"), max_length=20, blank=True)
     since = models.DateField(_("member since"), null=True, blank=True)
+    left_on = models.DateField(_("left on"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
     )
@@ -112,7 +138,100 @@ class Membership(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["active", "passive"]), name="membership_status_valid"
             ),
+            models.CheckConstraint(
+                condition=Q(left_on__isnull=True)
+                | Q(since__isnull=True)
+                | Q(left_on__gte=models.F("since")),
+                name="membership_left_after_joined",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.player} ({self.club.short_name})"
+
+
+class AnnualFee(models.Model):
+    """A member's fee for one season: what is due, and when and how it was paid.
+
+    The row also says whether the member was active or passive in that season (passive
+    members usually pay less), so the treasurer's list is one row per member and season.
+    """
+
+    class Method(models.TextChoices):
+        CASH = "cash", _("cash")
+        TRANSFER = "transfer", _("bank transfer")
+
+    membership = models.ForeignKey(
+        Membership, on_delete=models.CASCADE, related_name="fees", verbose_name=_("membership")
+    )
+    season = models.ForeignKey(
+        "tournaments.Season",
+        on_delete=models.PROTECT,
+        related_name="annual_fees",
+        verbose_name=_("season"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Membership.Status.choices, default="active"
+    )
+    amount_cents = models.PositiveIntegerField(_("amount (cents)"))
+    due_on = models.DateField(_("due on"))
+    paid_on = models.DateField(_("paid on"), null=True, blank=True)
+    method = models.CharField(
+        _("paid by"), max_length=10, choices=Method.choices, blank=True, default=""
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("annual fee")
+        verbose_name_plural = _("annual fees")
+        ordering = ["season", "membership"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership", "season"], name="annual_fee_once_per_season"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "passive"]), name="annual_fee_status_valid"
+            ),
+            # Paid means: a date and a way; unpaid: neither.
+            models.CheckConstraint(
+                condition=Q(paid_on__isnull=True, method="")
+                | Q(paid_on__isnull=False, method__in=["cash", "transfer"]),
+                name="annual_fee_payment_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership} {self.season}"
+
+    @property
+    def paid(self) -> bool:
+        return self.paid_on is not None
+
+
+class PlayerMerge(models.Model):
+    """Log of a merge: the removed record's data as it was, and where its entries went."""
+
+    kept = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="merges", verbose_name=_("kept player")
+    )
+    removed_name = models.CharField(_("removed record"), max_length=130)
+    removed_data = models.JSONField(_("removed record's data"))
+    entries_moved = models.PositiveIntegerField(_("entries moved"))
+    memberships_moved = models.PositiveIntegerField(_("memberships moved"))
+    merged_at = models.DateTimeField(_("merged at"), auto_now_add=True)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("merged by"),
+    )
+
+    class Meta:
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+        ordering = ["-merged_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.removed_name} → {self.kept}"

@@ -29,6 +29,14 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
+    # Youth by birth year: a player born in this year or later plays as youth in this season.
+    youth_born_from = models.PositiveSmallIntegerField(
+        _("youth: born in or after"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1900), MaxValueValidator(2100)],
+        help_text=_("Players born in this year or later count as youth in this season."),
+    )
 
     class Meta:
         verbose_name = _("season")
@@ -99,6 +107,11 @@ class Tournament(models.Model):
         _("last round's Räuber at the higher amount"),
         default=False,
         help_text=_("Dreierles, by agreement: a Räuber in the last round is worth 4 instead of 2."),
+    )
+    youth_entry_free = models.BooleanField(_("youth play free"), default=True)
+    # The entry-fee pot shared out by place: [3000, 2000, 1000] = 30 € for 1st, 20 € for 2nd …
+    prize_shares_cents = models.JSONField(
+        _("prize money per place (cents)"), default=list, blank=True
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # The "finished" step after the last round: final standings and prizes, and a lock.
@@ -173,6 +186,8 @@ class Entry(models.Model):
         help_text=_("Empty while the player is in the tournament; 0 = withdrawn before round 1."),
     )
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    # A tournament played on paper and imported as one total per player (totals-only mode).
+    paper_total = models.IntegerField(_("total from the paper list"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("entry")

@@ -158,6 +158,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
             "player_id",
             "player__first_name",
             "player__last_name",
+            "paper_total",
         )
     )
     clubs: dict[int, str] = {}
@@ -206,6 +207,8 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         seats=seats, substitutions=substitutions, deals=counting, bucket="round__number"
     )
     round_numbers = tuple(sorted(r["number"] for r in rounds))
+    if _add_paper_totals(tallies, entries, bucket=lambda entry: 1):
+        round_numbers = round_numbers or (1,)
     rows = _ranked_rows(
         tournament=tournament,
         entries=entries,
@@ -226,6 +229,19 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         unit=str(tournament.rules_snapshot.get("unit", "points")),
         unresolved_ties=unresolved,
     )
+
+
+def _add_paper_totals(tallies: dict[int, _Tally], entries: list[dict], bucket) -> bool:
+    """A tournament imported from a paper list has one total per entry (``paper_total``) and
+    no deals: it counts as that entry's result (as round 1 of its tournament)."""
+    found = False
+    for entry in entries:
+        if entry.get("paper_total") is not None:
+            tally = tallies[entry["id"]]
+            key = bucket(entry)
+            tally.round_totals[key] = tally.round_totals.get(key, 0) + entry["paper_total"]
+            found = True
+    return found
 
 
 def _ranked_rows(
@@ -365,7 +381,13 @@ def season_standings(*, season: Season) -> SeasonStandings:
     tournaments = tuple(Tournament.objects.filter(season=season).order_by("date", "pk"))
     entries = list(
         Entry.objects.filter(tournament__season=season).values(
-            "id", "player_id", "player__first_name", "player__last_name", "player__category"
+            "id",
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+            "player__category",
+            "tournament_id",
+            "paper_total",
         )
     )
     clubs: dict[int, str] = {}
@@ -396,6 +418,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
     tallies = _tally(
         seats=seats, substitutions=substitutions, deals=deals, bucket="round__tournament_id"
     )
+    _add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
     per_player: dict[int, dict[int, int]] = defaultdict(dict)
     people: dict[int, dict] = {}
     for entry in entries:

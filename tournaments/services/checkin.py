@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from clubs.models import Category, Club, Membership, Player
@@ -244,18 +244,16 @@ def next_start_number(*, tournament: Tournament) -> int:
 
 
 def search_players(*, tournament: Tournament, query: str, limit: int = 20):
-    """Players matching a name, not yet registered in ``tournament`` (for late entries)."""
-    query = query.strip()
-    if not query:
+    """Players matching a name, not yet registered in ``tournament`` (for late entries);
+    spelling-tolerant like the registry ("Mueller" finds "Müller")."""
+    from clubs.selectors import search_players as registry_search
+
+    if not query.strip():
         return Player.objects.none()
-    condition = Q()
-    for word in query.split():
-        condition &= Q(first_name__icontains=word) | Q(last_name__icontains=word)
     return (
-        Player.objects.filter(condition)
+        registry_search(query=query)
         .exclude(entries__tournament=tournament)
-        .prefetch_related("clubs")
-        .order_by("last_name", "first_name")[:limit]
+        .prefetch_related("clubs")[:limit]
     )
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
 from tournaments.models import Deal, Entry, Season, Tournament
+from tournaments.services.registration import entry_category
 
 
 def supported_table_sizes(rules_slug: str) -> frozenset[int]:
@@ -207,7 +208,11 @@ def register_player(
 
     Raises ValidationError (field ``player``) if the player is registered already."""
     # Lock the tournament row so that two desks registering at once get distinct numbers.
-    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season")
+        .get(pk=tournament.pk)
+    )
     if tournament.entries.filter(player=player).exists():
         raise ValidationError(
             {"player": _("%(name)s is registered already.") % {"name": player.full_name}}
@@ -217,7 +222,7 @@ def register_player(
         tournament=tournament,
         player=player,
         number=highest + 1,
-        category=category or player.category,
+        category=category or entry_category(tournament, player),
         checked_in=checked_in,
         fee_paid=fee_paid,
     )

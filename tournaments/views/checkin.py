@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from clubs.models import Player
+from clubs.selectors import players_named
 from tournaments.forms_setup import (
     ExistingPlayerForm,
     KeepApartForm,
@@ -149,6 +150,7 @@ def late_entry(request, pk):
     query = request.GET.get("q", "")
     new_form = NewPlayerForm(prefix="new")
     existing_form = ExistingPlayerForm(prefix="existing")
+    duplicates = []
     if request.method == "POST":
         try:
             if "existing-player" in request.POST:
@@ -164,6 +166,22 @@ def late_entry(request, pk):
                     return _registered(request, tournament, entry)
             else:
                 new_form = NewPlayerForm(request.POST, prefix="new")
+                if new_form.is_valid() and request.POST.get("new-different_person") != "1":
+                    # The same name (however spelt) is most likely the same person: offer them.
+                    duplicates = list(
+                        players_named(
+                            first_name=new_form.cleaned_data["first_name"],
+                            last_name=new_form.cleaned_data["last_name"],
+                        )
+                    )
+                    if duplicates:
+                        new_form.add_error(
+                            "last_name",
+                            _(
+                                "A player of this name exists already: register that player, "
+                                "or confirm that this is a different person."
+                            ),
+                        )
                 if new_form.is_valid():
                     entry = services.register_new_player(
                         tournament=tournament, user=request.user, **new_form.cleaned_data
@@ -183,6 +201,7 @@ def late_entry(request, pk):
             "found": found[:SHOWN],
             "cut_off": len(found) > SHOWN,
             "shown": SHOWN,
+            "duplicates": duplicates,
             "new_form": new_form,
             "existing_form": existing_form,
             "next_number": services.next_start_number(tournament=tournament),

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament
+from tournaments.money import tournament_money
 from tournaments.pdf import pdf_response, render_pdf
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.sheets import RoundSheets, round_sheets
@@ -145,7 +146,12 @@ def print_prizes(request, pk: int):
         (_("Best youth"), groups.best_youth),
         (_("Last place (Mauskönig)"), groups.last),
     ]
-    pdf = render_pdf("print/prizes.html", {"standings": standings, "sections": sections}, request)
+    money = tournament_money(tournament=tournament, standings=standings)
+    pdf = render_pdf(
+        "print/prizes.html",
+        {"standings": standings, "sections": sections, "money": money},
+        request,
+    )
     return pdf_response(pdf, _filename(tournament, _("prizes")))
 
 

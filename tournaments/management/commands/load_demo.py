@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from clubs.demo import load_members_and_fees
 from clubs.models import Club, Membership, Player
 from tournaments import demo
 from tournaments.models import Round, Season, Tournament
@@ -71,6 +72,9 @@ class Command(BaseCommand):
             self._play(finished)
         upcoming = self._tournament(club, season, demo.DEMO_TOURNAMENT_NAME, dt.date(2026, 11, 28))
         self._register(upcoming, players)
+        load_members_and_fees(
+            club=club, season=season, players=players, tournaments=[finished, upcoming]
+        )
 
         user_model = get_user_model()
         if not user_model.objects.filter(username=DEMO_USERNAME).exists():

@@ -1,0 +1,137 @@
+"""Forms of the club area: they parse input; the services validate the rest."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import AnnualFee, Category, Club, Membership
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def cents(amount: Decimal | None) -> int:
+    return int((amount or Decimal(0)) * 100)
+
+
+class PlayerFilterForm(forms.Form):
+    q = forms.CharField(label=_("name"), required=False)
+    club = forms.ModelChoiceField(label=_("club"), queryset=Club.objects.all(), required=False)
+    category = forms.ChoiceField(
+        label=_("category"), choices=[("", _("all")), *Category.choices], required=False
+    )
+
+
+class PlayerForm(forms.Form):
+    first_name = forms.CharField(label=_("first name"), max_length=60)
+    last_name = forms.CharField(label=_("last name"), max_length=60)
+    birth_year = forms.IntegerField(
+        label=_("birth year"), min_value=1900, max_value=2100, required=False
+    )
+    category = forms.ChoiceField(
+        label=_("category"),
+        choices=Category.choices,
+        help_text=_("Youth is decided by the birth year where the season sets a youth cut-off."),
+    )
+    email = forms.EmailField(label=_("e-mail"), required=False)
+    club = forms.ModelChoiceField(label=_("home club"), queryset=Club.objects.all(), required=False)
+    member_number = forms.CharField(label=_("member number"), max_length=20, required=False)
+
+
+class MergeForm(forms.Form):
+    remove = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=120)
+    short_name = forms.CharField(label=_("short name"), max_length=20)
+    town = forms.CharField(label=_("town"), max_length=80)
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=120)
+    starts_on = forms.DateField(label=_("starts on"), widget=DATE)
+    ends_on = forms.DateField(label=_("ends on"), widget=DATE)
+    youth_born_from = forms.IntegerField(
+        label=_("youth: born in or after"),
+        min_value=1900,
+        max_value=2100,
+        required=False,
+        help_text=_("Players born in this year or later count as youth in this season."),
+    )
+
+
+class MembershipForm(forms.Form):
+    member_number = forms.CharField(label=_("member number"), max_length=20, required=False)
+    since = forms.DateField(label=_("member since"), widget=DATE, required=False)
+    left_on = forms.DateField(label=_("left on"), widget=DATE, required=False)
+    status = forms.ChoiceField(label=_("status"), choices=Membership.Status.choices)
+
+
+class FeeForm(forms.Form):
+    status = forms.ChoiceField(label=_("status"), choices=Membership.Status.choices)
+    amount = forms.DecimalField(
+        label=_("amount (€)"), min_value=Decimal(0), max_digits=7, decimal_places=2, localize=True
+    )
+    due_on = forms.DateField(label=_("due on"), widget=DATE)
+    paid_on = forms.DateField(label=_("paid on"), widget=DATE, required=False)
+    method = forms.ChoiceField(
+        label=_("paid by"), choices=[("", "–"), *AnnualFee.Method.choices], required=False
+    )
+    note = forms.CharField(label=_("note"), max_length=200, required=False)
+
+
+class ChargeFeesForm(forms.Form):
+    active_amount = forms.DecimalField(
+        label=_("fee for active members (€)"),
+        min_value=Decimal(0),
+        max_digits=7,
+        decimal_places=2,
+        localize=True,
+    )
+    passive_amount = forms.DecimalField(
+        label=_("fee for passive members (€)"),
+        min_value=Decimal(0),
+        max_digits=7,
+        decimal_places=2,
+        localize=True,
+    )
+    due_on = forms.DateField(label=_("due on"), widget=DATE)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("file"), help_text=_("CSV (comma or semicolon) or Excel (.xlsx).")
+    )
+    club = forms.ModelChoiceField(
+        label=_("club"),
+        queryset=Club.objects.all(),
+        required=False,
+        help_text=_("For rows without a club column."),
+    )
+
+
+class PrizeMoneyForm(forms.Form):
+    shares = forms.CharField(
+        label=_("prize money per place (€)"),
+        required=False,
+        help_text=_("First place first, separated by spaces or semicolons: 30; 20; 10"),
+    )
+    youth_entry_free = forms.BooleanField(label=_("youth play free"), required=False)
+
+    def clean_shares(self) -> list[int]:
+        text = self.cleaned_data["shares"].replace(";", " ").replace("€", " ")
+        amounts = []
+        for word in text.split():
+            try:
+                amount = Decimal(word.replace(",", "."))
+            except ArithmeticError:
+                amount = None
+            if amount is None or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+                raise forms.ValidationError(
+                    _("“%(value)s” is not an amount in euros.") % {"value": word}
+                )
+            amounts.append(cents(amount))
+        return amounts

@@ -1,0 +1,187 @@
+"""Clubs, seasons, memberships and annual fees, edited in the app's own pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from clubs.models import AnnualFee, Club, Membership
+
+
+def _save(instance, unique_message: str):
+    instance.full_clean(validate_unique=False)
+    try:
+        with transaction.atomic():
+            instance.save()
+    except IntegrityError as error:
+        raise ValidationError(unique_message) from error
+    return instance
+
+
+@transaction.atomic
+def save_club(
+    *,
+    club: Club | None = None,
+    name: str,
+    short_name: str,
+    town: str,
+    user: AbstractBaseUser | None = None,
+) -> Club:
+    club = Club.objects.select_for_update().get(pk=club.pk) if club is not None else Club()
+    club.name, club.short_name, club.town = name.strip(), short_name.strip(), town.strip()
+    clash = Club.objects.exclude(pk=club.pk)
+    errors = {}
+    if clash.filter(name__iexact=club.name).exists():
+        errors["name"] = _("A club of this name exists already.")
+    if clash.filter(short_name__iexact=club.short_name).exists():
+        errors["short_name"] = _("Another club has this short name.")
+    if errors:
+        raise ValidationError(errors)
+    return _save(club, _("A club of this name exists already."))
+
+
+@transaction.atomic
+def save_season(
+    *,
+    season=None,
+    name: str,
+    starts_on: dt.date,
+    ends_on: dt.date,
+    youth_born_from: int | None = None,
+    user: AbstractBaseUser | None = None,
+):
+    from tournaments.models import Season
+
+    season = Season.objects.select_for_update().get(pk=season.pk) if season else Season()
+    if ends_on < starts_on:
+        raise ValidationError({"ends_on": _("The season cannot end before it starts.")})
+    if Season.objects.exclude(pk=season.pk).filter(name__iexact=name.strip()).exists():
+        raise ValidationError({"name": _("A season of this name exists already.")})
+    season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
+    season.youth_born_from = youth_born_from
+    return _save(season, _("A season of this name exists already."))
+
+
+@transaction.atomic
+def update_membership(
+    *,
+    membership: Membership,
+    member_number: str,
+    since: dt.date | None,
+    left_on: dt.date | None,
+    status: str,
+    user: AbstractBaseUser | None = None,
+) -> Membership:
+    locked = Membership.objects.select_for_update().get(pk=membership.pk)
+    if since and left_on and left_on < since:
+        raise ValidationError({"left_on": _("A member cannot leave before joining.")})
+    number = member_number.strip()
+    if (
+        number
+        and Membership.objects.filter(club=locked.club_id, member_number=number)
+        .exclude(pk=locked.pk)
+        .exists()
+    ):
+        raise ValidationError({"member_number": _("This member number is given already.")})
+    locked.member_number, locked.since, locked.left_on = number, since, left_on
+    locked.status = status
+    locked.full_clean(validate_constraints=False, validate_unique=False)
+    locked.save()
+    return locked
+
+
+@transaction.atomic
+def set_annual_fee(
+    *,
+    membership: Membership,
+    season,
+    amount_cents: int,
+    due_on: dt.date,
+    status: str,
+    paid_on: dt.date | None = None,
+    method: str = "",
+    note: str = "",
+    user: AbstractBaseUser | None = None,
+) -> AnnualFee:
+    """Create or change the member's fee for the season. A payment needs both its date and
+    its way (cash or transfer)."""
+    Membership.objects.select_for_update().get(pk=membership.pk)
+    errors = {}
+    if amount_cents < 0:
+        errors["amount"] = _("The amount cannot be negative.")
+    if paid_on is not None and not method:
+        errors["method"] = _("Say how it was paid: cash or transfer.")
+    if paid_on is None and method:
+        errors["paid_on"] = _("Give the day it was paid.")
+    if errors:
+        raise ValidationError(errors)
+    fee, _created = AnnualFee.objects.select_for_update().get_or_create(
+        membership=membership,
+        season=season,
+        defaults={"amount_cents": amount_cents, "due_on": due_on},
+    )
+    fee.amount_cents, fee.due_on, fee.status = amount_cents, due_on, status
+    fee.paid_on, fee.method, fee.note = paid_on, method, note.strip()
+    fee.full_clean(validate_unique=False)
+    fee.save()
+    return fee
+
+
+@transaction.atomic
+def charge_season_fees(
+    *,
+    club: Club,
+    season,
+    active_cents: int,
+    passive_cents: int,
+    due_on: dt.date,
+    user: AbstractBaseUser | None = None,
+) -> int:
+    """Give every member of the season who has no fee row yet the season's fee (by their
+    membership status). Existing rows are left alone, so running it twice adds nothing."""
+    from clubs.selectors import season_memberships
+
+    Club.objects.select_for_update().get(pk=club.pk)
+    memberships = list(season_memberships(club=club, season=season))
+    have = set(
+        AnnualFee.objects.filter(season=season, membership__club=club).values_list(
+            "membership_id", flat=True
+        )
+    )
+    new = [
+        AnnualFee(
+            membership=m,
+            season=season,
+            status=m.status,
+            amount_cents=active_cents if m.status == Membership.Status.ACTIVE else passive_cents,
+            due_on=due_on,
+        )
+        for m in memberships
+        if m.pk not in have
+    ]
+    AnnualFee.objects.bulk_create(new)
+    return len(new)
+
+
+@transaction.atomic
+def set_prize_money(
+    *,
+    tournament,
+    shares_cents: list[int],
+    youth_entry_free: bool,
+    user: AbstractBaseUser | None = None,
+):
+    """The amounts per place shared out of the entry-fee pot, and whether youth play free."""
+    from tournaments.models import Tournament
+
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if any(amount < 0 for amount in shares_cents):
+        raise ValidationError({"shares": _("Amounts cannot be negative.")})
+    locked.prize_shares_cents = list(shares_cents)
+    locked.youth_entry_free = youth_entry_free
+    locked.save(update_fields=["prize_shares_cents", "youth_entry_free"])
+    return locked

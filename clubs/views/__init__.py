@@ -1,0 +1,1 @@
+"""Pages of the club area, one module per area, each with its own ``urlpatterns``."""

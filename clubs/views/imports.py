@@ -1,0 +1,153 @@
+"""Import pages: upload, preview (nothing written), confirm (one transaction).
+
+The preview carries the file along in the confirm form (base64), so the server keeps no
+state between the two steps; on confirm the rows are planned again and then written.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+
+from clubs.forms import ImportForm
+from clubs.models import Club
+from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from clubs.services import imports as services
+from clubs.tabular import TabularError, read_table
+from clubs.views.common import add_service_errors
+from tournaments.models import Tournament
+
+# The confirm step sends the file back as base64 (4/3 of its size): this keeps that form
+# under Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB). A member list of 1,500 rows is ~100 kB.
+MAX_UPLOAD_BYTES = 1536 * 1024
+
+
+def _uploaded(request, form: ImportForm) -> tuple[bytes, str] | None:
+    """The file of this request: uploaded now, or carried along from the preview."""
+    if request.POST.get("content"):
+        try:
+            return base64.b64decode(request.POST["content"], validate=True), request.POST.get(
+                "filename", ""
+            )
+        except (binascii.Error, ValueError):
+            form.add_error(None, _("The file was damaged on the way; upload it again."))
+            return None
+    upload = request.FILES.get("file")
+    if upload is None:
+        form.add_error("file", _("Choose a file."))
+        return None
+    if upload.size > MAX_UPLOAD_BYTES:
+        form.add_error("file", _("The file is larger than 1.5 MB."))
+        return None
+    return upload.read(), upload.name
+
+
+def _club(request) -> Club | None:
+    pk = request.POST.get("club") or ""
+    if not pk.isdigit():
+        return None
+    club = get_object_or_404(Club, pk=pk)
+    check(request.user, MANAGE_CLUB, club)
+    return club
+
+
+def _import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
+    form = ImportForm(request.POST or None, request.FILES or None)
+    form.fields["file"].required = not request.POST.get("content")
+    plan = data = None
+    name = ""
+    if request.method == "POST":
+        uploaded = _uploaded(request, form)
+        club = _club(request)
+        if uploaded is not None:
+            data, name = uploaded
+            try:
+                table = read_table(data, name)
+            except TabularError as error:
+                form.add_error("file" if "file" in request.FILES else None, str(error))
+            else:
+                plan = plan_fn(table=table, club=club)
+                # Rows may name other clubs: the organiser must be allowed to manage each.
+                for named in {row.club for row in plan.rows if row.club is not None}:
+                    check(request.user, MANAGE_CLUB, named)
+                if request.POST.get("commit") == "1":
+                    try:
+                        outcome = apply_fn(
+                            table=table,
+                            club=club,
+                            skip_errors=request.POST.get("skip_errors") == "1",
+                            user=request.user,
+                        )
+                    except ValidationError as error:
+                        add_service_errors(form, error)
+                    else:
+                        messages.success(
+                            request,
+                            _(
+                                "Import done: %(created)s new, %(updated)s completed, "
+                                "%(unchanged)s unchanged, %(skipped)s skipped."
+                            )
+                            % outcome.__dict__,
+                        )
+                        return None
+    return render(
+        request,
+        template,
+        {
+            **context,
+            "form": form,
+            "plan": plan,
+            "plan_counts": {status: plan.count(status) for status in services.STATUSES}
+            if plan is not None
+            else {},
+            "content": base64.b64encode(data).decode("ascii") if plan is not None else "",
+            "filename": name,
+            "club_pk": request.POST.get("club", ""),
+        },
+    )
+
+
+@organiser_required
+def player_import(request):
+    check(request.user, MANAGE_CLUB, None)
+    response = _import_page(
+        request,
+        template="clubs/import_players.html",
+        context={},
+        plan_fn=services.plan_players,
+        apply_fn=services.apply_players,
+    )
+    return response or redirect("clubs:player_list")
+
+
+@organiser_required
+def results_import(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+
+    def plan_fn(*, table, club):
+        return services.plan_results(table=table, tournament=tournament, club=club)
+
+    def apply_fn(**kwargs):
+        return services.apply_results(tournament=tournament, **kwargs)
+
+    response = _import_page(
+        request,
+        template="clubs/import_results.html",
+        context={"tournament": tournament},
+        plan_fn=plan_fn,
+        apply_fn=apply_fn,
+    )
+    return response or redirect("tournaments:standings", pk=tournament.pk)
+
+
+urlpatterns = [
+    path("players/import/", player_import, name="player_import"),
+    path("tournaments/<int:pk>/import-results/", results_import, name="results_import"),
+]

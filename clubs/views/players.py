@@ -1,0 +1,231 @@
+"""The player registry: list and search, create and edit, merge, export (organisers)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.exports import XLSX_CONTENT_TYPE, category_label, players_workbook
+from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm
+from clubs.models import Membership, Player
+from clubs.permissions import MANAGE_CLUB, check, organiser_required
+from clubs.selectors import players_named, search_players
+from clubs.services import players as services
+from clubs.views.common import add_service_errors
+from tournaments.pdf import pdf_response, render_pdf
+
+PAGE_SIZE = 100
+
+
+def _check_player(user, player: Player) -> None:
+    """A player belongs to the clubs they are a member of; one without a club to anyone
+    who may manage some club (the roles module decides both)."""
+    clubs = [m.club for m in player.memberships.all()]
+    if not clubs:
+        check(user, MANAGE_CLUB, None)
+        return
+    for club in clubs:
+        try:
+            check(user, MANAGE_CLUB, club)
+            return
+        except PermissionDenied:
+            continue
+    raise PermissionDenied
+
+
+def _filtered(request):
+    form = PlayerFilterForm(request.GET or None)
+    data = form.cleaned_data if form.is_valid() else {}
+    players = search_players(
+        query=data.get("q") or "", club=data.get("club"), category=data.get("category") or ""
+    )
+    return form, data, players
+
+
+@organiser_required
+def player_list(request):
+    form, data, players = _filtered(request)
+    if data.get("club"):
+        check(request.user, MANAGE_CLUB, data["club"])
+    page = Paginator(players, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "clubs/player_list.html",
+        {"filters": form, "page": page, "query": query.urlencode()},
+    )
+
+
+@organiser_required
+def player_export_xlsx(request):
+    _form, data, players = _filtered(request)
+    if data.get("club"):
+        check(request.user, MANAGE_CLUB, data["club"])
+    response = HttpResponse(
+        players_workbook(players.iterator(chunk_size=500)), content_type=XLSX_CONTENT_TYPE
+    )
+    response["Content-Disposition"] = 'attachment; filename="spieler.xlsx"'
+    return response
+
+
+@organiser_required
+def player_export_pdf(request):
+    _form, data, players = _filtered(request)
+    if data.get("club"):
+        check(request.user, MANAGE_CLUB, data["club"])
+    rows = [
+        {
+            "player": p,
+            "category": category_label(p.category),
+            "clubs": ", ".join(m.club.short_name for m in p.memberships.all()),
+            "numbers": ", ".join(m.member_number for m in p.memberships.all() if m.member_number),
+        }
+        for p in players
+    ]
+    pdf = render_pdf(
+        "print/players.html", {"rows": rows, "club": data.get("club"), "q": data.get("q")}, request
+    )
+    return pdf_response(pdf, "spieler.pdf")
+
+
+def _player_kwargs(form: PlayerForm) -> dict:
+    return dict(form.cleaned_data)
+
+
+@organiser_required
+def player_create(request):
+    form = PlayerForm(request.POST or None)
+    duplicates = []
+    if request.method == "POST" and form.is_valid():
+        club = form.cleaned_data["club"]
+        check(request.user, MANAGE_CLUB, club)
+        try:
+            player = services.create_player(
+                user=request.user,
+                allow_duplicate=request.POST.get("different_person") == "1",
+                **_player_kwargs(form),
+            )
+        except services.DuplicateName as error:
+            duplicates = error.players
+            add_service_errors(form, error)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": player.full_name})
+            return redirect("clubs:player_detail", pk=player.pk)
+    return render(
+        request,
+        "clubs/player_form.html",
+        {"form": form, "duplicates": duplicates, "player": None},
+    )
+
+
+@organiser_required
+def player_edit(request, pk: int):
+    player = get_object_or_404(Player.objects.prefetch_related("memberships__club"), pk=pk)
+    _check_player(request.user, player)
+    home = next(iter(player.memberships.all()), None)
+    initial = {
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "birth_year": player.birth_year,
+        "category": player.category,
+        "email": player.email,
+        "club": home.club if home else None,
+        "member_number": home.member_number if home else "",
+    }
+    form = PlayerForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_player(player=player, user=request.user, **_player_kwargs(form))
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("Changes saved."))
+            return redirect("clubs:player_detail", pk=player.pk)
+    same = players_named(
+        first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+    )
+    return render(
+        request,
+        "clubs/player_form.html",
+        {"form": form, "duplicates": list(same), "player": player},
+    )
+
+
+@organiser_required
+def player_detail(request, pk: int):
+    player = get_object_or_404(
+        Player.objects.prefetch_related(
+            Prefetch("memberships", queryset=Membership.objects.select_related("club"))
+        ),
+        pk=pk,
+    )
+    _check_player(request.user, player)
+    entries = player.entries.select_related("tournament__host_club", "tournament__season").order_by(
+        "-tournament__date"
+    )
+    query = request.GET.get("q", "")
+    candidates = search_players(query=query).exclude(pk=player.pk)[:20] if query else []
+    same = players_named(
+        first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+    )
+    return render(
+        request,
+        "clubs/player_detail.html",
+        {
+            "player": player,
+            "entries": entries,
+            "merges": player.merges.select_related("merged_by"),
+            "candidates": candidates,
+            "same_name": same,
+            "query": query,
+        },
+    )
+
+
+@organiser_required
+@require_POST
+def player_merge(request, pk: int):
+    """Merge the record ``remove`` into this one (``pk`` is kept)."""
+    keep = get_object_or_404(Player.objects.prefetch_related("memberships__club"), pk=pk)
+    form = MergeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the record to merge into this one."))
+        return redirect("clubs:player_detail", pk=keep.pk)
+    remove = get_object_or_404(
+        Player.objects.prefetch_related("memberships__club"), pk=form.cleaned_data["remove"]
+    )
+    _check_player(request.user, keep)
+    _check_player(request.user, remove)
+    try:
+        log = services.merge_players(keep=keep, remove=remove, user=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(removed)s merged into %(kept)s: %(entries)s tournament entries moved.")
+            % {"removed": log.removed_name, "kept": keep, "entries": log.entries_moved},
+        )
+    return redirect("clubs:player_detail", pk=keep.pk)
+
+
+urlpatterns = [
+    path("players/", player_list, name="player_list"),
+    path("players/export.xlsx", player_export_xlsx, name="player_export_xlsx"),
+    path("players/export.pdf", player_export_pdf, name="player_export_pdf"),
+    path("players/new/", player_create, name="player_create"),
+    path("players/<int:pk>/", player_detail, name="player_detail"),
+    path("players/<int:pk>/edit/", player_edit, name="player_edit"),
+    path("players/<int:pk>/merge/", player_merge, name="player_merge"),
+]

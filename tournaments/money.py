@@ -1,0 +1,121 @@
+"""A tournament's money: entry fees taken at check-in, prize money shared out by place.
+
+``entry_fee_cents`` and ``share_prizes`` are pure; ``tournament_money`` reads one
+tournament's entries (one query) and its standings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from clubs.models import Category
+
+
+def entry_fee_cents(entry) -> int:
+    """What this entry pays: the tournament's fee, nothing for youth where youth play free."""
+    tournament = entry.tournament
+    if tournament.youth_entry_free and entry.category == Category.YOUTH:
+        return 0
+    return tournament.entry_fee_cents
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    rank: int
+    entry_id: int
+    name: str
+    club: str
+    total: int
+    amount_cents: int
+    tied: bool
+
+
+def share_prizes(rows: Sequence, shares_cents: Sequence[int]) -> list[PrizeLine]:
+    """Give place p the amount ``shares_cents[p - 1]``. Players tied on a rank share the amounts
+    of the places they occupy equally (whole cents; a cent left over stays in the pot).
+    ``rows`` are standings rows in rank order, withdrawn players already left out."""
+    lines: list[PrizeLine] = []
+    place = 0
+    index = 0
+    while index < len(rows) and place < len(shares_cents):
+        group = [row for row in rows[index:] if row.rank == rows[index].rank]
+        pot = sum(shares_cents[place : place + len(group)])
+        each = pot // len(group)
+        for row in group:
+            if each:
+                lines.append(
+                    PrizeLine(
+                        rank=row.rank,
+                        entry_id=row.entry_id,
+                        name=row.name,
+                        club=row.club,
+                        total=row.total,
+                        amount_cents=each,
+                        tied=len(group) > 1,
+                    )
+                )
+        place += len(group)
+        index += len(group)
+    return lines
+
+
+@dataclass(frozen=True)
+class TournamentMoney:
+    entry_fee_cents: int
+    fees_taken_cents: int
+    entries_paid: int
+    entries_free: int  # youth who play free
+    entries_unpaid: int
+    outstanding_cents: int
+    prizes: tuple[PrizeLine, ...]
+
+    @property
+    def prizes_cents(self) -> int:
+        return sum(line.amount_cents for line in self.prizes)
+
+    @property
+    def remainder_cents(self) -> int:
+        """What stays with the host club after the prizes (negative: prizes exceed the pot)."""
+        return self.fees_taken_cents - self.prizes_cents
+
+    @property
+    def balances(self) -> bool:
+        return self.remainder_cents >= 0
+
+
+def tournament_money(*, tournament, standings) -> TournamentMoney:
+    from tournaments.models import Entry
+
+    taken = paid = free = unpaid = outstanding = 0
+    for entry in Entry.objects.filter(tournament=tournament).select_related("tournament"):
+        fee = entry_fee_cents(entry)
+        if fee == 0:
+            free += 1
+        elif entry.fee_paid:
+            paid += 1
+            taken += fee
+        elif entry.withdrawn_after_round != 0:
+            unpaid += 1
+            outstanding += fee
+    playing = [
+        row
+        for row in standings.rows
+        if not row.withdrawn and any(total is not None for total in row.round_totals)
+    ]
+    return TournamentMoney(
+        entry_fee_cents=tournament.entry_fee_cents,
+        fees_taken_cents=taken,
+        entries_paid=paid,
+        entries_free=free,
+        entries_unpaid=unpaid,
+        outstanding_cents=outstanding,
+        prizes=tuple(share_prizes(playing, tournament.prize_shares_cents or [])),
+    )
+
+
+def euros(cents: int) -> str:
+    """German money format: 1234 → "12,34 €"."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}{cents // 100},{cents % 100:02d} €"

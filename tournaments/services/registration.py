@@ -1,0 +1,99 @@
+"""Pre-registration before the tournament day: many players at once.
+
+Registered here means on the list, not arrived: the entries are not checked in and the fee
+is not taken; the check-in desk (``tournaments.services.checkin``) does that at the door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from clubs.categories import season_category
+from clubs.models import Player
+from tournaments.models import Entry, Seat, Substitution, Tournament
+
+
+def entry_category(tournament: Tournament, player: Player) -> str:
+    """The player's category in this tournament: by birth year where its season has a youth
+    cut-off (``Season.youth_born_from``), else the registry's category."""
+    season = tournament.season
+    return season_category(
+        category=player.category,
+        birth_year=player.birth_year,
+        youth_born_from=season.youth_born_from if season is not None else None,
+    )
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    registered: list[Entry]
+    already: int  # players who were on the list before
+
+
+@transaction.atomic
+def register_players(
+    *,
+    tournament: Tournament,
+    players: Iterable[Player],
+    user: AbstractBaseUser | None = None,
+) -> BulkResult:
+    """Put every player in ``players`` on the tournament's list (not checked in, fee not
+    taken), with the next free start numbers in name order; players on the list already are
+    skipped. One lock on the tournament, one insert: a constant number of queries."""
+    locked = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season")
+        .get(pk=tournament.pk)
+    )
+    wanted = {player.pk: player for player in players}
+    present = set(
+        Entry.objects.filter(tournament=locked, player_id__in=wanted).values_list(
+            "player_id", flat=True
+        )
+    )
+    new = sorted(
+        (p for pk, p in wanted.items() if pk not in present),
+        key=lambda p: (p.last_name.casefold(), p.first_name.casefold(), p.pk),
+    )
+    highest = locked.entries.aggregate(highest=Max("number"))["highest"] or 0
+    entries = [
+        Entry(
+            tournament=locked,
+            player=player,
+            number=highest + index,
+            category=entry_category(locked, player),
+        )
+        for index, player in enumerate(new, start=1)
+    ]
+    Entry.objects.bulk_create(entries)
+    return BulkResult(registered=entries, already=len(present))
+
+
+@transaction.atomic
+def unregister(*, entry: Entry, user: AbstractBaseUser | None = None) -> None:
+    """Take a pre-registered player off the list. Refused once the player has checked in,
+    paid or been seated: then the check-in desk's withdrawal is the honest record."""
+    locked = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    name = locked.player.full_name
+    if locked.checked_in or locked.fee_paid:
+        raise ValidationError(
+            _("%(name)s has checked in or paid already: withdraw at the check-in desk instead.")
+            % {"name": name}
+        )
+    if (
+        Seat.objects.filter(entry=locked).exists()
+        or Substitution.objects.filter(entry=locked).exists()
+        or locked.paper_total is not None
+    ):
+        raise ValidationError(
+            _("%(name)s has a seat or a result: withdraw at the check-in desk instead.")
+            % {"name": name}
+        )
+    locked.delete()
