@@ -6,7 +6,6 @@ import json
 import os
 import sys
 
-
 ORGANISER_PASSWORD = "test-organiser-pw-7391"
 
 
@@ -22,10 +21,10 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
+    from django.contrib.auth import get_user_model
+
     from tests.factories import TournamentFactory
     from tests.results.conftest import seat_table
-
-    from django.contrib.auth import get_user_model
 
     tournament = TournamentFactory(rules_slug="swm", deals_per_round=deals)
     seated = [seat_table(tournament=tournament, table_number=n) for n in range(1, tables + 1)]
