@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Length, Upper
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
@@ -338,9 +338,11 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=Q(voided=False) | ~Q(void_reason=""), name="table_void_needs_reason"
             ),
+            # Six characters, upper case (no REGEXP: plain sqlite3 tools must read the file).
             models.CheckConstraint(
-                condition=Q(short_code__regex=r"^[2-9A-HJKMNP-Z]{6}$"),
-                name="table_short_code_alphabet",
+                condition=Q(Exact(Length("short_code"), Value(SHORT_CODE_LENGTH)))
+                & Q(Exact(F("short_code"), Upper("short_code"))),
+                name="table_short_code_shape",
             ),
         ]
 

@@ -1,6 +1,8 @@
 # A short code per table, typed by players whose phone cannot scan the sheet's QR code.
 # Added in three steps so that existing tables each get their own code.
 
+import django.db.models.functions.text
+import django.db.models.lookups
 from django.db import migrations, models
 
 import tournaments.models
@@ -40,10 +42,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.AddConstraint(
-            model_name="table",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("short_code__regex", "^[2-9A-HJKMNP-Z]{6}$")),
-                name="table_short_code_alphabet",
-            ),
+            model_name='table',
+            constraint=models.CheckConstraint(condition=models.Q(django.db.models.lookups.Exact(django.db.models.functions.text.Length('short_code'), models.Value(6)), django.db.models.lookups.Exact(models.F('short_code'), django.db.models.functions.text.Upper('short_code'))), name='table_short_code_shape'),
         ),
     ]
