@@ -161,11 +161,13 @@ class Phone:
             with self.opener.open(request, timeout=120) as response:
                 return response.status, "", response.read().decode()
         except urllib.error.HTTPError as error:
+            with error:  # closes the connection: a server thread may wait for it
+                body = error.read().decode(errors="replace")
             if error.code in (301, 302, 303):
                 location = urllib.parse.urljoin(url, error.headers["Location"])
                 status, _, page = self.request(location)
                 return error.code, location, page if status == 200 else f"{status}: {page}"
-            return error.code, "", error.read().decode(errors="replace")
+            return error.code, "", body
 
     def sit_down(self, base: str, position: int = 0) -> None:
         status, _, _ = self.request(f"{base}/t/{self.token}/")
