@@ -28,7 +28,7 @@ from tournaments.selectors.standings import tournament_standings
 SEAT_PLAN_ROWS_PER_COLUMN = 38
 SEAT_PLAN_COLUMNS = 2
 # Score sheet: the height (mm) the deal rows share, and the bounds of one row.
-SHEET_ROWS_BUDGET_MM = 180.0
+SHEET_ROWS_BUDGET_MM = 186.0
 SHEET_LOOPBACK_WARNING_MM = 10.0
 SHEET_SUBSTITUTE_MM = 12.0
 SHEET_ROW_MAX_MM = 9.0
