@@ -50,6 +50,7 @@ bench: install
 	$(BIN)/python bench/bench_tournament.py
 	$(BIN)/python bench/bench_written.py
 	$(BIN)/python bench/bench_clubs.py
+	$(BIN)/python bench/bench_venue_phones.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
