@@ -1,6 +1,7 @@
 """Venue mode as a tournament day runs it: `manage.py venue` in its own process, serving the
 laptop's LAN address with waitress, phones entering deals over HTTP."""
 
+import os
 import sqlite3
 import subprocess
 import threading
@@ -26,12 +27,10 @@ def deal_count(data: Path) -> int:
 
 
 def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
-    for name in ("DEBUG", "SECRET_KEY", "DATABASE_URL", "ALLOWED_HOSTS", "PUBLIC_BASE_URL"):
+    for name in ("DEBUG", "DATABASE_URL", "ALLOWED_HOSTS", "PUBLIC_BASE_URL", "REDIS_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SECRET_KEY", "from-the-shell")
     monkeypatch.setattr("cego_club.venue.lan_address", lambda: "192.168.1.20")
-    import os
-
     # monkeypatch restores every variable prepare_environment sets
     for name in ("HTTPS", "SECRET_KEY_FILE", "SQLITE_WAL", "STATIC_ROOT", "VENUE_BACKUP_DIR"):
         monkeypatch.setenv(name, "")
@@ -55,8 +54,6 @@ def test_other_commands_are_left_alone(monkeypatch):
     monkeypatch.setenv("DATABASE_URL", "postgres://x@y/z")
     prepare_environment(["manage.py", "backup", "--output", "/tmp/x"])
     prepare_environment(["manage.py", "migrate"])
-    import os
-
     assert os.environ["DATABASE_URL"] == "postgres://x@y/z"
 
 
