@@ -128,6 +128,12 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+if os.environ.get("SQLITE_PATH"):
+    # Venue mode names its database file directly (a Windows path in a URL is fragile).
+    DATABASES["default"] = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ["SQLITE_PATH"],
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a concurrent writer instead of failing at once: phones and the desk
     # write at the same time on a laptop running SQLite.

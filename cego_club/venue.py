@@ -109,7 +109,7 @@ def prepare_environment(argv: list[str]) -> None:
             "DEBUG": "0",
             "HTTPS": "0",  # plain HTTP on the hall's network
             "SECRET_KEY_FILE": str(folder / "secret_key"),
-            "DATABASE_URL": "sqlite:///" + (folder / "db.sqlite3").as_posix(),
+            "SQLITE_PATH": str(folder / "db.sqlite3"),
             "SQLITE_WAL": "1",
             "STATIC_ROOT": str(folder / "static"),
             "ALLOWED_HOSTS": ",".join(host_names(lan)),
@@ -121,6 +121,7 @@ def prepare_environment(argv: list[str]) -> None:
         }
     )
     os.environ.pop("SECRET_KEY", None)  # the day's key is the one in the data folder
+    os.environ.pop("DATABASE_URL", None)  # the day's database is the one in the data folder
     os.environ.pop("REDIS_URL", None)  # one process: local memory is the cache
     if lan and options.port:
         os.environ["PUBLIC_BASE_URL"] = f"http://{lan}:{options.port}"

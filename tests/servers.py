@@ -43,6 +43,7 @@ def clean_env(**extra: str) -> dict[str, str]:
             "STATIC_ROOT",
             "HTTPS",
             "SQLITE_WAL",
+            "SQLITE_PATH",
             "DJANGO_SETTINGS_MODULE",
             "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by the browser tests for their own process
         }

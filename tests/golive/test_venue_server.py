@@ -32,7 +32,14 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "from-the-shell")
     monkeypatch.setattr("cego_club.venue.lan_address", lambda: "192.168.1.20")
     # monkeypatch restores every variable prepare_environment sets
-    for name in ("HTTPS", "SECRET_KEY_FILE", "SQLITE_WAL", "STATIC_ROOT", "VENUE_BACKUP_DIR"):
+    for name in (
+        "HTTPS",
+        "SECRET_KEY_FILE",
+        "SQLITE_PATH",
+        "SQLITE_WAL",
+        "STATIC_ROOT",
+        "VENUE_BACKUP_DIR",
+    ):
         monkeypatch.setenv(name, "")
     usb = tmp_path / "usb"
     prepare_environment(
@@ -42,7 +49,8 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
     assert os.environ["DEBUG"] == "0" and os.environ["HTTPS"] == "0"
     assert "SECRET_KEY" not in os.environ  # the key kept in the data folder wins
     assert os.environ["SECRET_KEY_FILE"] == str(tmp_path / "day" / "secret_key")
-    assert os.environ["DATABASE_URL"].endswith(str(tmp_path / "day" / "db.sqlite3"))
+    assert os.environ["SQLITE_PATH"] == str(tmp_path / "day" / "db.sqlite3")
+    assert "DATABASE_URL" not in os.environ
     assert os.environ["PUBLIC_BASE_URL"] == "http://192.168.1.20:8123"
     assert os.environ["VENUE_BACKUP_DIR"] == str(usb)
     hosts = os.environ["ALLOWED_HOSTS"].split(",")
