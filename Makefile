@@ -45,7 +45,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 bench: install
-	$(BIN)/python bench/bench_scoring.py
+	DEBUG=1 $(BIN)/python bench/bench_scoring.py  # its manage.py subprocess: a development command
 	$(BIN)/python bench/bench_draw.py
 	$(BIN)/python bench/bench_tournament.py
 	$(BIN)/python bench/bench_written.py
