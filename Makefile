@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run test install messages lint format bench clean
+.PHONY: run venue test install messages lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,12 +17,21 @@ $(STAMP): pyproject.toml
 install: $(STAMP) messages
 
 messages: $(STAMP)
-	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+
+# The demo on this computer only: debug mode, demo data and its organiser login.
+DEMO_ENV := DEBUG=1 SECRET_KEY_FILE=$(VENV)/demo-secret-key
 
 run: install
-	$(BIN)/python manage.py migrate --no-input -v 0
-	$(BIN)/python manage.py load_demo --address $(ADDRESS)
-	$(BIN)/python manage.py runserver $(ADDRESS)
+	$(DEMO_ENV) $(BIN)/python manage.py migrate --no-input -v 0
+	$(DEMO_ENV) $(BIN)/python manage.py load_demo --address $(ADDRESS)
+	$(DEMO_ENV) $(BIN)/python manage.py runserver $(ADDRESS)
+
+# A tournament day: serves the hall's network from the data folder (no demo data).
+# `make venue VENUE_ARGS="--backup-dir /media/usb/cego"`
+VENUE_ARGS ?=
+venue: install
+	$(BIN)/python manage.py venue $(VENUE_ARGS)
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -36,11 +45,12 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 bench: install
-	$(BIN)/python bench/bench_scoring.py
+	DEBUG=1 $(BIN)/python bench/bench_scoring.py  # its manage.py subprocess: a development command
 	$(BIN)/python bench/bench_draw.py
 	$(BIN)/python bench/bench_tournament.py
 	$(BIN)/python bench/bench_written.py
 	$(BIN)/python bench/bench_clubs.py
+	$(BIN)/python bench/bench_venue_phones.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -42,6 +42,9 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cego_club.settings")
+    # As before settings became secure by default: debug mode, and the test client's host.
+    os.environ.setdefault("DEBUG", "1")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
     import django
 
     django.setup()

@@ -41,6 +41,10 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cego_club.settings")
+    # As before settings became secure by default: debug mode (static files without
+    # collectstatic), and the host name of Django's test client.
+    os.environ.setdefault("DEBUG", "1")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
     import django
 
     django.setup()

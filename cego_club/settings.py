@@ -1,13 +1,18 @@
 """Settings for Cego Club: one module, configured through environment variables.
 
-With nothing set it runs on an SQLite file in the checkout, in debug mode, for local use.
+Secure by default: with nothing set, DEBUG is off and the app refuses to start without a
+SECRET_KEY. `make run` (the demo), `make venue` (a tournament day on the organiser's laptop,
+see `cego_club/venue.py`) and the test suite set what they need; a club server sets the
+variables listed in `docs/DEPLOY.md`.
 """
 
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -15,22 +20,59 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
-    if value is None:
+    if value is None or not value.strip():
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in ``path``; created (once, readable by its owner only) if missing."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+    key = path.read_text().strip()
+    if not key:
+        raise ImproperlyConfigured(f"The secret key file {path} is empty; delete it to renew it.")
+    return key
+
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY and os.environ.get("SECRET_KEY_FILE"):
+    SECRET_KEY = secret_key_from_file(Path(os.environ["SECRET_KEY_FILE"]))
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set SECRET_KEY (or SECRET_KEY_FILE, a file to keep a "
+            "generated one in) in the environment, or DEBUG=1 for local development. "
+            "See docs/DEPLOY.md; for a tournament day use `make venue`."
+        )
+    # Development only: a fresh key per process (sessions end when the server restarts).
+    SECRET_KEY = secrets.token_urlsafe(50)
 
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+# No "*" default: with DEBUG off only the hosts named here are served.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS behind a reverse proxy (the club server): on by default when DEBUG is off. The venue
+# server on the hall's network speaks plain HTTP and sets HTTPS=0.
+HTTPS = env_bool("HTTPS", not DEBUG)
+if HTTPS:
+    # Caddy (or another proxy) terminates TLS and says so in this header; gunicorn listens on
+    # 127.0.0.1 only, so nobody else can send it.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
 INSTALLED_APPS = [
     "cego_club",  # first: compiles the message catalogues before anything is translated
@@ -86,22 +128,47 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+if os.environ.get("SQLITE_PATH"):
+    # Venue mode names its database file directly (a Windows path in a URL is fragile).
+    DATABASES["default"] = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ["SQLITE_PATH"],
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a concurrent writer instead of failing at once: phones and the desk
     # write at the same time on a laptop running SQLite.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    if env_bool("SQLITE_WAL", False):
+        # Venue mode: readers (standings, phones' sheets) never wait for the writer.
+        DATABASES["default"]["OPTIONS"]["init_command"] = (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+        )
     # Tests use a file too (not shared-cache memory, which ignores the busy timeout), so that
     # concurrent-entry tests see the locking organisers get. One file per test process.
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"cego_club_test_{os.getpid()}.sqlite3")
     }
 
+# Local memory per process by default (venue mode: one process); Redis when REDIS_URL is set
+# (the club server, several processes).
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "de"
@@ -114,7 +181,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -133,8 +200,12 @@ LOGIN_REDIRECT_URL = "/"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # The public address printed in QR codes on score sheets (phones at the tables open it).
-# Empty: use the address the organiser's browser used.
+# Empty: use the address the organiser's browser used. Venue mode sets the laptop's LAN address.
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+
+# Venue mode: a backup of the database is written here whenever a round is closed (the last
+# ten are kept). Empty: no automatic backups.
+VENUE_BACKUP_DIR = os.environ.get("VENUE_BACKUP_DIR", "")
 
 LOGGING = {
     "version": 1,
@@ -142,3 +213,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# The health check answers over plain HTTP too (a monitor on the server itself).
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Length, Upper
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +23,35 @@ SCORE_FIELDS = tuple(f"score_{i}" for i in range(MAX_SEATS))
 
 def new_table_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+# A table's short code, typed by a player whose phone cannot scan the QR code: no 0/O, 1/I/L,
+# read case-insensitively. 31**6, about 900 million codes; the token stays the real key.
+SHORT_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+SHORT_CODE_LENGTH = 6
+
+
+def random_short_code() -> str:
+    return "".join(secrets.choice(SHORT_CODE_ALPHABET) for _ in range(SHORT_CODE_LENGTH))
+
+
+def new_short_codes(count: int) -> list[str]:
+    """``count`` short codes no table has yet (one query per round of drawing)."""
+    codes: set[str] = set()
+    while len(codes) < count:
+        fresh = {random_short_code() for _ in range(count - len(codes))} - codes
+        taken = set(Table.objects.filter(short_code__in=fresh).values_list("short_code", flat=True))
+        codes |= fresh - taken
+    return sorted(codes)
+
+
+def new_short_code() -> str:
+    return new_short_codes(1)[0]
+
+
+def normalise_short_code(text: str) -> str:
+    """What a player typed, as stored (codes are read case-insensitively)."""
+    return text.strip().upper()
 
 
 class Season(models.Model):
@@ -292,6 +321,10 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("table"))
     # Opens this table's entry page on a phone (printed as a QR code on the score sheet).
     token = models.CharField(_("entry token"), max_length=40, unique=True, default=new_table_token)
+    # Typed instead of scanning: /t/<code> redirects to the token's page.
+    short_code = models.CharField(
+        _("short code"), max_length=SHORT_CODE_LENGTH, unique=True, default=new_short_code
+    )
     voided = models.BooleanField(_("voided"), default=False)
     void_reason = models.CharField(_("reason for voiding"), max_length=200, blank=True)
 
@@ -304,6 +337,12 @@ class Table(models.Model):
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
             models.CheckConstraint(
                 condition=Q(voided=False) | ~Q(void_reason=""), name="table_void_needs_reason"
+            ),
+            # Six characters, upper case (no REGEXP: plain sqlite3 tools must read the file).
+            models.CheckConstraint(
+                condition=Q(Exact(Length("short_code"), Value(SHORT_CODE_LENGTH)))
+                & Q(Exact(F("short_code"), Upper("short_code"))),
+                name="table_short_code_shape",
             ),
         ]
 

@@ -25,6 +25,11 @@ def table_entry_path(token: str) -> str:
     return reverse("tournaments:table_entry", args=[token])
 
 
+def table_short_path(short_code: str) -> str:
+    """The short address a player types instead of scanning (``/t/K7M3QX``)."""
+    return reverse("tournaments:table_short_code", args=[short_code])
+
+
 def sort_key(last_name: str, first_name: str) -> tuple[str, str]:
     """Alphabetical order as in a German phone book: umlauts sort with their base letter."""
 
@@ -102,6 +107,8 @@ class TableSheet:
     number: int
     token: str
     entry_path: str
+    short_code: str
+    short_path: str  # typed by a player whose phone does not scan: redirects to entry_path
     voided: bool
     seats: tuple[SeatColumn, ...]
     deals: tuple[DealRow, ...]
@@ -237,6 +244,8 @@ def round_sheets(*, tournament: Tournament, round_number: int) -> RoundSheets:
                 number=table.number,
                 token=table.token,
                 entry_path=table_entry_path(table.token),
+                short_code=table.short_code,
+                short_path=table_short_path(table.short_code),
                 voided=table.voided,
                 seats=tuple(columns),
                 deals=deals,

@@ -28,7 +28,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import draw as seat_draw
-from tournaments.models import Deal, Entry, KeepApart, Round, Seat, Substitution, Table, Tournament
+from tournaments.models import (
+    Deal,
+    Entry,
+    KeepApart,
+    Round,
+    Seat,
+    Substitution,
+    Table,
+    Tournament,
+    new_short_codes,
+)
 
 
 def eligible_entries(*, tournament: Tournament, round_number: int) -> QuerySet[Entry]:
@@ -103,8 +113,9 @@ def _compute(*, tournament: Tournament, number: int, seed: int) -> seat_draw.Dra
 
 
 def _store(*, round_: Round, tables: seat_draw.Tables) -> None:
+    codes = new_short_codes(len(tables))  # one query, not one per table
     created = Table.objects.bulk_create(
-        [Table(round=round_, number=t + 1) for t in range(len(tables))]
+        [Table(round=round_, number=t + 1, short_code=codes[t]) for t in range(len(tables))]
     )
     Seat.objects.bulk_create(
         [

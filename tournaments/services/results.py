@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cego_club import backups
 from scoring import RuleSource, ScoringError, deal_from_record, rule_source_from_dict, score_deal
 from scoring.written import check_written
 from tournaments.contract_names import rule_source_name
@@ -577,6 +578,8 @@ def set_round_state(
     locked.save(update_fields=["state"])
     if closing:
         _log_round(locked, RoundChange.Action.CLOSED, user=user, reason=reason)
+        # Venue mode: a copy of the closed round on the organiser's backup stick.
+        backups.backup_after_commit()
     elif reopening:
         _log_round(locked, RoundChange.Action.REOPENED, user=user, reason=reason)
     return locked

@@ -5,6 +5,8 @@ The PDFs are in the language of the request (German unless the organiser switche
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import segno
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
@@ -14,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from cego_club.venue import is_loopback
 from tournaments.models import Tournament
 from tournaments.money import tournament_money
 from tournaments.pdf import pdf_response, render_pdf
@@ -26,6 +29,7 @@ SEAT_PLAN_ROWS_PER_COLUMN = 38
 SEAT_PLAN_COLUMNS = 2
 # Score sheet: the height (mm) the deal rows share, and the bounds of one row.
 SHEET_ROWS_BUDGET_MM = 186.0
+SHEET_LOOPBACK_WARNING_MM = 10.0
 SHEET_SUBSTITUTE_MM = 12.0
 SHEET_ROW_MAX_MM = 9.0
 SHEET_ROW_MIN_MM = 5.0
@@ -36,6 +40,12 @@ def absolute_url(request, path_: str) -> str:
     if settings.PUBLIC_BASE_URL:
         return settings.PUBLIC_BASE_URL + path_
     return request.build_absolute_uri(path_)
+
+
+def phones_cannot_open(url: str) -> bool:
+    """True when ``url`` points at this computer itself (127.0.0.1, localhost): a phone that
+    scans it opens itself, not the app."""
+    return is_loopback(urlsplit(url).hostname or "")
 
 
 def qr_data_uri(url: str) -> str:
@@ -93,17 +103,21 @@ def print_table_cards(request, pk: int, round_number: int):
 def print_score_sheets(request, pk: int, round_number: int):
     sheets = _round(pk, round_number)
     deals = max(sheets.tournament.deals_per_round, 1)
+    loopback = phones_cannot_open(absolute_url(request, "/"))
     tables = []
     for table in sheets.tables:
         # Every substitute adds a few lines to the column headers: the deal rows give way.
         subs = max((len(seat.substitutes) for seat in table.seats), default=0)
         budget = SHEET_ROWS_BUDGET_MM - SHEET_SUBSTITUTE_MM * subs
+        if loopback:
+            budget -= SHEET_LOOPBACK_WARNING_MM
         row_mm = max(SHEET_ROW_MIN_MM, min(SHEET_ROW_MAX_MM, budget / deals))
         url = absolute_url(request, table.entry_path)
         tables.append(
             {
                 "table": table,
                 "url": url,
+                "short_url": absolute_url(request, table.short_path),
                 "qr": qr_data_uri(url),
                 "row_mm": f"{row_mm:.2f}",
                 "compact": row_mm < 7,
@@ -116,6 +130,7 @@ def print_score_sheets(request, pk: int, round_number: int):
             "tables": tables,
             "rules_name": _rules_name(sheets),
             "contract_names": sheets.contract_names(get_language() or "de"),
+            "loopback": loopback,
         },
         request,
     )

@@ -15,6 +15,7 @@ from tournaments.presets import PRESETS
 from tournaments.services import setup as services
 from tournaments.services.finish import finish_state
 from tournaments.services.results import rule_source_of
+from tournaments.views.printouts import absolute_url, phones_cannot_open
 
 
 @staff_member_required
@@ -91,6 +92,8 @@ def tournament_detail(request, pk):
             "rules_name": rule_source_name(rules),
             "rules_description": rule_source_description(rules),
             "finish": finish_state(tournament=tournament),
+            # Score sheets printed now would carry QR codes no phone can open.
+            "qr_loopback": phones_cannot_open(absolute_url(request, "/")),
         },
     )
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import path, re_path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.forms_entry import initial_from_inputs
-from tournaments.models import Deal, Round, Table
+from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError
@@ -194,12 +194,23 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
     )
 
 
+def short_code(request: HttpRequest, code: str) -> HttpResponse:
+    """A table's short code, typed on a phone that cannot scan: on to the table's page."""
+    table = get_object_or_404(Table, short_code=normalise_short_code(code))
+    return redirect("tournaments:table_entry", table.token)
+
+
 @require_POST
 def preview(request: HttpRequest, token: str) -> HttpResponse:
     return render_preview(request, _table(token))
 
 
 urlpatterns = [
+    # Six characters, case-insensitive, slash optional: what a player types by hand. Tokens
+    # are 24 characters long, so the two never meet.
+    re_path(
+        rf"^t/(?P<code>[2-9A-Za-z]{{{SHORT_CODE_LENGTH}}})/?$", short_code, name="table_short_code"
+    ),
     path("t/<str:token>/", table_entry, name="table_entry"),
     path("t/<str:token>/seat/", choose_seat, name="table_entry_seat"),
     path("t/<str:token>/leave/", leave_seat, name="table_entry_leave"),

@@ -1,0 +1,129 @@
+"""Venue mode: the organiser's laptop serves the hall's network (`manage.py venue`).
+
+``prepare_environment`` runs in ``manage.py`` before Django reads its settings, so that the
+whole process (and the server it starts) is configured for the day: DEBUG off, plain HTTP on
+the local network, the secret key and the SQLite database in the data folder, allowed hosts
+fitting the laptop's addresses, backups into the folder the organiser chose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import socket
+from pathlib import Path
+
+DEFAULT_PORT = 8000
+DEFAULT_DATA_DIR = "venue-data"
+# Commands that take --data DIR and then work on that folder's database.
+VENUE_COMMANDS = {"venue", "backup", "restore"}
+
+
+def venue_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options ``manage.py venue`` shares with the environment set-up below."""
+    parser.add_argument(
+        "--data",
+        default=None,
+        help=f"folder for the database, secret key and static files (default: {DEFAULT_DATA_DIR})",
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8000)")
+    parser.add_argument(
+        "--bind",
+        default="0.0.0.0",
+        help="address to listen on (default 0.0.0.0: every network of the laptop)",
+    )
+    parser.add_argument(
+        "--backup-dir",
+        default=None,
+        help="folder for the backups written when a round is closed (default: DATA/backups)",
+    )
+
+
+def is_loopback(host: str) -> bool:
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """The laptop's address on the network of its default route, or None without one.
+
+    Connecting a UDP socket sends nothing; it only makes the system choose the interface (and
+    so the source address) it would use to reach the outside world.
+    """
+    # First the default route (a documentation address, reached through it); without one,
+    # a private network the laptop is on (a hall's Wi-Fi router without internet).
+    for target in ("198.51.100.1", "192.168.255.254", "10.255.255.254", "172.31.255.254"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect((target, 9))
+                address = probe.getsockname()[0]
+        except OSError:
+            continue
+        if address and not is_loopback(address) and address != "0.0.0.0":
+            return address
+    return None
+
+
+def host_names(lan: str | None) -> list[str]:
+    """Every name and address the laptop answers to (the ALLOWED_HOSTS of the day)."""
+    names = {"localhost", "127.0.0.1", "[::1]"}
+    hostname = socket.gethostname()
+    if hostname:
+        names.update({hostname, hostname.lower(), f"{hostname.lower()}.local"})
+        try:
+            for info in socket.getaddrinfo(hostname, None):
+                address = info[4][0]
+                names.add(f"[{address}]" if ":" in address else address)
+        except OSError:
+            pass
+    if lan:
+        names.add(lan)
+    return sorted(names)
+
+
+def data_dir(value: str | None) -> Path:
+    return Path(value or DEFAULT_DATA_DIR).expanduser().resolve()
+
+
+def prepare_environment(argv: list[str]) -> None:
+    """Configure the process for a venue command, before the settings are read."""
+    if len(argv) < 2 or argv[1] not in VENUE_COMMANDS:
+        return
+    command = argv[1]
+    parser = argparse.ArgumentParser(add_help=False)
+    venue_arguments(parser)
+    options, _rest = parser.parse_known_args(argv[2:])
+    if command != "venue" and options.data is None:
+        return  # backup/restore without --data: the database DATABASE_URL names
+    folder = data_dir(options.data)
+    folder.mkdir(parents=True, exist_ok=True)
+    lan = lan_address()
+    os.environ.update(
+        {
+            "DEBUG": "0",
+            "HTTPS": "0",  # plain HTTP on the hall's network
+            "SECRET_KEY_FILE": str(folder / "secret_key"),
+            "SQLITE_PATH": str(folder / "db.sqlite3"),
+            "SQLITE_WAL": "1",
+            "STATIC_ROOT": str(folder / "static"),
+            "ALLOWED_HOSTS": ",".join(host_names(lan)),
+            "VENUE_BACKUP_DIR": str(
+                Path(options.backup_dir).expanduser().resolve()
+                if options.backup_dir
+                else folder / "backups"
+            ),
+        }
+    )
+    os.environ.pop("SECRET_KEY", None)  # the day's key is the one in the data folder
+    os.environ.pop("DATABASE_URL", None)  # the day's database is the one in the data folder
+    os.environ.pop("REDIS_URL", None)  # one process: local memory is the cache
+    if lan and options.port:
+        os.environ["PUBLIC_BASE_URL"] = f"http://{lan}:{options.port}"
+    else:
+        os.environ.pop("PUBLIC_BASE_URL", None)

@@ -1,0 +1,217 @@
+"""Real server processes for tests and benchmarks, and phones that talk to them over HTTP.
+
+A phone here is what a player's browser does: open the table's page (session and CSRF
+cookies), say which seat it is, and post the deal form with the CSRF token and a fresh
+submission key, following the redirect back to the page.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EINE = {"contract": "eine", "declarer": "2", "declarer_points": "41"}
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment of a fresh shell plus ``extra``: none of the test run's settings."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "SECRET_KEY_FILE",
+            "ALLOWED_HOSTS",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "PUBLIC_BASE_URL",
+            "VENUE_BACKUP_DIR",
+            "STATIC_ROOT",
+            "HTTPS",
+            "SQLITE_WAL",
+            "SQLITE_PATH",
+            "DJANGO_SETTINGS_MODULE",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by the browser tests for their own process
+        }
+    }
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def wait_for_line(log: Path, pattern: str, process: subprocess.Popen, timeout: float = 90) -> str:
+    """The first match of ``pattern`` in the log a starting server writes."""
+    deadline = time.monotonic() + timeout
+    regex = re.compile(pattern)
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if match := regex.search(text):
+            return match.group(1)
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped:\n{text}")
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not start in time:\n{log.read_text(errors='replace')}")
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen
+    url: str
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def start_venue(
+    data: Path, *, bind: str = "127.0.0.1", threads: int = 8, log: Path, env: dict[str, str]
+) -> Server:
+    """``manage.py venue`` on a free port; its URL is the address it prints for phones
+    (or the local one where it listens on 127.0.0.1 only)."""
+    handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data), "--port", "0"]
+        + ["--bind", bind, "--threads", str(threads), "--no-qr"],
+        cwd=ROOT,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+    )
+    port = wait_for_line(log, r"localhost:(\d+)/", process)
+    url = f"http://127.0.0.1:{port}"
+    if bind != "127.0.0.1":
+        url = wait_for_line(log, r"^\s+(http://\S+?)/?$".replace("^", "(?m)^"), process)
+    return Server(process, url.rstrip("/"), log)
+
+
+def start_gunicorn(*, log: Path, env: dict[str, str], threads: int = 4) -> Server:
+    handle = open(log, "w")  # noqa: SIM115
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers", "1"]
+        + ["--threads", str(threads), "--timeout", "120", "cego_club.wsgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+    )
+    url = wait_for_line(log, r"Listening at: (http://127\.0\.0\.1:\d+)", process)
+    return Server(process, url, log)
+
+
+def http_get(url: str, timeout: float = 30) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
+
+
+@dataclass
+class Phone:
+    """One player's phone at one table (its own cookies)."""
+
+    token: str
+    jar: http.cookiejar.CookieJar = field(default_factory=http.cookiejar.CookieJar)
+
+    def __post_init__(self) -> None:
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
+
+    def _csrf(self) -> str:
+        return next(c.value for c in self.jar if c.name == "csrftoken")
+
+    def request(self, url: str, data: dict[str, str] | None = None) -> tuple[int, str, str]:
+        """(status, where it redirects to or "", page); a redirect is followed like a browser."""
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        request = urllib.request.Request(url, data=body)
+        try:
+            with self.opener.open(request, timeout=120) as response:
+                return response.status, "", response.read().decode()
+        except urllib.error.HTTPError as error:
+            with error:  # closes the connection: a server thread may wait for it
+                body = error.read().decode(errors="replace")
+            if error.code in (301, 302, 303):
+                location = urllib.parse.urljoin(url, error.headers["Location"])
+                status, _, page = self.request(location)
+                return error.code, location, page if status == 200 else f"{status}: {page}"
+            return error.code, "", body
+
+    def sit_down(self, base: str, position: int = 0) -> None:
+        status, _, _ = self.request(f"{base}/t/{self.token}/")
+        assert status == 200, status
+        status, _, page = self.request(
+            f"{base}/t/{self.token}/seat/",
+            {"csrfmiddlewaretoken": self._csrf(), "position": str(position)},
+        )
+        assert status == 302 and 'id="deal-form"' in page, (status, page[:500])
+
+    def enter_deal(self, base: str, number: int, *, key: str | None = None) -> tuple[int, str, str]:
+        """Post deal ``number``: (status, redirect target, page shown afterwards)."""
+        fields = {
+            "csrfmiddlewaretoken": self._csrf(),
+            "number": str(number),
+            "submission_key": key or str(uuid.uuid4()),
+            **EINE,
+        }
+        return self.request(f"{base}/t/{self.token}/", fields)
+
+
+def stored(status: int, location: str, token: str) -> bool:
+    """The deal form answered with its redirect back to the table's page (stored, or stored
+    before under the same key); a refused form answers 200 itself, without a redirect."""
+    return status == 302 and urllib.parse.urlsplit(location).path == f"/t/{token}/"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # Phone.request sees the redirect itself
+
+
+def seed_venue(data: Path, *, tables: int, deals: int, env: dict[str, str]) -> dict:
+    """A tournament with ``tables`` seated tables (and a staff user ``orga``) in the venue
+    database in ``data``: {"tournament": pk, "tables": [{"token", "short_code"}, ...]}."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.venue_seed", str(data), str(tables), str(deals)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])

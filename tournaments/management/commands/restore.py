@@ -1,0 +1,26 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from cego_club.backups import BackupError, restore_database
+
+
+class Command(BaseCommand):
+    help = (
+        "Bring the database back from a file `manage.py backup` wrote. Refuses a database "
+        "that holds data unless --force is given (it is then replaced)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the backup file")
+        parser.add_argument(
+            "--force", action="store_true", help="replace a database that holds data"
+        )
+        parser.add_argument("--data", help="the venue data folder (see `manage.py venue`)")
+
+    def handle(self, *args, **options):
+        try:
+            fmt = restore_database(path=Path(options["file"]), force=options["force"])
+        except BackupError as error:
+            raise CommandError(str(error)) from error
+        self.stdout.write(f"Restored {options['file']} ({fmt}).")

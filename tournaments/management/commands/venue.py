@@ -1,0 +1,113 @@
+"""``manage.py venue``: the tournament day on the organiser's laptop.
+
+``manage.py`` has already configured the process (``cego_club.venue.prepare_environment``):
+DEBUG off, the data folder's database and secret key, allowed hosts, backups. This command
+migrates, collects the static files for WhiteNoise, and serves with waitress (pure Python:
+Windows, macOS and Linux) to the hall's network.
+"""
+
+import os
+import sys
+
+import segno
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.core.wsgi import get_wsgi_application
+from django.utils.translation import gettext as _
+
+from cego_club.venue import is_loopback, lan_address, venue_arguments
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve a tournament day to the hall's network from this laptop: migrate, collect "
+        "static files, print the address (and QR code) phones use, serve with waitress."
+    )
+    # The organiser reads the terminal: in the site's language (German).
+    leave_locale_alone = True
+
+    def add_arguments(self, parser):
+        venue_arguments(parser)
+        parser.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+        parser.add_argument(
+            "--create-organiser",
+            action="store_true",
+            help="create an organiser account (asks for name and password), then stop",
+        )
+        parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+
+    def handle(self, *args, **options):
+        if os.environ.get("SECRET_KEY_FILE") is None:
+            raise CommandError("Start the venue server through manage.py (it sets up the day).")
+        call_command("migrate", interactive=False, verbosity=0)
+        if options["create_organiser"]:
+            call_command("createsuperuser")
+            return
+        call_command("collectstatic", interactive=False, verbosity=0)
+
+        from waitress import create_server
+
+        try:
+            server = create_server(
+                get_wsgi_application(),
+                host=options["bind"],
+                port=options["port"],
+                threads=options["threads"],
+                clear_untrusted_proxy_headers=True,
+            )
+        except OSError as error:
+            raise CommandError(
+                _("Cannot listen on port %(port)s: %(error)s. Is the server running already?")
+                % {"port": options["port"], "error": error}
+            ) from error
+        port = server.effective_port
+        bind = options["bind"]
+        local_only = is_loopback(bind)
+        lan = None if local_only else (lan_address() if bind in ("0.0.0.0", "::", "") else bind)
+        out = self.stdout
+        out.write(_("Cego Club is running for the tournament day (stop it with Ctrl+C)."))
+        out.write(
+            _("Data folder: %(path)s") % {"path": os.path.dirname(os.environ["SECRET_KEY_FILE"])}
+        )
+        out.write(
+            _("A backup is written after each closed round into: %(path)s")
+            % {"path": settings.VENUE_BACKUP_DIR}
+        )
+        if not get_user_model().objects.filter(is_superuser=True).exists():
+            out.write(
+                _(
+                    "No organiser account yet: stop the server and run "
+                    "`python manage.py venue --create-organiser` (same --data)."
+                )
+            )
+        if lan:
+            url = f"http://{lan}:{port}"
+            # The score sheets' QR codes point here (the port is known only now).
+            settings.PUBLIC_BASE_URL = url
+            out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
+            out.write(_("Phones and the desk's other laptops open:"))
+            out.write(f"    {url}/")
+            if not options["no_qr"]:
+                out.flush()
+                segno.make(url + "/", error="m").terminal(out=sys.stdout, compact=True)
+        elif local_only:
+            out.write(_("On this laptop only: http://localhost:%(port)s/") % {"port": port})
+        else:
+            out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
+            out.write(
+                _(
+                    "NO NETWORK: this laptop has no address on a network, so phones cannot "
+                    "reach it and the score sheets' QR codes would not work. Connect it to the "
+                    "hall's Wi-Fi (or open a hotspot) and start again."
+                )
+            )
+        out.flush()
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.close()
+        out.write(_("Stopped."))
