@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.servers import clean_env
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = Path("/work/shared/rules/examples.jsonl")
 EXPECTED = Path("/work/shared/rules/examples.expected.jsonl")
@@ -127,8 +129,11 @@ def test_a_stored_house_rule_that_no_longer_validates_gives_a_rules_error(house_
 # ---------------------------------------------------------------- as a real process
 
 
-def manage(stdin: bytes, *, database: str | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
+def manage(
+    stdin: bytes, *, database: str | None = None, fresh_shell: bool = False
+) -> subprocess.CompletedProcess:
+    # fresh_shell: a newcomer's shell after cloning, none of the test run's settings
+    env = clean_env() if fresh_shell else dict(os.environ)
     if database:
         env["DATABASE_URL"] = database
     return subprocess.run(
@@ -189,7 +194,7 @@ def test_subprocess_on_a_database_nobody_migrated(tmp_path):
         {"id": 3, **SWM_EINE, "rules": "dorset_cego", "seats": 2, "declarer": 1},
         {"id": 4, **SWM_EINE, "rules": "our_club"},
     ]
-    proc = manage(jsonl(*records).encode(), database=f"sqlite:///{fresh}")
+    proc = manage(jsonl(*records).encode(), database=f"sqlite:///{fresh}", fresh_shell=True)
     assert b"Traceback" not in proc.stderr, proc.stderr.decode()
     assert proc.returncode == 1
     results = [json.loads(line) for line in proc.stdout.decode().splitlines()]
