@@ -24,6 +24,12 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     short_name = models.CharField(_("short name"), max_length=20, unique=True)
     town = models.CharField(_("town"), max_length=80)
+    # Whether the public sees the player pages of this club's members (clubs.permissions).
+    public_player_pages = models.BooleanField(
+        _("public player pages"),
+        default=False,
+        help_text=_("Anyone may see the results pages of this club's players."),
+    )
 
     class Meta:
         db_table = "tournaments_club"

@@ -52,3 +52,25 @@ def is_organiser(user: Any) -> bool:
 def organiser_required(view):
     """Send visitors to the login page; the object check follows inside the view."""
     return wraps(view)(user_passes_test(is_organiser)(view))
+
+
+def may_view_player_page(user: Any, player: Any) -> bool:
+    """The player's results page: organisers always; the public where one of the player's
+    clubs opted in (``Club.public_player_pages``, off by default)."""
+    if is_organiser(user):
+        return True
+    return player.memberships.filter(club__public_player_pages=True).exists()
+
+
+def player_pages_visible(user: Any, player_ids: Any) -> frozenset[int]:
+    """Of ``player_ids``, those whose page ``user`` may open (one query for the public)."""
+    from clubs.models import Membership  # the models import nothing from here
+
+    ids = frozenset(player_ids)
+    if is_organiser(user):
+        return ids
+    return frozenset(
+        Membership.objects.filter(player_id__in=ids, club__public_player_pages=True).values_list(
+            "player_id", flat=True
+        )
+    )

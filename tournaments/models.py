@@ -6,6 +6,7 @@ service layer in ``tournaments.services``.
 """
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -55,6 +56,12 @@ def normalise_short_code(text: str) -> str:
 
 
 class Season(models.Model):
+    class Scoring(models.TextChoices):
+        # How a player's tournament results add up to the season score (tournaments.ranking).
+        SUM = "sum", _("sum of all results, negative ones included")
+        BEST_N = "best_n", _("sum of the best N results")
+        CUP = "cup", _("cup points per place")
+
     name = models.CharField(_("name"), max_length=120, unique=True)
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
@@ -66,6 +73,23 @@ class Season(models.Model):
         validators=[MinValueValidator(1900), MaxValueValidator(2100)],
         help_text=_("Players born in this year or later count as youth in this season."),
     )
+    scoring = models.CharField(
+        _("season rule"), max_length=10, choices=Scoring.choices, default=Scoring.SUM
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("best N results"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text=_("Only for the best-N rule: how many results count."),
+    )
+    # Points for place 1, 2, 3, …; places beyond the table get none.
+    cup_points = models.JSONField(_("cup points per place"), default=list, blank=True)
+    min_tournaments = models.PositiveSmallIntegerField(
+        _("minimum tournaments to be ranked"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+    )
 
     class Meta:
         verbose_name = _("season")
@@ -74,6 +98,15 @@ class Season(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
+            ),
+            models.CheckConstraint(
+                condition=Q(scoring__in=["sum", "best_n", "cup"]), name="season_scoring_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(scoring="best_n") | Q(best_of__gte=1), name="season_best_of_given"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_tournaments__gte=1), name="season_min_tournaments_positive"
             ),
         ]
 
@@ -142,6 +175,13 @@ class Tournament(models.Model):
     prize_shares_cents = models.JSONField(
         _("prize money per place (cents)"), default=list, blank=True
     )
+    keep_teams_apart = models.BooleanField(
+        _("keep teammates apart in the draw"),
+        default=True,
+        help_text=_("The seat draw avoids putting two players of one team at one table."),
+    )
+    # Identifies the tournament across servers: importing its archive twice gives one copy.
+    archive_id = models.UUIDField(_("archive id"), default=uuid.uuid4, unique=True, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # The "finished" step after the last round: final standings and prizes, and a lock.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -193,6 +233,40 @@ class Tournament(models.Model):
         return frozenset(size for size, allowed in flags.items() if allowed)
 
 
+class Team(models.Model):
+    """Up to four entries of one tournament who are ranked together (the sum of their totals).
+
+    Across a season, teams of the same name are the same team.
+    """
+
+    SIZE = 4
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="teams", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("team name"), max_length=80)
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="teams",
+        verbose_name=_("club"),
+    )
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["tournament", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique"),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Entry(models.Model):
     """A player registered for a tournament."""
 
@@ -217,6 +291,15 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # A tournament played on paper and imported as one total per player (totals-only mode).
     paper_total = models.IntegerField(_("total from the paper list"), null=True, blank=True)
+    # The service (tournaments.services.teams) keeps a team to its own tournament and to four.
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("team"),
+    )
 
     class Meta:
         verbose_name = _("entry")

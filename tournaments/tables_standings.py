@@ -7,6 +7,7 @@ rank order: the tables are not sortable, a standings list has its own order.
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
@@ -151,6 +152,21 @@ class StandingsTable(PlayerColumns):
         )
 
 
+class SeasonResultColumn(SignedColumn):
+    """One tournament's result in the season table; struck through when it does not count
+    (the best-N rule)."""
+
+    def __init__(self, *args, index: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.index = index
+
+    def render(self, value, record):
+        html = signed_html(value)
+        if record.counted and not record.counted[self.index]:
+            return format_html('<s title="{}">{}</s>', gettext("does not count"), html)
+        return html
+
+
 class SeasonStandingsTable(PlayerColumns):
     """A season's standings: one row per ``SeasonRow``, one column per tournament."""
 
@@ -169,14 +185,16 @@ class SeasonStandingsTable(PlayerColumns):
     class Meta:
         template_name = "django_tables2/table.html"
         attrs = {"class": "standings-table season-table"}
+        row_attrs = {"class": lambda record: "" if record.ranked else "unranked"}
         empty_text = _("No results yet.")
         orderable = False
 
-    def __init__(self, data, *, tournaments=(), tied_ranks=frozenset(), **kwargs):
+    def __init__(self, data, *, tournaments=(), linked_players=frozenset(), **kwargs):
         extra = [
             (
                 f"tournament_{i}",
-                SignedColumn(
+                SeasonResultColumn(
+                    index=i,
                     verbose_name=f"{t.date:%d.%m.}",
                     accessor=f"tournament_totals__{i}",
                     attrs={
@@ -195,12 +213,23 @@ class SeasonStandingsTable(PlayerColumns):
         sequence = ["rank", "name", "club", "category", "total", "tournaments_played"]
         sequence += [name for name, _column in extra]
         super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
-        self.tied_ranks = tied_ranks
+        # Players whose page the viewer may open (clubs.permissions.may_view_player_page).
+        self.linked_players = linked_players
 
     def render_rank(self, record):
-        return rank_html(record.rank, record.rank in self.tied_ranks)
+        if record.rank is None:
+            # Fewer tournaments than the season's minimum: listed, not ranked.
+            return format_html('<abbr title="{}">–</abbr>', gettext("not ranked yet"))
+        return rank_html(record.rank, record.tied)
 
     def render_name(self, record):
+        if record.player_id in self.linked_players:
+            return format_html(
+                '<a class="player" href="{}">{}</a><span class="club-inline">{}</span>',
+                reverse("tournaments:player_detail", args=[record.player_id]),
+                record.name,
+                record.club,
+            )
         return format_html(
             '<span class="player">{}</span><span class="club-inline">{}</span>',
             record.name,

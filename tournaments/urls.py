@@ -1,14 +1,18 @@
 from tournaments.views import (
+    archive,
     card_count,
     checkin,
     draws,
     entry,
     finish,
     home,
+    players,
     printouts,
+    seasons,
     setup,
     standings,
     table_entry,
+    teams,
     written,
 )
 
@@ -27,4 +31,8 @@ urlpatterns = [
     *standings.urlpatterns,
     *printouts.urlpatterns,
     *card_count.urlpatterns,
+    *teams.urlpatterns,
+    *seasons.urlpatterns,
+    *players.urlpatterns,
+    *archive.urlpatterns,
 ]

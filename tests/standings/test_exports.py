@@ -25,7 +25,8 @@ def workbook_from(response):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     assert response["Content-Disposition"].startswith("attachment;")
-    return load_workbook(io.BytesIO(response.content))
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    return load_workbook(io.BytesIO(content))
 
 
 def test_tournament_workbook(client, tournament, one_table, organiser):
@@ -82,8 +83,16 @@ def test_season_workbook(client, organiser):
     book = workbook_from(
         client.get(reverse("tournaments:season_standings_xlsx", kwargs={"pk": season.pk}))
     )
-    assert book.sheetnames == ["Season standings"]
-    sheet = book.active
+    assert book.sheetnames == [
+        "Overview",
+        "Season standings",
+        "28.11. Bräunlingen",
+        "29.11. Auggen",
+        "Deals",
+        "Side rankings",
+        "Teams",
+    ]
+    sheet = book["Season standings"]
     header = [cell.value for cell in sheet[1]]
     assert header[5:] == [
         "Bräunlingen (28.11.2026)",
@@ -98,6 +107,7 @@ def test_season_workbook(client, organiser):
     assert rows[(newcomer.first_name, newcomer.last_name)][5] is None  # absent: empty cell
     assert sheet.max_row == 6
     assert sheet.freeze_panes == "D2"
+    assert sheet.auto_filter.ref == "A1:I6"
 
 
 def test_row_generator_yields_header_first(tournament, one_table):

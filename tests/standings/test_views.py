@@ -159,7 +159,7 @@ def test_season_page_sums_tournaments_with_negatives(client):
     assert f"{first.date:%d.%m.}" in html and f"{second.date:%d.%m.}" in html
     woman_row = next(r for r in rows_of(html) if woman.player.full_name in r)
     assert woman_row.endswith(" 0 2 +30 \u221230")  # total, played, per tournament
-    assert "negative results included" in html
+    assert "sum of all results, negative ones included" in html
     sides = html.split('class="side-rankings"', 1)[1]
     assert woman.player.full_name in sides.split('class="side-card"')[1]
     assert season.name in html

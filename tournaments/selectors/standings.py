@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from clubs.models import Membership
+from tournaments import ranking
 from tournaments.models import (
     SCORE_FIELDS,
     Deal,
@@ -24,6 +25,7 @@ from tournaments.models import (
     Season,
     Seat,
     Substitution,
+    Team,
     Tournament,
 )
 
@@ -60,6 +62,14 @@ class OpenTable:
 
 
 @dataclass(frozen=True)
+class TeamInfo:
+    team_id: int
+    name: str
+    club: str
+    entry_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Standings:
     tournament: Tournament
     round_numbers: tuple[int, ...]
@@ -67,6 +77,7 @@ class Standings:
     open_tables: tuple[OpenTable, ...]
     unit: str
     unresolved_ties: tuple[tuple[int, ...], ...] = field(default=())
+    teams: tuple[TeamInfo, ...] = field(default=())
 
     @property
     def finished(self) -> bool:
@@ -159,6 +170,9 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
             "player__first_name",
             "player__last_name",
             "paper_total",
+            "team_id",
+            "team__name",
+            "team__club__short_name",
         )
     )
     clubs: dict[int, str] = {}
@@ -228,6 +242,23 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         open_tables=tuple(open_tables),
         unit=str(tournament.rules_snapshot.get("unit", "points")),
         unresolved_ties=unresolved,
+        teams=_team_infos(entries),
+    )
+
+
+def _team_infos(entries: list[dict]) -> tuple[TeamInfo, ...]:
+    teams: dict[int, dict] = {}
+    for entry in entries:
+        if entry["team_id"] is None:
+            continue
+        team = teams.setdefault(
+            entry["team_id"],
+            {"name": entry["team__name"], "club": entry["team__club__short_name"] or "", "ids": []},
+        )
+        team["ids"].append(entry["id"])
+    return tuple(
+        TeamInfo(team_id=key, name=team["name"], club=team["club"], entry_ids=tuple(team["ids"]))
+        for key, team in teams.items()
     )
 
 
@@ -353,19 +384,42 @@ def _open_tables(
 
 @dataclass(frozen=True)
 class SeasonRow:
-    rank: int
+    rank: int | None  # None: fewer tournaments than the season's minimum, not ranked
     player_id: int
     first_name: str
     last_name: str
     category: str
     club: str
     tournament_totals: tuple[int | None, ...]  # per tournament of the season, None: absent
-    total: int
+    total: int  # the season score under the season's rule (sum, best N or cup points)
     tournaments_played: int
+    counted: tuple[bool, ...] = ()  # per tournament: does this result count (best N)?
+    places: tuple[int | None, ...] = ()  # per tournament: the place by total
+    tied: bool = False
 
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}"
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
+
+    @property
+    def results(self) -> tuple[tuple[int | None, bool], ...]:
+        """(total, counts?) per tournament of the season."""
+        counted = self.counted or (True,) * len(self.tournament_totals)
+        return tuple(zip(self.tournament_totals, counted, strict=True))
+
+
+@dataclass(frozen=True)
+class SeasonTeamRow:
+    rank: int
+    name: str
+    tournament_totals: tuple[int | None, ...]  # None: the team did not play that tournament
+    total: int
+    complete: bool  # four members who all played, in every tournament it played
+    tied: bool
 
 
 @dataclass(frozen=True)
@@ -373,21 +427,38 @@ class SeasonStandings:
     season: Season
     tournaments: tuple[Tournament, ...]
     rows: tuple[SeasonRow, ...]
+    teams: tuple[SeasonTeamRow, ...] = ()
+
+    @property
+    def rule(self) -> ranking.SeasonRule:
+        return season_rule(self.season)
+
+
+def season_rule(season: Season) -> ranking.SeasonRule:
+    return ranking.SeasonRule(
+        scoring=season.scoring,
+        best_of=season.best_of,
+        cup_points=tuple(int(p) for p in season.cup_points or ()),
+        min_tournaments=season.min_tournaments,
+    )
 
 
 def season_standings(*, season: Season) -> SeasonStandings:
-    """The season ranking: the sum of every tournament result, negative ones included.
+    """The season ranking under the season's rule (``tournaments.ranking``) and the teams'.
     Six queries, whatever the number of players or tournaments."""
-    tournaments = tuple(Tournament.objects.filter(season=season).order_by("date", "pk"))
+    tournaments = tuple(
+        Tournament.objects.filter(season=season).select_related("host_club").order_by("date", "pk")
+    )
     entries = list(
         Entry.objects.filter(tournament__season=season).values(
             "id",
+            "tournament_id",
             "player_id",
             "player__first_name",
             "player__last_name",
             "player__category",
-            "tournament_id",
             "paper_total",
+            "team__name",
         )
     )
     clubs: dict[int, str] = {}
@@ -429,29 +500,211 @@ def season_standings(*, season: Season) -> SeasonStandings:
         for tournament_id, points in tally.round_totals.items():
             totals = per_player[entry["player_id"]]
             totals[tournament_id] = totals.get(tournament_id, 0) + points
-    ordered = sorted(
-        per_player.items(),
-        key=lambda item: (-sum(item[1].values()), people[item[0]]["player__last_name"]),
+    rows = _season_rows(
+        season=season,
+        tournaments=tournaments,
+        per_player=per_player,
+        people=people,
+        clubs=clubs,
     )
-    rows = []
-    previous_total = None
-    rank = 0
-    for index, (player_id, totals) in enumerate(ordered, start=1):
-        total = sum(totals.values())
-        if total != previous_total:
-            rank, previous_total = index, total
+    teams = _season_teams(tournaments=tournaments, entries=entries, tallies=tallies)
+    return SeasonStandings(
+        season=season, tournaments=tournaments, rows=tuple(rows), teams=tuple(teams)
+    )
+
+
+def _season_rows(
+    *,
+    season: Season,
+    tournaments: tuple[Tournament, ...],
+    per_player: dict[int, dict[int, int]],
+    people: dict[int, dict],
+    clubs: dict[int, str],
+) -> list[SeasonRow]:
+    rule = season_rule(season)
+    by_tournament: dict[int, dict[int, int]] = defaultdict(dict)
+    for player_id, totals in per_player.items():
+        for tournament_id, total in totals.items():
+            by_tournament[tournament_id][player_id] = total
+    place: dict[tuple[int, int], int] = {}
+    for tournament_id, totals in by_tournament.items():
+        for player_id, rank in ranking.places(totals).items():
+            place[(tournament_id, player_id)] = rank
+    scores = {
+        player_id: ranking.season_score(totals, rule, {t: place[(t, player_id)] for t in totals})
+        for player_id, totals in per_player.items()
+    }
+
+    def name_of(player_id: int) -> str:
         person = people[player_id]
+        return f"{person['player__last_name']} {person['player__first_name']}"
+
+    rows = []
+    for ranked in ranking.rank_season(scores, name_of=name_of):
+        player_id = ranked.key
+        totals = per_player[player_id]
+        person = people[player_id]
+        score = scores[player_id]
         rows.append(
             SeasonRow(
-                rank=rank,
+                rank=ranked.rank,
                 player_id=player_id,
                 first_name=person["player__first_name"],
                 last_name=person["player__last_name"],
                 category=person["player__category"],
                 club=clubs.get(player_id, ""),
                 tournament_totals=tuple(totals.get(t.pk) for t in tournaments),
-                total=total,
-                tournaments_played=len(totals),
+                total=ranked.score,
+                tournaments_played=score.played,
+                counted=tuple(t.pk in score.counted for t in tournaments),
+                places=tuple(place.get((t.pk, player_id)) for t in tournaments),
+                tied=ranked.tied,
             )
         )
-    return SeasonStandings(season=season, tournaments=tournaments, rows=tuple(rows))
+    return rows
+
+
+def _season_teams(
+    *, tournaments: tuple[Tournament, ...], entries: list[dict], tallies: dict[int, _Tally]
+) -> list[SeasonTeamRow]:
+    """Teams of the same name add up their tournament totals over the season."""
+    names: dict[str, str] = {}
+    per_team: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    members: dict[tuple[str, int], int] = defaultdict(int)
+    for entry in entries:
+        if not entry["team__name"]:
+            continue
+        key = ranking.team_key(entry["team__name"])
+        names.setdefault(key, entry["team__name"])
+        members[(key, entry["tournament_id"])] += 1
+        tally = tallies.get(entry["id"])
+        if tally is not None and tally.round_totals:
+            per_team[key][entry["tournament_id"]].append(tally.total)
+    results = []
+    complete_in: dict[str, bool] = {}
+    for key, name in names.items():
+        played = per_team.get(key, {})
+        complete_in[key] = all(
+            members[(key, t)] == Team.SIZE and len(played.get(t, [])) == Team.SIZE
+            for t in {t for (k, t) in members if k == key}
+        )
+        results.append(
+            ranking.TeamResult(
+                key=key,
+                name=name,
+                # Complete in every tournament it played, or ranked after the complete teams.
+                members=Team.SIZE if complete_in[key] else 0,
+                played=Team.SIZE if complete_in[key] else 0,
+                total=sum(sum(totals) for totals in played.values()),
+            )
+        )
+    rows = []
+    for ranked in ranking.rank_teams(results, size=Team.SIZE):
+        key = ranked.team.key
+        totals = per_team.get(key, {})
+        rows.append(
+            SeasonTeamRow(
+                rank=ranked.rank,
+                name=ranked.team.name,
+                tournament_totals=tuple(
+                    sum(totals[t.pk]) if t.pk in totals else None for t in tournaments
+                ),
+                total=ranked.team.total,
+                complete=ranked.complete,
+                tied=ranked.tied,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    rank: int
+    team_id: int
+    name: str
+    club: str
+    members: tuple[StandingRow, ...]  # members with a result, best first
+    registered: int  # members registered
+    total: int
+    complete: bool
+    tied: bool
+
+
+def team_standings(*, standings: Standings) -> tuple[TeamRow, ...]:
+    """The tournament's team ranking, from its standings (no further query). Teams are the
+    ones with at least one registered member."""
+    rows_by_entry = {row.entry_id: row for row in standings.rows}
+    infos = {team.team_id: team for team in standings.teams}
+    results = []
+    for team in standings.teams:
+        played = [rows_by_entry[e] for e in team.entry_ids if e in rows_by_entry]
+        results.append(
+            ranking.TeamResult(
+                key=team.team_id,
+                name=team.name,
+                members=len(team.entry_ids),
+                played=sum(1 for row in played if any(t is not None for t in row.round_totals)),
+                total=sum(row.total for row in played),
+            )
+        )
+    out = []
+    for ranked in ranking.rank_teams(results, size=Team.SIZE):
+        info = infos[ranked.team.key]
+        played = sorted(
+            (rows_by_entry[e] for e in info.entry_ids if e in rows_by_entry),
+            key=lambda row: -row.total,
+        )
+        out.append(
+            TeamRow(
+                rank=ranked.rank,
+                team_id=info.team_id,
+                name=info.name,
+                club=info.club,
+                members=tuple(played),
+                registered=ranked.team.members,
+                total=ranked.team.total,
+                complete=ranked.complete,
+                tied=ranked.tied,
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class SideRow:
+    rank: int
+    tied: bool
+    row: SeasonRow
+
+
+@dataclass(frozen=True)
+class SeasonSide:
+    key: str  # woman, youth, senior, last
+    rows: tuple[SideRow, ...]
+
+
+def _category_ranks(rows: list[SeasonRow]) -> tuple[SideRow, ...]:
+    ranks = ranking.competition_ranks([row.total for row in rows])
+    return tuple(
+        SideRow(rank=rank, tied=ranks.count(rank) > 1, row=row)
+        for row, rank in zip(rows, ranks, strict=True)
+    )
+
+
+def season_sides(result: SeasonStandings) -> tuple[SeasonSide, ...]:
+    """The season's side rankings: women, youth and seniors (each with its own ranks, ranked
+    players only) and the last place among the ranked players."""
+    ranked = [row for row in result.rows if row.ranked]
+    sides = [
+        SeasonSide(key, _category_ranks([row for row in ranked if row.category == key]))
+        for key in ("woman", "youth", "senior")
+    ]
+    last_rank = ranked[-1].rank if len(ranked) > 1 else None
+    last = [row for row in ranked if row.rank == last_rank]
+    sides.append(
+        SeasonSide(
+            "last",
+            tuple(SideRow(rank=row.rank, tied=len(last) > 1, row=row) for row in last),
+        )
+    )
+    return tuple(sides)

@@ -58,10 +58,21 @@ def not_checked_in(*, tournament: Tournament, round_number: int) -> QuerySet[Ent
 
 
 def keep_apart_pairs(*, tournament: Tournament) -> list[frozenset[int]]:
-    return [
+    """The pairs the draw must not seat together: the organiser's keep-apart pairs and, unless
+    the tournament turned it off, every two members of one team."""
+    pairs = {
         frozenset(pair)
         for pair in KeepApart.objects.filter(tournament=tournament).values_list("first", "second")
-    ]
+    }
+    if tournament.keep_teams_apart:
+        teams: dict[int, list[int]] = defaultdict(list)
+        for entry_id, team_id in Entry.objects.filter(
+            tournament=tournament, team__isnull=False
+        ).values_list("pk", "team_id"):
+            teams[team_id].append(entry_id)
+        for members in teams.values():
+            pairs.update(frozenset(p) for p in _pairs(sorted(members)))
+    return sorted(pairs, key=sorted)
 
 
 def earlier_tables(*, tournament: Tournament, before: int) -> list[list[int]]:

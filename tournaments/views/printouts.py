@@ -22,7 +22,7 @@ from tournaments.money import tournament_money
 from tournaments.pdf import pdf_response, render_pdf
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.sheets import RoundSheets, round_sheets
-from tournaments.selectors.standings import tournament_standings
+from tournaments.selectors.standings import team_standings, tournament_standings
 
 # Seat plan: two columns of this many lines per A4 page (150 players on two pages).
 SEAT_PLAN_ROWS_PER_COLUMN = 38
@@ -144,7 +144,11 @@ def print_standings(request, pk: int):
     any_withdrawn = any(row.withdrawn for row in standings.rows)
     pdf = render_pdf(
         "print/standings.html",
-        {"standings": standings, "any_withdrawn": any_withdrawn},
+        {
+            "standings": standings,
+            "any_withdrawn": any_withdrawn,
+            "teams": team_standings(standings=standings),
+        },
         request,
     )
     return pdf_response(pdf, _filename(tournament, _("standings")))

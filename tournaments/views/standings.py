@@ -24,16 +24,28 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs.models import Category
-from tournaments.exports import XLSX_CONTENT_TYPE, season_workbook, tournament_workbook
+from clubs.permissions import (
+    MANAGE_TOURNAMENT,
+    check,
+    organiser_required,
+    player_pages_visible,
+)
+from tournaments.exports import (
+    XLSX_CONTENT_TYPE,
+    season_rule_text,
+    side_label,
+    tournament_workbook,
+)
 from tournaments.models import LotDraw, Season, Tournament
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
     SeasonRow,
-    SeasonStandings,
+    SeasonSide,
     StandingRow,
     Standings,
+    season_sides,
     season_standings,
+    team_standings,
     tournament_standings,
 )
 from tournaments.services.standings import draw_lots
@@ -106,23 +118,12 @@ def side_rankings(standings: Standings) -> SideRankings:
     )
 
 
-def season_side_ranking(rows: tuple[SeasonRow, ...], category: str) -> list[Shown]:
-    """The season ranking of one category, with its own ranks (equal totals share a rank)."""
-    members = [r for r in rows if r.category == category]
-    ranks: dict[int, int] = {}
-    counts: dict[int, int] = {}
-    previous_total = None
-    rank = 0
-    for index, row in enumerate(members, start=1):
-        if row.total != previous_total:
-            rank, previous_total = index, row.total
-        ranks[row.player_id] = rank
-        counts[rank] = counts.get(rank, 0) + 1
-    return shown(
-        members,
-        rank=lambda row: ranks[row.player_id],
-        tied=lambda row: counts[ranks[row.player_id]] > 1,
-    )
+def season_side_shown(side: SeasonSide) -> list[Shown]:
+    """A season side ranking with its own ranks, marked up for the page."""
+    return [
+        Shown(row=item.row, rank=rank_html(item.rank, item.tied), total=signed_html(item.row.total))
+        for item in side.rows
+    ]
 
 
 # --- lot draws -----------------------------------------------------------------------------
@@ -181,6 +182,7 @@ def standings(request, pk: int):
     if _wants_partial(request):
         return _no_store(render(request, "tournaments/standings/_live.html", context))
     context.update(
+        teams=team_standings(standings=result),
         ties=unresolved_groups(result),
         lots=recorded_lots(tournament, result),
         refresh_seconds=STANDINGS_REFRESH_SECONDS,
@@ -263,46 +265,42 @@ def _xlsx_response(content: bytes, name: str) -> HttpResponse:
     return response
 
 
-@staff_member_required
+@organiser_required
 def standings_xlsx(request, pk: int):
     tournament = _tournament(pk)
-    content = tournament_workbook(tournament_standings(tournament=tournament))
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    result = tournament_standings(tournament=tournament)
+    content = tournament_workbook(result, team_standings(standings=result))
     return _xlsx_response(content, f"{tournament.name} {tournament.date:%Y-%m-%d}")
 
 
 # --- season standings ----------------------------------------------------------------------
 
 
-def _tied_ranks(result: SeasonStandings) -> frozenset[int]:
-    seen: set[int] = set()
-    tied: set[int] = set()
-    for row in result.rows:
-        (tied if row.rank in seen else seen).add(row.rank)
-    return frozenset(tied)
+def season_context(season: Season, user=None) -> dict:
+    """What the season page and its PDF show: the ranking, side rankings and teams."""
+    result = season_standings(season=season)
+    linked = (
+        player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
+    )
+    sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
+    return {
+        "season": season,
+        "result": result,
+        "rule_text": season_rule_text(season),
+        "ranked_count": sum(1 for row in result.rows if row.ranked),
+        "table": SeasonStandingsTable(
+            list(result.rows), tournaments=result.tournaments, linked_players=linked
+        ),
+        "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
+        "teams": result.teams,
+    }
 
 
 def season_standings_view(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
-    result = season_standings(season=season)
-    sides = [
-        (_("Women"), season_side_ranking(result.rows, Category.WOMAN)),
-        (_("Youth"), season_side_ranking(result.rows, Category.YOUTH)),
-    ]
-    context = {
-        "season": season,
-        "result": result,
-        "table": SeasonStandingsTable(
-            list(result.rows), tournaments=result.tournaments, tied_ranks=_tied_ranks(result)
-        ),
-        "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
-    }
+    context = season_context(season, request.user)
     return render(request, "tournaments/standings/season.html", context)
-
-
-@staff_member_required
-def season_standings_xlsx(request, pk: int):
-    season = get_object_or_404(Season, pk=pk)
-    return _xlsx_response(season_workbook(season_standings(season=season)), season.name)
 
 
 urlpatterns = [
@@ -315,5 +313,4 @@ urlpatterns = [
         name="standings_draw_lots",
     ),
     path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
-    path("seasons/<int:pk>/standings.xlsx", season_standings_xlsx, name="season_standings_xlsx"),
 ]
