@@ -34,9 +34,10 @@ from tournaments.selectors.standings import (
     SeasonStandings,
     Standings,
     TeamRow,
+    TournamentRows,
     season_sides,
     season_standings,
-    tournament_standings,
+    season_tournament_standings,
 )
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -152,6 +153,7 @@ def write_workbook(sheets: Iterable[Sheet], target: BinaryIO | None = None) -> b
         title = _unique_title(sheet_title(sheet.title), titles)
         worksheet = workbook.create_sheet(title)
         header_line = len(sheet.preamble) + 1
+        n_formats = len(sheet.formats)
         worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
         for index, width in enumerate(sheet.widths, start=1):
             worksheet.column_dimensions[get_column_letter(index)].width = width
@@ -165,16 +167,15 @@ def write_workbook(sheets: Iterable[Sheet], target: BinaryIO | None = None) -> b
         lines = 0
         columns = 0
         for line, values in enumerate(sheet.rows):
-            cells = []
-            for column, value in enumerate(values):
-                if line == 0:
-                    cell = safe_cell(str(value), worksheet)
+            if line == 0:
+                cells = [safe_cell(str(value), worksheet) for value in values]
+                for cell in cells:
                     cell.font = bold
-                else:
-                    cell = safe_cell(int(value) if isinstance(value, Points) else value, worksheet)
-                    fmt = sheet.formats[column] if column < len(sheet.formats) else None
-                    _format(cell, value, fmt)
-                cells.append(cell)
+            else:
+                cells = [
+                    _cell(worksheet, value, sheet.formats[column] if column < n_formats else None)
+                    for column, value in enumerate(values)
+                ]
             worksheet.append(cells)
             lines = line + 1
             columns = max(columns, len(cells))
@@ -197,6 +198,22 @@ def _unique_title(title: str, taken: set[str]) -> str:
         candidate, counter = title[: 31 - len(suffix)] + suffix, counter + 1
     taken.add(candidate.casefold())
     return candidate
+
+
+_PLAIN = (int, float, type(None))
+
+
+def _cell(worksheet: Any, value: Any, fmt: str | None) -> Any:
+    """A value as the writer appends it: plain numbers and harmless text as they are (the
+    fast path for 500,000 cells), the rest as a styled or text-forced cell."""
+    if fmt is None and not isinstance(value, Points | bool | dt.date):
+        if isinstance(value, _PLAIN):
+            return value
+        if isinstance(value, str) and not value.startswith(FORMULA_STARTS):
+            return value
+    cell = safe_cell(int(value) if isinstance(value, Points) else value, worksheet)
+    _format(cell, value, fmt)
+    return cell
 
 
 def _format(cell: WriteOnlyCell, value: Any, fmt: str | None = None) -> None:
@@ -372,7 +389,7 @@ def season_team_rows(standings: SeasonStandings) -> Iterator[list]:
         ]
 
 
-def tournament_sheet_rows(standings: Standings) -> Iterator[list]:
+def tournament_sheet_rows(standings: Standings | TournamentRows) -> Iterator[list]:
     yield [
         _("Rank"),
         _("Player"),
@@ -450,8 +467,8 @@ def season_workbook(
     lines = season_tournaments(season=season)
 
     def tournament_sheets() -> Iterator[Sheet]:
-        for tournament in standings.tournaments:
-            result = tournament_standings(tournament=tournament)
+        for result in season_tournament_standings(season=season):
+            tournament = result.tournament
             yield Sheet(
                 f"{tournament.date:%d.%m.} {tournament.name}",
                 tournament_sheet_rows(result),

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, Q
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from tournaments.models import (
     SCORE_FIELDS,
@@ -21,6 +22,7 @@ from tournaments.models import (
     Season,
     Seat,
     Substitution,
+    Team,
     Tournament,
 )
 from tournaments.selectors.standings import _occupant, _occupant_lookup
@@ -41,6 +43,18 @@ class TournamentLine:
     deals: int
 
 
+def _count(queryset, tournament_field: str) -> Coalesce:
+    """How many rows of ``queryset`` belong to the outer tournament (0 when none)."""
+    counted = (
+        queryset.filter(**{tournament_field: OuterRef("pk")})
+        .order_by()
+        .values(tournament_field)
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
 def season_tournaments(*, season: Season) -> list[TournamentLine]:
     """The season's tournaments with host, player, team and deal counts: one query."""
     return [
@@ -57,14 +71,11 @@ def season_tournaments(*, season: Season) -> list[TournamentLine]:
         )
         for t in Tournament.objects.filter(season=season)
         .select_related("host_club")
+        # Subqueries, not joins: joining entries, teams and deals at once multiplies rows.
         .annotate(
-            player_count=Count("entries", distinct=True),
-            team_count=Count("teams", distinct=True),
-            deal_count=Count(
-                "round_set__tables__deals",
-                filter=Q(round_set__tables__deals__kind=Deal.Kind.DEAL),
-                distinct=True,
-            ),
+            player_count=_count(Entry.objects.all(), "tournament"),
+            team_count=_count(Team.objects.all(), "tournament"),
+            deal_count=_count(Deal.objects.filter(kind=Deal.Kind.DEAL), "table__round__tournament"),
         )
         .order_by("date", "pk")
     ]

@@ -483,7 +483,9 @@ def season_standings(*, season: Season) -> SeasonStandings:
         d
         for d in Deal.objects.filter(
             table__round__tournament__season=season, status=Deal.Status.CONFIRMED
-        ).values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
+        )
+        .values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
+        .iterator(chunk_size=2000)  # streamed: a season has tens of thousands of deals
         if d["table_id"] not in voided
     )
     tallies = _tally(
@@ -708,3 +710,85 @@ def season_sides(result: SeasonStandings) -> tuple[SeasonSide, ...]:
         )
     )
     return tuple(sides)
+
+
+@dataclass(frozen=True)
+class TournamentRows:
+    tournament: Tournament
+    round_numbers: tuple[int, ...]
+    rows: tuple[StandingRow, ...]
+
+
+def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
+    """Every tournament's standings of the season in one pass: seven queries, whatever the
+    number of tournaments, and the deals are streamed, not held (the season workbook)."""
+    tournaments = list(Tournament.objects.filter(season=season).order_by("date", "pk"))
+    entries = list(
+        Entry.objects.filter(tournament__season=season).values(
+            "id",
+            "tournament_id",
+            "number",
+            "category",
+            "withdrawn_after_round",
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+        )
+    )
+    clubs: dict[int, str] = {}
+    for membership in (
+        Membership.objects.filter(player__entries__tournament__season=season)
+        .order_by("-status", "club__short_name")
+        .values("player_id", "club__short_name")
+    ):
+        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    round_numbers: dict[int, set[int]] = defaultdict(set)
+    for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
+        round_numbers[round_["tournament_id"]].add(round_["number"])
+    seats = list(
+        Seat.objects.filter(round__tournament__season=season).values(
+            "id", "table_id", "position", "entry_id", "round__number", "table__voided"
+        )
+    )
+    substitutions = list(
+        Substitution.objects.filter(seat__round__tournament__season=season).values(
+            "seat_id", "entry_id", "from_deal"
+        )
+    )
+    voided = {s["table_id"] for s in seats if s["table__voided"]}
+    deals = (
+        d
+        for d in Deal.objects.filter(
+            table__round__tournament__season=season, status=Deal.Status.CONFIRMED
+        )
+        .values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
+        .iterator(chunk_size=2000)
+        if d["table_id"] not in voided
+    )
+    # Entries belong to one tournament, so the round number is bucket enough.
+    tallies = _tally(seats=seats, substitutions=substitutions, deals=deals, bucket="round__number")
+    lots: dict[int, list[list[int]]] = defaultdict(list)
+    for draw in (
+        LotDraw.objects.filter(tournament__season=season, purpose="tie_break")
+        .order_by("performed_at", "pk")
+        .values("tournament_id", "order")
+    ):
+        lots[draw["tournament_id"]].append(draw["order"])
+    by_tournament: dict[int, list[dict]] = defaultdict(list)
+    for entry in entries:
+        by_tournament[entry["tournament_id"]].append(entry)
+    result = []
+    for tournament in tournaments:
+        numbers = tuple(sorted(round_numbers[tournament.pk]))
+        rows = _ranked_rows(
+            tournament=tournament,
+            entries=by_tournament[tournament.pk],
+            clubs=clubs,
+            tallies=tallies,
+            round_numbers=numbers,
+            lot_orders=lots[tournament.pk],
+        )
+        result.append(
+            TournamentRows(tournament=tournament, round_numbers=numbers, rows=tuple(rows))
+        )
+    return result
