@@ -167,3 +167,104 @@ def plausible_deal(
     else:
         points = rng.randint(max(0, win_at - 22), win_at - 1)
     return {"contract": contract, "declarer": declarer, "declarer_points": points}
+
+
+# --- the season's other tournaments, at other host clubs, with teams ---------------------
+
+DEMO_HOST_CLUBS = [
+    {"name": "Cegoclub Triberg", "short_name": "CC Triberg", "town": "Triberg"},
+    {"name": "Cegofreunde Furtwangen", "short_name": "CF Furtwangen", "town": "Furtwangen"},
+    {"name": "Cego-Runde Vöhrenbach", "short_name": "CR Vöhrenbach", "town": "Vöhrenbach"},
+]
+# Played before the championship's 1st tournament: (name, day of November 2026, venue).
+DEMO_EXTRA_TOURNAMENTS = [
+    ("Eröffnungsturnier Triberg", 1, "Kurhaus Triberg"),
+    ("Herbstturnier Furtwangen", 7, "Festhalle Furtwangen"),
+    ("Vöhrenbacher Cego-Abend", 8, "Gasthaus Kranz"),
+]
+DEMO_TEAM_NAMES = [
+    "Die Schellen-Asse",
+    "Gstieß und Mond",
+    "Bräunlinger Buben",
+    "Triberger Trümpfe",
+    "Die Leeren",
+    "Brigach-Stecher",
+    "Breg-Räuber",
+    "Die Geißbuben",
+    "Stadtmauer-Cego",
+    "Die Mauskönige",
+]
+DEMO_EXTRA_PLAYERS = 24  # six tables of four, six teams
+
+
+def load_season_demo(*, season, players, home_club) -> list:
+    """Three more finished tournaments of the season at three other host clubs (24 players,
+    six teams of four, keep-apart draw), and teams for the upcoming tournament of the home
+    club. Safe to run twice: what exists is left alone. Returns the new tournaments."""
+    import datetime as dt
+
+    from clubs.models import Club
+    from tournaments.models import Round, Tournament
+    from tournaments.seating import sitting_out_position
+    from tournaments.services import draws, results, setup, teams
+
+    created = []
+    field = players[:DEMO_EXTRA_PLAYERS]
+    for (name, day, venue), club_data in zip(DEMO_EXTRA_TOURNAMENTS, DEMO_HOST_CLUBS, strict=True):
+        club, _ = Club.objects.get_or_create(short_name=club_data["short_name"], defaults=club_data)
+        tournament = Tournament.objects.filter(name=name, host_club=club).first()
+        if tournament is not None:
+            continue
+        tournament = setup.create_tournament(
+            name=name,
+            host_club=club,
+            season=season,
+            date=dt.date(2026, 11, day),
+            venue=venue,
+            rules_slug="swm",
+            deals_per_round=12,
+        )
+        entries = [
+            setup.register_player(tournament=tournament, player=p, checked_in=True, fee_paid=True)
+            for p in field
+        ]
+        _demo_teams(tournament, entries, teams)
+        rng = random.Random(DEMO_SEED + day)
+        rules = results.rule_source_of(tournament)
+        for number in range(1, tournament.rounds + 1):
+            round_ = draws.draw_next_round(
+                tournament=tournament, number=number, seed=DEMO_SEED + day * 10 + number
+            )
+            for table in round_.tables.order_by("number"):
+                size = table.seats.count()
+                for deal_number in range(1, tournament.deals_per_round + 1):
+                    out = sitting_out_position(
+                        rules=rules, table_size=size, deal_number=deal_number
+                    )
+                    active = [seat for seat in range(size) if seat != out]
+                    results.enter_deal(
+                        table=table,
+                        number=deal_number,
+                        inputs=plausible_deal(rng, rules=rules, active_seats=active),
+                        actor="Demo",
+                    )
+            Round.objects.filter(pk=round_.pk).update(state=Round.State.CLOSED)
+        created.append(tournament)
+    upcoming = (
+        Tournament.objects.filter(season=season, host_club=home_club, round_set__isnull=True)
+        .order_by("date")
+        .first()
+    )
+    if upcoming is not None and not upcoming.teams.exists():
+        _demo_teams(upcoming, list(upcoming.entries.order_by("number")), teams)
+    return created
+
+
+def _demo_teams(tournament, entries, teams_service) -> None:
+    """Teams of four in registration order, the same names (and people) every tournament."""
+    for index in range(len(entries) // 4):
+        teams_service.create_team(
+            tournament=tournament,
+            name=DEMO_TEAM_NAMES[index % len(DEMO_TEAM_NAMES)],
+            members=entries[index * 4 : index * 4 + 4],
+        )

@@ -169,3 +169,33 @@ def test_team_form_shows_the_services_error(client, organiser, tournament):
     assert response.status_code == 200
     assert b"exists already" in response.content
     assert Team.objects.count() == 1
+
+
+def test_season_team_ranking_adds_up_tournaments_of_the_same_team_name(season):
+    from tests.season.conftest import tournament_in
+    from tournaments.selectors.standings import season_standings
+
+    first = tournament_in(season, "Eins", 7)
+    second = tournament_in(season, "Zwei", 14)
+    upcoming = tournament_in(season, "Drei", 21)
+
+    def team_of(tournament, name, count):
+        members = entries(tournament, count)
+        teams.create_team(tournament=tournament, name=name, members=members)
+        return members
+
+    a1, b1 = team_of(first, "Asse", 4), team_of(first, "Buben", 4)
+    play(first, [a1[0], b1[0], b1[1], b1[2]], [(0, 45)])  # Asse's player +30, Buben -30
+    play(first, [a1[1], a1[2], a1[3], b1[3]], [(3, 45)], table_number=2)  # Asse -30, Buben +30
+    a2 = team_of(second, "asse ", 4)
+    b2 = team_of(second, "Buben", 3)  # one short: Buben is incomplete for the season
+    other = EntryFactory(tournament=second)
+    play(second, [a2[0], a2[1], a2[2], a2[3]], [(0, 45)])  # Asse +30 -30 = 0
+    play(second, [*b2, other], [(0, 45)], table_number=2)  # Buben +30 -20 = +10
+    team_of(upcoming, "Noch nicht gespielt", 4)
+    result = season_standings(season=season)
+    assert [(t.name, t.rank, t.total, t.complete) for t in result.teams] == [
+        ("Asse", 1, 0, True),
+        ("Buben", 2, 10, False),
+    ]
+    assert result.teams[0].tournament_totals == (0, 0, None)

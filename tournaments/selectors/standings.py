@@ -450,7 +450,10 @@ def season_standings(*, season: Season) -> SeasonStandings:
         Tournament.objects.filter(season=season).select_related("host_club").order_by("date", "pk")
     )
     entries = list(
-        Entry.objects.filter(tournament__season=season).values(
+        Entry.objects.filter(tournament__season=season)
+        # In date order: a team is named as it was first registered in the season.
+        .order_by("tournament__date", "tournament_id", "number")
+        .values(
             "id",
             "tournament_id",
             "player_id",
@@ -583,20 +586,21 @@ def _season_teams(
         if tally is not None and tally.round_totals:
             per_team[key][entry["tournament_id"]].append(tally.total)
     results = []
-    complete_in: dict[str, bool] = {}
     for key, name in names.items():
         played = per_team.get(key, {})
-        complete_in[key] = all(
-            members[(key, t)] == Team.SIZE and len(played.get(t, [])) == Team.SIZE
-            for t in {t for (k, t) in members if k == key}
+        if not played:
+            continue  # registered, nothing played yet (an upcoming tournament)
+        # Complete: four members who all played, in every tournament the team played.
+        complete = all(
+            members[(key, t)] == Team.SIZE and len(totals) == Team.SIZE
+            for t, totals in played.items()
         )
         results.append(
             ranking.TeamResult(
                 key=key,
                 name=name,
-                # Complete in every tournament it played, or ranked after the complete teams.
-                members=Team.SIZE if complete_in[key] else 0,
-                played=Team.SIZE if complete_in[key] else 0,
+                members=Team.SIZE if complete else 0,
+                played=Team.SIZE if complete else 0,
                 total=sum(sum(totals) for totals in played.values()),
             )
         )

@@ -33,7 +33,8 @@ def server_address(address: str) -> str:
 class Command(BaseCommand):
     help = (
         "Load demo data: a club, a season, 40 players, a finished tournament with two rounds "
-        "of 24 deals and an upcoming one. Safe to run twice."
+        "of 24 deals and an upcoming one with teams, and three finished tournaments with teams "
+        "at three other host clubs. Safe to run twice."
     )
 
     def add_arguments(self, parser):
@@ -75,6 +76,8 @@ class Command(BaseCommand):
         load_members_and_fees(
             club=club, season=season, players=players, tournaments=[finished, upcoming]
         )
+        # The season's other host clubs, their tournaments and the teams.
+        demo.load_season_demo(season=season, players=players, home_club=club)
 
         user_model = get_user_model()
         if not user_model.objects.filter(username=DEMO_USERNAME).exists():
