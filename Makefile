@@ -51,6 +51,7 @@ bench: install
 	$(BIN)/python bench/bench_written.py
 	$(BIN)/python bench/bench_clubs.py
 	$(BIN)/python bench/bench_venue_phones.py
+	$(BIN)/python bench/bench_season.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
