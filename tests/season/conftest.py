@@ -1,4 +1,5 @@
 import pytest
+from django.utils import translation
 
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.standings.conftest import cego, table_of
@@ -7,7 +8,10 @@ from tournaments.services.results import enter_deal
 
 @pytest.fixture(autouse=True)
 def english(client, settings):
+    """Pages and service messages in English, whatever the German catalogue says."""
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture

@@ -263,7 +263,12 @@ def import_tournament_archive(
     try:
         with transaction.atomic():
             return _write(data, archive_id=archive_id, deals=deals_checked)
-    except (KeyError, TypeError, ValueError, IntegrityError) as error:
+    except KeyError as error:
+        raise ArchiveError(
+            _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
+            % {"key": error.args[0] if error.args else "?"}
+        ) from error
+    except (TypeError, ValueError, IntegrityError) as error:
         raise ArchiveError(
             _("The archive is inconsistent and was not imported: %(error)s") % {"error": error}
         ) from error
