@@ -36,9 +36,9 @@ def line_chart(
     width: int = 640,
     height: int = 220,
     left: int = 64,
-    right: int = 16,
+    right: int = 40,
     top: int = 16,
-    bottom: int = 40,
+    bottom: int = 52,
 ) -> LineChart:
     """A line through ``values`` ((label, value) in order) with room for axis labels; the
     value range always includes 0 so that "on plus" and "on minus" read at a glance."""
