@@ -218,3 +218,27 @@ def test_download_and_upload_in_the_app(client, organiser, visitor, played):
     response = client.post(upload, {"file": broken})
     assert response.status_code == 200 and b"not a JSON file" in response.content
     assert Tournament.objects.count() == count
+
+
+def test_deals_typed_in_as_written_travel_and_are_checked(season, organiser):
+    from tournaments.services.results import WrittenRow, enter_written_deals
+
+    tournament = tournament_in(season, "Vom Papier", 20)
+    entries = [EntryFactory(tournament=tournament) for _ in range(4)]
+    table = play(tournament, entries, [(0, 45)])
+    enter_written_deals(
+        table=table,
+        rows=[WrittenRow(number=2, contract="cego", declarer=1, amounts=(-10, 30, None, None))],
+        user=organiser,
+    )
+    archive = copy_of(json.loads(json.dumps(tournament_archive(tournament=tournament))), "Kopie")
+    written = archive["rounds"][0]["tables"][0]["deals"][1]
+    assert written["as_written"] and "declarer_points" not in written["record"]
+    copy_ = import_tournament_archive(data=archive).tournament
+    deal = Deal.objects.get(table__round__tournament=copy_, number=2)
+    assert deal.as_written and deal.scores[:4] == [-10, 30, -10, -10]
+    assert records(tournament_archive(tournament=copy_)) == records(archive)
+    written["scores"] = [-10, 40, -20, -10]
+    written_copy = copy_of(archive, "Falsch")
+    with pytest.raises(ArchiveError, match="deal 2"):
+        import_tournament_archive(data=written_copy)

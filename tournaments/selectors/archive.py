@@ -14,6 +14,8 @@ The format (version 1), key by key:
   ``substitutions`` and ``deals``. A deal carries its deal record
   (``shared/spec/deal-record.md``, with an ``id`` of ``r<round>-t<table>-d<deal>``), its
   ``scores`` per seat, ``status``, dealer and its ``history``; round totals have no record.
+  A deal typed in as written on a paper sheet (``as_written``) has contract and declarer in
+  its record and its amounts as the scores.
 - ``round_history``: the closing, reopening and voiding of rounds and tables.
 
 Read in a constant number of queries (13), whatever the size of the tournament.
@@ -80,6 +82,12 @@ def deal_record_of(deal: Deal, *, rules_slug: str, seats: int, rules) -> dict[st
     if out is not None:
         record["sitting_out"] = out
     record["contract"] = deal.contract
+    if deal.as_written:
+        # Typed in from a paper sheet: contract and declarer; the amounts are the scores.
+        record["declarer"] = deal.declarer_position
+        if deal.won is not None:
+            record["won"] = deal.won
+        return record
     for key, value in (
         ("declarer", deal.declarer_position),
         ("declarer_points", deal.declarer_points),
@@ -189,6 +197,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
             "entered_via": deal.entered_via,
             "entered_by": deal.entered_by_position,
             "version": deal.version,
+            "as_written": deal.as_written,
             "record": record,
             "scores": [s for s in deal.scores[:size]],
             "history": history_of.get(deal.pk, []),
@@ -227,6 +236,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 "number": round_.number,
                 "state": round_.state,
                 "draw_seed": round_.draw_seed,
+                "time_limit_minutes": round_.time_limit_minutes,
                 "tables": table_data,
             }
         )
@@ -250,6 +260,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 else None
             ),
             "rules_snapshot": tournament.rules_snapshot,
+            "finished_at": _when(tournament.finished_at),
         },
         "clubs": list(clubs.values()),
         "players": players,

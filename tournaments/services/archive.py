@@ -42,7 +42,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.archive import ARCHIVE_FORMAT, ARCHIVE_VERSION, TOURNAMENT_SETTINGS
-from tournaments.services.results import INPUT_FIELDS, ResultError, TableFacts, compute_scores
+from tournaments.services.results import (
+    INPUT_FIELDS,
+    ResultError,
+    TableFacts,
+    WrittenRow,
+    check_written_row,
+    compute_scores,
+)
 
 # Deal-record keys the table supplies rather than the person entering.
 _TABLE_KEYS = {"id", "rules", "seats", "sitting_out"}
@@ -153,9 +160,21 @@ def check_deals(data: Mapping[str, Any]) -> int:
                 inputs = {k: v for k, v in record.items() if k not in _TABLE_KEYS}
                 facts = TableFacts(table=None, rules=rules, table_size=size)  # type: ignore[arg-type]
                 try:
-                    _record, scores = compute_scores(
-                        facts=facts, number=int(deal["number"]), inputs=inputs
-                    )
+                    if deal.get("as_written"):
+                        # A paper sheet's line: the engine checks the amounts as written.
+                        scores = check_written_row(
+                            facts=facts,
+                            row=WrittenRow(
+                                number=int(deal["number"]),
+                                contract=str(record.get("contract", "")),
+                                declarer=int(record.get("declarer", -1)),
+                                amounts=tuple(stored),
+                            ),
+                        ).scores
+                    else:
+                        _record, scores = compute_scores(
+                            facts=facts, number=int(deal["number"]), inputs=inputs
+                        )
                 except (ResultError, TypeError, ValueError) as error:
                     raise ArchiveError(
                         _("%(deal)s cannot be scored: %(error)s") % {"deal": name, "error": error}
@@ -304,6 +323,7 @@ def _write(data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int) -> Imp
         season=season,
         rules_snapshot=settings["rules_snapshot"],
         archive_id=archive_id,
+        finished_at=_time(settings.get("finished_at")),
     )
     tournament.full_clean(exclude=["rules_snapshot"])
     tournament.save()
@@ -346,6 +366,7 @@ def _write(data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int) -> Imp
             number=round_data["number"],
             state=round_data.get("state", Round.State.CLOSED),
             draw_seed=round_data.get("draw_seed", 0),
+            time_limit_minutes=round_data.get("time_limit_minutes"),
         )
         rounds[round_.number] = round_
         for table_data in round_data["tables"]:
@@ -379,6 +400,7 @@ def _write(data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int) -> Imp
                     entered_via=deal_data.get("entered_via", "desk"),
                     entered_by_position=deal_data.get("entered_by"),
                     version=deal_data.get("version", 1),
+                    as_written=bool(deal_data.get("as_written")),
                 )
                 record = deal_data.get("record") or {}
                 deal.contract = record.get("contract", "")
