@@ -125,6 +125,14 @@ def test_load_demo_twice_gives_the_same_data(django_user_model):
     finished = Tournament.objects.get(name__startswith="1. Turnier")
     upcoming = Tournament.objects.get(name__startswith="2. Turnier")
     assert finished.entries.count() == upcoming.entries.count() == 40
-    assert first["deals"] == 2 * 10 * 24  # two rounds of 24 deals at ten tables
+    # two rounds of 24 deals at ten tables
+    assert Deal.objects.filter(table__round__tournament=finished).count() == 2 * 10 * 24
+    # The season: five tournaments at four host clubs, three more finished ones with teams
+    # (two rounds of 12 deals at six tables), and teams registered for the upcoming one.
+    season = finished.season
+    assert season.tournaments.count() == 5
+    assert season.tournaments.values("host_club").distinct().count() == 4
+    assert first["deals"] == 2 * 10 * 24 + 3 * 2 * 6 * 12
+    assert all(t.teams.count() >= 6 for t in season.tournaments.exclude(pk=finished.pk))
     assert not finished.round_set.exclude(state="closed").exists()
     assert django_user_model.objects.filter(is_superuser=True).count() == 1
