@@ -242,3 +242,23 @@ def test_deals_typed_in_as_written_travel_and_are_checked(season, organiser):
     written_copy = copy_of(archive, "Falsch")
     with pytest.raises(ArchiveError, match="deal 2"):
         import_tournament_archive(data=written_copy)
+
+
+def test_export_queries_do_not_grow_with_tables(played):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            tournament_archive(tournament=played)
+        return len(queries)
+
+    small = count()
+    for number in (2, 3):
+        play(
+            played,
+            [EntryFactory(tournament=played) for _ in range(4)],
+            [(0, 45)],
+            table_number=number,
+        )
+    assert count() == small
