@@ -25,9 +25,11 @@ class Club(models.Model):
     short_name = models.CharField(_("short name"), max_length=20, unique=True)
     town = models.CharField(_("town"), max_length=80)
     # Whether the public sees the player pages of this club's members (clubs.permissions).
+    # db_default too: rows written without the column (older code, raw SQL) read as "off".
     public_player_pages = models.BooleanField(
         _("public player pages"),
         default=False,
+        db_default=False,
         help_text=_("Anyone may see the results pages of this club's players."),
     )
 

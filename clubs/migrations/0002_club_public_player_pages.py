@@ -13,6 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='club',
             name='public_player_pages',
-            field=models.BooleanField(default=False, help_text="Anyone may see the results pages of this club's players.", verbose_name='public player pages'),
+            field=models.BooleanField(default=False,
+                db_default=False, help_text="Anyone may see the results pages of this club's players.", verbose_name='public player pages'),
         ),
     ]
