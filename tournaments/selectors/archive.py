@@ -62,6 +62,9 @@ TOURNAMENT_SETTINGS = (
     "tie_break",
     "entry_fee_cents",
     "keep_teams_apart",
+    "last_round_raeuber",
+    "youth_entry_free",
+    "prize_shares_cents",
 )
 
 
@@ -272,6 +275,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 "fee_paid": e.fee_paid,
                 "checked_in": e.checked_in,
                 "withdrawn_after_round": e.withdrawn_after_round,
+                "paper_total": e.paper_total,
                 "team": team_of.get(e.pk),
             }
             for e in entries

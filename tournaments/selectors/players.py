@@ -22,7 +22,13 @@ from scoring import rule_source_from_dict
 from tournaments import ranking
 from tournaments.models import SCORE_FIELDS, Deal, Entry, Season, Seat, Substitution, Tournament
 from tournaments.seating import sitting_out_position
-from tournaments.selectors.standings import _occupant, _occupant_lookup, _tally, season_rule
+from tournaments.selectors.standings import (
+    _add_paper_totals,
+    _occupant,
+    _occupant_lookup,
+    _tally,
+    season_rule,
+)
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ def player_page(*, player: Player) -> PlayerPage:
     }
     entries = list(
         Entry.objects.filter(tournament_id__in=tournaments).values(
-            "id", "tournament_id", "player_id"
+            "id", "tournament_id", "player_id", "paper_total"
         )
     )
     seats = list(
@@ -136,6 +142,8 @@ def player_page(*, player: Player) -> PlayerPage:
     tallies = _tally(
         seats=seats, substitutions=substitutions, deals=deals, bucket="round__tournament_id"
     )
+    # Tournaments imported from a paper list count with their one total per player.
+    _add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
     own_ids = {e["id"] for e in own}
     _contract_stats(page, seats, substitutions, deals, own_ids, tournaments)
 

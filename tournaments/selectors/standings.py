@@ -737,6 +737,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
             "player_id",
             "player__first_name",
             "player__last_name",
+            "paper_total",
         )
     )
     clubs: dict[int, str] = {}
@@ -771,6 +772,9 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
     )
     # Entries belong to one tournament, so the round number is bucket enough.
     tallies = _tally(seats=seats, substitutions=substitutions, deals=deals, bucket="round__number")
+    # Tournaments imported from a paper list: one total per entry, shown as round 1.
+    paper = {e["tournament_id"] for e in entries if e["paper_total"] is not None}
+    _add_paper_totals(tallies, entries, bucket=lambda entry: 1)
     lots: dict[int, list[list[int]]] = defaultdict(list)
     for draw in (
         LotDraw.objects.filter(tournament__season=season, purpose="tie_break")
@@ -784,6 +788,8 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
     result = []
     for tournament in tournaments:
         numbers = tuple(sorted(round_numbers[tournament.pk]))
+        if tournament.pk in paper:
+            numbers = numbers or (1,)
         rows = _ranked_rows(
             tournament=tournament,
             entries=by_tournament[tournament.pk],

@@ -344,6 +344,7 @@ def _write(data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int) -> Imp
                 fee_paid=bool(e.get("fee_paid")),
                 checked_in=bool(e.get("checked_in")),
                 withdrawn_after_round=e.get("withdrawn_after_round"),
+                paper_total=e.get("paper_total"),
                 team=teams[e["team"]] if e.get("team") else None,
             )
             for e in _list(data, "entries", _("the archive"))

@@ -39,4 +39,4 @@ def player_detail(request, pk: int):
     )
 
 
-urlpatterns = [path("players/<int:pk>/", player_detail, name="player_detail")]
+urlpatterns = [path("players/<int:pk>/results/", player_detail, name="player_detail")]
