@@ -104,3 +104,25 @@ def test_player_page_queries_do_not_grow_with_tournaments(
         )
     with django_assert_max_num_queries(9):
         assert client.get(url).status_code == 200
+
+
+def test_paper_totals_count_on_the_player_page_and_in_the_workbook(season):
+    import io
+
+    from django.utils import translation
+    from openpyxl import load_workbook
+
+    from tournaments.exports import season_workbook
+
+    anna = PlayerFactory(first_name="Anna", last_name="Papier")
+    paper = tournament_in(season, "Vom Papier", 12, entry_mode="totals")
+    EntryFactory(tournament=paper, player=anna, paper_total=75)
+    EntryFactory(tournament=paper, paper_total=-75)
+    page = player_page(player=anna)
+    assert [(p.tournament.name, p.rank, p.total) for p in page.tournaments] == [
+        ("Vom Papier", 1, 75)
+    ]
+    with translation.override("en"):
+        book = load_workbook(io.BytesIO(season_workbook(season)))
+    rows = list(book["12.11. Vom Papier"].iter_rows(values_only=True))
+    assert rows[0][3] == "Round 1" and rows[1][1:5] == ("Papier, Anna", None, 75, 75)
