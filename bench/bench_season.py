@@ -193,6 +193,7 @@ def main() -> None:
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
+    os.environ.setdefault("DEBUG", "1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cego_club.settings")
     import django
 
