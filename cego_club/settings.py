@@ -6,6 +6,7 @@ see `cego_club/venue.py`) and the test suite set what they need; a club server s
 variables listed in `docs/DEPLOY.md`.
 """
 
+import datetime as dt
 import os
 import secrets
 import tempfile
@@ -85,6 +86,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "django_htmx",
+    "axes",
     "rules",
     "clubs",
     "tournaments",
@@ -101,6 +103,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tournaments.device.DeviceCookieMiddleware",
+    # Last, as django-axes asks: turns a blocked login into the login page with the reason.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cego_club.urls"
@@ -194,8 +199,25 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# django-axes first: it refuses a blocked login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one user name
+# from one address, that login is refused for AXES_COOLOFF_TIME, even with the right password.
+# By name *and* address: a guesser cannot lock an organiser out from elsewhere, and one
+# venue's shared address does not lock everybody in the hall out.
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "clubs.views.accounts.locked_out"
+AXES_VERBOSE = False
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, ClubRole, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -29,3 +29,14 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["club", "status"]
     search_fields = ["player__last_name", "player__first_name", "member_number"]
     autocomplete_fields = ["player", "club"]
+
+
+@admin.register(ClubRole)
+class ClubRoleAdmin(admin.ModelAdmin):
+    """Who organises which club: given here by a superuser (see docs/ARCHITECTURE.md)."""
+
+    list_display = ["user", "club", "role"]
+    list_filter = ["club", "role"]
+    search_fields = ["user__username", "club__name"]
+    autocomplete_fields = ["club"]
+    raw_id_fields = ["user"]

@@ -243,3 +243,34 @@ class PlayerMerge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.removed_name} → {self.kept}"
+
+
+class ClubRole(models.Model):
+    """A user's role in a club: today only organiser (runs the club's tournaments, seasons,
+    players and fees). Given by a superuser in the Django admin."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+        verbose_name=_("user"),
+    )
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="roles", verbose_name=_("club")
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.ORGANISER)
+
+    class Meta:
+        verbose_name = _("club role")
+        verbose_name_plural = _("club roles")
+        ordering = ["club", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club", "role"], name="club_role_once"),
+            models.CheckConstraint(condition=Q(role__in=["organiser"]), name="club_role_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}, {self.club.short_name})"

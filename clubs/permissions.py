@@ -1,24 +1,38 @@
 """Who may do what: the one place that decides.
 
-Views ask through ``organiser_required`` (someone who may run something at all) and
-``check`` (this user, this action, this object); templates through ``may``. Nothing else in
-the code base decides access. The table token on the phone pages is a separate, anonymous
-capability and does not pass through here.
+Views ask through ``organiser_required`` (someone who may run something at all; visitors
+are sent to the login page, signed-in users without any role get 403) and ``check`` (this
+user, this action, this object), or in one step through ``tournament_permission``, which finds
+the tournament from the URL. Templates ask through ``{% may "action" obj as flag %}``
+(``clubs.templatetags.permissions``). Nothing else in the code base decides access. The table
+token on the phone pages is a separate, anonymous capability and does not pass through here.
+
+Roles:
+- superuser: everything (and the only one let into the Django admin);
+- organiser of a club (``ClubRole``): that club's tournaments, players, fees, the seasons it
+  hosts;
+- referee of a tournament (``Tournament.referees``): correct, annul, void and draw lots in
+  that tournament only (and see its result pages to do so).
 
 Actions, each on the object named:
-- ``MANAGE_CLUB`` (club): the club's players, members, fees, seasons it hosts.
+- ``MANAGE_CLUB`` (club): the club's players, members, fees, creating its tournaments.
 - ``MANAGE_SEASON`` (season): season rules, season exports.
-- ``MANAGE_TOURNAMENT`` (tournament): setup, check-in, draw, printouts, entry, standings admin.
+- ``MANAGE_TOURNAMENT`` (tournament): setup, check-in, draw, printouts, entry, log.
 - ``REFEREE_TOURNAMENT`` (tournament): correct, annul, void, draw lots (each with a reason).
+
+An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
+instead of the tournament; a player stands for the clubs they are a member of.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.decorators import user_passes_test
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
 MANAGE_CLUB = "manage_club"
 MANAGE_SEASON = "manage_season"
@@ -28,14 +42,137 @@ REFEREE_TOURNAMENT = "referee_tournament"
 ACTIONS = (MANAGE_CLUB, MANAGE_SEASON, MANAGE_TOURNAMENT, REFEREE_TOURNAMENT)
 
 
-def has_perm(user: Any, action: str, obj: Any) -> bool:
-    """May ``user`` do ``action`` to ``obj``?
+# --- what the user holds (two queries per request at most, cached on the user object) ----
 
-    Today: any active staff user may do everything (the behaviour before per-club roles).
-    """
+
+def _active(user: Any) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_active)
+
+
+def organised_club_ids(user: Any) -> frozenset[int]:
+    """The clubs ``user`` is an organiser of."""
+    if not _active(user):
+        return frozenset()
+    cached = getattr(user, "_organised_club_ids", None)
+    if cached is None:
+        from clubs.models import ClubRole
+
+        cached = frozenset(
+            ClubRole.objects.filter(user=user, role=ClubRole.Role.ORGANISER).values_list(
+                "club_id", flat=True
+            )
+        )
+        user._organised_club_ids = cached
+    return cached
+
+
+def refereed_tournament_ids(user: Any) -> frozenset[int]:
+    """The tournaments ``user`` is a referee of."""
+    if not _active(user):
+        return frozenset()
+    cached = getattr(user, "_refereed_tournament_ids", None)
+    if cached is None:
+        cached = frozenset(user.refereed_tournaments.values_list("pk", flat=True))
+        user._refereed_tournament_ids = cached
+    return cached
+
+
+def forget_roles(user: Any) -> None:
+    """Drop the cached roles (after a role was given or taken in the same request)."""
+    for name in ("_organised_club_ids", "_refereed_tournament_ids"):
+        if hasattr(user, name):
+            delattr(user, name)
+
+
+def is_superuser(user: Any) -> bool:
+    return _active(user) and bool(user.is_superuser)
+
+
+def is_organiser(user: Any) -> bool:
+    """Someone who may run anything at all (before any object is known): a superuser, an
+    organiser of some club or a referee of some tournament."""
+    return (
+        is_superuser(user) or bool(organised_club_ids(user)) or bool(refereed_tournament_ids(user))
+    )
+
+
+def manageable_clubs(user: Any):
+    """The clubs ``user`` may run (for choices such as a new tournament's host club)."""
+    from clubs.models import Club
+
+    if is_superuser(user):
+        return Club.objects.all()
+    return Club.objects.filter(pk__in=organised_club_ids(user))
+
+
+# --- from an object to the club and tournament it belongs to ------------------------------
+
+
+def tournament_of(obj: Any):
+    """The tournament an object belongs to (None if it belongs to none)."""
+    from tournaments.models import Tournament
+
+    if isinstance(obj, Tournament):
+        return obj
+    for path in ("tournament", "round", "table", "seat"):
+        parent = getattr(obj, path, None)
+        if parent is not None and parent is not obj:
+            return tournament_of(parent)
+    return None
+
+
+def _club_ids_of(obj: Any) -> frozenset[int]:
+    from clubs.models import Club, Player
+    from tournaments.models import Season
+
+    if isinstance(obj, Club):
+        return frozenset({obj.pk})
+    if isinstance(obj, Player):
+        return frozenset(obj.memberships.values_list("club_id", flat=True))
+    if isinstance(obj, Season):
+        # A season a club hosts; a season without a host club (an association's
+        # championship) is run by the clubs that host its tournaments.
+        host = getattr(obj, "host_club_id", None) or getattr(obj, "club_id", None)
+        if host is not None:
+            return frozenset({host})
+        return frozenset(obj.tournaments.values_list("host_club_id", flat=True))
+    tournament = tournament_of(obj)
+    if tournament is not None:
+        return frozenset({tournament.host_club_id})
+    club_id = getattr(obj, "club_id", None)
+    if club_id is not None:
+        return frozenset({club_id})
+    season = getattr(obj, "season", None)  # e.g. a season's team: the season's clubs
+    if isinstance(season, Season):
+        return _club_ids_of(season)
+    return frozenset()
+
+
+# --- the decision ------------------------------------------------------------------------
+
+
+def has_perm(user: Any, action: str, obj: Any) -> bool:
+    """May ``user`` do ``action`` to ``obj``?"""
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
-    return bool(user.is_authenticated and user.is_active and user.is_staff)
+    if not _active(user):
+        return False
+    if user.is_superuser:
+        return True
+    mine = organised_club_ids(user)
+    if obj is None:
+        # No object yet: the shared player registry, an import, a new season, a player
+        # without a club: any club's organiser. Tournament actions always name one.
+        return action in (MANAGE_CLUB, MANAGE_SEASON) and bool(mine)
+    if action == REFEREE_TOURNAMENT:
+        tournament = tournament_of(obj)
+        if tournament is not None and tournament.pk in refereed_tournament_ids(user):
+            return True
+        # The host club's organisers referee their own tournaments too.
+        return tournament is not None and tournament.host_club_id in mine
+    if action == MANAGE_TOURNAMENT and tournament_of(obj) is None:
+        return False
+    return bool(mine and _club_ids_of(obj) & mine)
 
 
 def check(user: Any, action: str, obj: Any) -> None:
@@ -44,14 +181,68 @@ def check(user: Any, action: str, obj: Any) -> None:
         raise PermissionDenied
 
 
-def is_organiser(user: Any) -> bool:
-    """Someone who may run anything at all (before any object is known)."""
-    return bool(user.is_authenticated and user.is_active and user.is_staff)
+# --- view decorators ---------------------------------------------------------------------
+
+
+def _refuse(request):
+    """Visitors go to the login page; a signed-in user without the right gets 403."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise PermissionDenied
 
 
 def organiser_required(view):
     """Send visitors to the login page; the object check follows inside the view."""
-    return wraps(view)(user_passes_test(is_organiser)(view))
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not is_organiser(request.user):
+            return _refuse(request)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _tournament_from_kwargs(kwargs: dict):
+    """The tournament a URL names: by ``pk`` (a tournament), ``table_pk`` or ``deal_pk``."""
+    from tournaments.models import Deal, Table, Tournament
+
+    try:
+        if "deal_pk" in kwargs:
+            return (
+                Deal.objects.select_related("table__round__tournament")
+                .get(pk=kwargs["deal_pk"])
+                .table.round.tournament
+            )
+        if "table_pk" in kwargs:
+            return (
+                Table.objects.select_related("round__tournament")
+                .get(pk=kwargs["table_pk"])
+                .round.tournament
+            )
+        return Tournament.objects.get(pk=kwargs["pk"])
+    except (Deal.DoesNotExist, Table.DoesNotExist, Tournament.DoesNotExist, KeyError):
+        raise Http404 from None
+
+
+def tournament_permission(action: str, *, post: str | None = None) -> Callable:
+    """Check ``action`` (``post`` for POST requests, if given) on the tournament the URL
+    names, before the view runs: visitors to the login page, others 404 (no such object)
+    or 403 (not theirs)."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not is_organiser(request.user):
+                return _refuse(request)
+            tournament = _tournament_from_kwargs(kwargs)
+            wanted = post if post is not None and request.method == "POST" else action
+            check(request.user, wanted, tournament)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
 def may_view_player_page(user: Any, player: Any) -> bool:

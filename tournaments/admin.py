@@ -14,7 +14,9 @@ from tournaments.models import (
     Substitution,
     Table,
     Tournament,
+    TournamentChange,
 )
+from tournaments.services.setup import set_referees
 
 
 @admin.register(Season)
@@ -23,15 +25,47 @@ class SeasonAdmin(admin.ModelAdmin):
     search_fields = ["name"]
 
 
-class EntryInline(admin.TabularInline):
-    model = Entry
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Tournament-day objects change only through the services, which check the rules and
+    write the log: the admin shows them and changes nothing (a seat with 20 recorded deals
+    moved to another tournament's player was the reason)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
     extra = 0
-    autocomplete_fields = ["player"]
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(ReadOnlyInline):
+    model = Entry
     fields = ["number", "player", "category", "fee_paid", "checked_in", "withdrawn_after_round"]
+    readonly_fields = fields
 
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    """Shown read-only except its referees (named through the service, which logs it).
+    Tournaments are created and edited on the app's own pages."""
+
     list_display = [
         "name",
         "date",
@@ -44,98 +78,104 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["season", "host_club", "rules_slug", "entry_mode"]
     search_fields = ["name", "venue", "host_club__name"]
     date_hierarchy = "date"
-    autocomplete_fields = ["host_club", "season"]
-    readonly_fields = ["rules_snapshot", "created_at"]
+    filter_horizontal = ["referees"]
     inlines = [EntryInline]
 
     def get_readonly_fields(self, request, obj=None):
-        # The rule source is pinned when the tournament is created.
-        if obj is not None:
-            return [*self.readonly_fields, "rules_slug"]
-        return self.readonly_fields
+        return [f.name for f in Tournament._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
     def save_model(self, request, obj, form, change):
-        if not change:
-            from rules.registry import rule_source_data
+        pass  # nothing but the referees can change here; they are saved in save_related
 
-            obj.rules_snapshot = rule_source_data(obj.rules_slug)
-        super().save_model(request, obj, form, change)
+    def save_related(self, request, form, formsets, change):
+        for formset in formsets:  # read-only inlines: nothing to save, but the admin's log
+            self.save_formset(request, form, formset, change=change)  # reads their results
+        set_referees(
+            tournament=form.instance, referees=form.cleaned_data["referees"], user=request.user
+        )
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ReadOnlyAdmin):
     list_display = ["number", "player", "tournament", "category", "fee_paid", "checked_in"]
     list_filter = ["tournament", "category", "fee_paid", "checked_in"]
     search_fields = ["player__last_name", "player__first_name", "number"]
-    autocomplete_fields = ["player", "tournament"]
     list_select_related = ["player", "tournament"]
 
 
 @admin.register(KeepApart)
-class KeepApartAdmin(admin.ModelAdmin):
+class KeepApartAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "first", "second", "reason"]
     list_filter = ["tournament"]
-    autocomplete_fields = ["first", "second"]
 
 
-class TableInline(admin.TabularInline):
+class TableInline(ReadOnlyInline):
     model = Table
-    extra = 0
     fields = ["number", "voided", "void_reason"]
-    show_change_link = True
+    readonly_fields = fields
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "number", "state", "draw_seed", "drawn_at"]
     list_filter = ["state", "tournament"]
     inlines = [TableInline]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    autocomplete_fields = ["entry"]
     fields = ["position", "entry", "round"]
+    readonly_fields = fields
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     list_display = ["number", "round", "voided"]
     list_filter = ["voided", "round__tournament"]
     search_fields = ["round__tournament__name"]
-    readonly_fields = ["token"]
+    # The token is the table's key: not shown here (the desk page re-issues it).
+    exclude = ["token"]
     inlines = [SeatInline]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ["table", "position", "entry"]
     list_filter = ["round__tournament"]
     search_fields = ["entry__player__last_name"]
-    autocomplete_fields = ["entry"]
     list_select_related = ["table__round__tournament", "entry__player"]
 
 
 @admin.register(Substitution)
-class SubstitutionAdmin(admin.ModelAdmin):
+class SubstitutionAdmin(ReadOnlyAdmin):
     list_display = ["seat", "entry", "from_deal", "reason"]
-    autocomplete_fields = ["entry"]
 
 
-class DealChangeInline(admin.TabularInline):
+class DealChangeInline(ReadOnlyInline):
     model = DealChange
-    extra = 0
-    can_delete = False
-    fields = ["changed_at", "action", "changed_by", "actor", "reason", "before", "after"]
+    show_change_link = False
+    fields = [
+        "changed_at",
+        "action",
+        "changed_by",
+        "actor",
+        "device",
+        "ip_address",
+        "reason",
+        "before",
+        "after",
+    ]
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
+class DealAdmin(ReadOnlyAdmin):
     list_display = [
         "table",
         "number",
@@ -153,34 +193,17 @@ class DealAdmin(admin.ModelAdmin):
     search_fields = ["table__round__tournament__name", "contract"]
     list_select_related = ["table__round__tournament"]
     inlines = [DealChangeInline]
-    # Deals change only through the result-entry service, which scores them and keeps history.
-    readonly_fields = [f.name for f in Deal._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
-class HistoryAdmin(admin.ModelAdmin):
+class HistoryAdmin(ReadOnlyAdmin):
     """History is written by the services only: the admin reads it."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(DealChange)
 class DealChangeAdmin(HistoryAdmin):
-    list_display = ["deal", "action", "changed_at", "changed_by", "actor", "reason"]
+    list_display = ["deal", "action", "changed_at", "changed_by", "actor", "device", "reason"]
     list_filter = ["action"]
-    search_fields = ["reason", "actor"]
+    search_fields = ["reason", "actor", "device"]
     date_hierarchy = "changed_at"
 
 
@@ -191,16 +214,26 @@ class RoundChangeAdmin(HistoryAdmin):
     search_fields = ["reason"]
 
 
+@admin.register(TournamentChange)
+class TournamentChangeAdmin(HistoryAdmin):
+    list_display = ["tournament", "action", "subject", "changed_at", "changed_by", "reason"]
+    list_filter = ["action", "tournament"]
+    search_fields = ["subject", "reason"]
+    date_hierarchy = "changed_at"
+
+
 @admin.register(LotDraw)
-class LotDrawAdmin(admin.ModelAdmin):
+class LotDrawAdmin(HistoryAdmin):
     list_display = ["tournament", "purpose", "seed", "performed_at", "performed_by"]
     list_filter = ["purpose"]
-    readonly_fields = ["tournament", "purpose", "seed", "order", "performed_at", "performed_by"]
-
-    def has_add_permission(self, request):
-        return False
 
 
+def _superusers_only(request) -> bool:
+    # The admin is for superusers; organisers and referees work on the app's own pages.
+    return request.user.is_active and request.user.is_superuser
+
+
+admin.site.has_permission = _superusers_only
 admin.site.site_header = _("Cego Club administration")
 admin.site.site_title = _("Cego Club")
 admin.site.index_title = _("Clubs, players and tournaments")

@@ -100,6 +100,11 @@ DEMO_CLUB = {
     "short_name": "CF Bräunlingen",
     "town": "Bräunlingen",
 }
+GUEST_CLUB = {
+    "name": "Cegoclub Furtwangen",
+    "short_name": "CC Furtwangen",
+    "town": "Furtwangen",
+}
 DEMO_SEASON = {"name": "Schwarzwaldmeisterschaft 2026/27"}
 DEMO_TOURNAMENT_NAME = "2. Turnier der Schwarzwaldmeisterschaft"
 DEMO_FINISHED_NAME = "1. Turnier der Schwarzwaldmeisterschaft"

@@ -136,6 +136,7 @@ def safe_cell(value: Any, worksheet: Any = None) -> WriteOnlyCell:
     cell = WriteOnlyCell(worksheet, value=value)
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         cell.data_type = "s"
+        cell.quotePrefix = True  # editing the cell in Excel keeps it text
     return cell
 
 

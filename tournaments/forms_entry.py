@@ -53,6 +53,7 @@ class DealForm(forms.Form):
     )
     penalty_kind = forms.ChoiceField(label=_("Penalty for"), required=False)
     submission_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    # Required where a deal is changed (``require_version``): no stale write over a newer one.
     expected_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(
@@ -62,9 +63,11 @@ class DealForm(forms.Form):
         player_names: list[str],
         sitting_out: int | None = None,
         deals_per_round: int,
+        require_version: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["expected_version"].required = require_version
         self.rules = rules
         self.table_size = len(player_names)
         seats = [(position, name) for position, name in enumerate(player_names)]

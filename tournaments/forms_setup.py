@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html
 from django.utils.text import capfirst
@@ -96,12 +97,37 @@ class TournamentForm(CapitalisedForm):
         help_text=_("Dreierles, by agreement: a Räuber in the last round is worth 4 instead of 2."),
     )
 
-    def __init__(self, *args, rules_locked: bool = False, **kwargs):
+    referees = forms.ModelMultipleChoiceField(
+        label=_("referees"),
+        queryset=get_user_model().objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "They may correct, annul and void results and draw lots in this tournament, "
+            "each with a reason."
+        ),
+    )
+
+    def __init__(
+        self, *args, rules_locked: bool = False, clubs=None, with_referees: bool = False, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.fields["rules_slug"].choices = rule_source_options()
+        if clubs is not None:
+            # Only clubs the signed-in organiser runs (clubs.permissions.manageable_clubs).
+            self.fields["host_club"].queryset = clubs
+        if with_referees:
+            self.fields["referees"].queryset = (
+                get_user_model()
+                .objects.filter(is_active=True, is_superuser=False)
+                .order_by("username")
+            )
+        else:
+            del self.fields["referees"]
         # one host club, one season: nothing to choose, so preselect them
         if not self.is_bound:
-            clubs = list(Club.objects.values_list("pk", flat=True)[:2])
+            club_choices = self.fields["host_club"].queryset
+            clubs = list(club_choices.values_list("pk", flat=True)[:2])
             if len(clubs) == 1 and not self.initial.get("host_club"):
                 self.initial["host_club"] = clubs[0]
             seasons = list(Season.objects.values_list("pk", flat=True)[:2])
@@ -151,6 +177,7 @@ class TournamentForm(CapitalisedForm):
             "tie_break": tournament.tie_break,
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
             "last_round_raeuber": tournament.last_round_raeuber,
+            "referees": list(tournament.referees.values_list("pk", flat=True)),
         }
 
     def service_kwargs(self) -> dict:

@@ -19,6 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Category, Club, Player
 
 MAX_SEATS = 5
+# No deal and no round total comes anywhere near this; beyond it a number is a typing error
+# (and a database integer overflow, a server error, further on).
+SCORE_LIMIT = 1_000_000
 SCORE_FIELDS = tuple(f"score_{i}" for i in range(MAX_SEATS))
 
 
@@ -182,6 +185,13 @@ class Tournament(models.Model):
     )
     # Identifies the tournament across servers: importing its archive twice gives one copy.
     archive_id = models.UUIDField(_("archive id"), default=uuid.uuid4, unique=True, editable=False)
+    # Referees may correct, annul and void results and draw lots in this tournament only.
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="refereed_tournaments",
+        verbose_name=_("referees"),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # The "finished" step after the last round: final standings and prizes, and a lock.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -546,6 +556,10 @@ class Deal(models.Model):
     entered_by_position = models.PositiveSmallIntegerField(
         _("entered by seat"), null=True, blank=True
     )
+    # The device that entered (or last revised) the deal at the table, and the one that
+    # confirmed it: the same phone must not do both.
+    entered_device = models.CharField(_("entered on device"), max_length=40, blank=True)
+    confirmed_device = models.CharField(_("confirmed on device"), max_length=40, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
@@ -584,6 +598,14 @@ class Deal(models.Model):
                 condition=Q(as_written=False) | Q(kind="deal", declarer_points__isnull=True),
                 name="deal_as_written_has_no_card_points",
             ),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{name}__isnull": True})
+                    | Q(**{f"{name}__range": (-SCORE_LIMIT, SCORE_LIMIT)}),
+                    name=f"deal_{name}_bounded",
+                )
+                for name in SCORE_FIELDS
+            ],
         ]
 
     def __str__(self) -> str:
@@ -603,6 +625,11 @@ class Deal(models.Model):
     @property
     def counts(self) -> bool:
         return self.status == self.Status.CONFIRMED and not self.table.voided
+
+    @property
+    def same_device(self) -> bool:
+        """Entered and confirmed on one phone: the organiser should look at it."""
+        return bool(self.entered_device) and self.entered_device == self.confirmed_device
 
 
 class AppendOnly(models.Model):
@@ -649,6 +676,9 @@ class DealChange(AppendOnly):
     reason = models.TextField(_("reason"), blank=True)
     before = models.JSONField(_("before"), null=True, blank=True)
     after = models.JSONField(_("after"), null=True, blank=True)
+    # The phone that made the change (a random id in a long-lived cookie) and its address.
+    device = models.CharField(_("device"), max_length=40, blank=True)
+    ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("deal change")
@@ -753,3 +783,94 @@ class RoundChange(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.get_action_display()}"
+
+
+class TournamentChange(AppendOnly):
+    """Append-only log of everything else done to a tournament: check-in, fees, withdrawals,
+    late entries, substitutions, keep-apart pairs, draws, swaps, settings, lots, tokens.
+
+    Written only through ``tournaments.services.changelog.record``, inside the service's
+    transaction. Deals and rounds keep their own histories (``DealChange``, ``RoundChange``).
+    """
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("tournament created")
+        EDITED = "edited", _("settings changed")
+        REFEREES = "referees", _("referees changed")
+        CHECKED_IN = "checked_in", _("checked in")
+        CHECK_IN_UNDONE = "check_in_undone", _("check-in undone")
+        FEE_PAID = "fee_paid", _("entry fee paid")
+        FEE_UNDONE = "fee_undone", _("payment undone")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        WITHDRAWAL_UNDONE = "withdrawal_undone", _("withdrawal undone")
+        REGISTERED = "registered", _("registered")
+        SUBSTITUTED = "substituted", _("substitute")
+        KEEP_APART_ADDED = "keep_apart_added", _("keep-apart pair added")
+        KEEP_APART_REMOVED = "keep_apart_removed", _("keep-apart pair removed")
+        ROUND_DRAWN = "round_drawn", _("round drawn")
+        ROUND_REDRAWN = "round_redrawn", _("round drawn again")
+        SWAPPED = "swapped", _("players swapped")
+        LOTS_DRAWN = "lots_drawn", _("lots drawn")
+        TOKEN_REISSUED = "token_reissued", _("table token re-issued")
+        CLOCK_SET = "clock_set", _("round clock set")
+        FINISHED = "finished", _("tournament finished")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="changes", verbose_name=_("tournament")
+    )
+    action = models.CharField(_("action"), max_length=30, choices=Action.choices)
+    subject = models.CharField(
+        _("concerns"), max_length=200, blank=True, help_text=_("Who or what was changed.")
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    actor = models.CharField(
+        _("actor"), max_length=120, blank=True, help_text=_("Who, when no login was used.")
+    )
+
+    class Meta:
+        verbose_name = _("tournament change")
+        verbose_name_plural = _("tournament log")
+        ordering = ["tournament", "changed_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    action__in=[
+                        "created",
+                        "edited",
+                        "referees",
+                        "checked_in",
+                        "check_in_undone",
+                        "fee_paid",
+                        "fee_undone",
+                        "withdrawn",
+                        "withdrawal_undone",
+                        "registered",
+                        "substituted",
+                        "keep_apart_added",
+                        "keep_apart_removed",
+                        "round_drawn",
+                        "round_redrawn",
+                        "swapped",
+                        "lots_drawn",
+                        "token_reissued",
+                        "clock_set",
+                        "finished",
+                    ]
+                ),
+                name="tournament_change_action_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.get_action_display()}"

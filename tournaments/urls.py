@@ -6,6 +6,7 @@ from tournaments.views import (
     entry,
     finish,
     home,
+    log,
     players,
     printouts,
     seasons,
@@ -35,4 +36,5 @@ urlpatterns = [
     *seasons.urlpatterns,
     *players.urlpatterns,
     *archive.urlpatterns,
+    *log.urlpatterns,
 ]

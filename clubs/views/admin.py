@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
@@ -29,6 +29,7 @@ from clubs.permissions import (
     MANAGE_SEASON,
     MANAGE_TOURNAMENT,
     check,
+    is_superuser,
     organiser_required,
 )
 from clubs.selectors import treasurer_view
@@ -51,6 +52,8 @@ def club_list(request):
 @organiser_required
 def club_form(request, pk: int | None = None):
     club = get_object_or_404(Club, pk=pk) if pk else None
+    if club is None and not is_superuser(request.user):
+        raise PermissionDenied  # a new club has no organisers yet: the superuser names them
     check(request.user, MANAGE_CLUB, club)
     initial = {"name": club.name, "short_name": club.short_name, "town": club.town} if club else {}
     form = ClubForm(request.POST or None, initial=initial)
@@ -123,6 +126,7 @@ def _hosted(club: Club, season: Season) -> list:
 def treasurer(request, pk: int, season_pk: int | None = None):
     if season_pk is None:
         club = get_object_or_404(Club, pk=pk)
+        check(request.user, MANAGE_CLUB, club)
         season = Season.objects.first()
         if season is None:
             messages.error(request, _("Create a season first."))

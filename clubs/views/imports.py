@@ -40,7 +40,8 @@ def _uploaded(request, form: ImportForm) -> tuple[bytes, str] | None:
             return None
     upload = request.FILES.get("file")
     if upload is None:
-        form.add_error("file", _("Choose a file."))
+        if "file" not in form.errors:
+            form.add_error("file", _("Choose a file."))
         return None
     if upload.size > MAX_UPLOAD_BYTES:
         form.add_error("file", _("The file is larger than 1.5 MB."))
@@ -58,11 +59,14 @@ def _club(request) -> Club | None:
 
 
 def _import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
-    form = ImportForm(request.POST or None, request.FILES or None)
+    # Bound on every POST, even an empty one (an unbound form cannot take errors).
+    posted = request.method == "POST"
+    form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
     form.fields["file"].required = not request.POST.get("content")
     plan = data = None
     name = ""
     if request.method == "POST":
+        form.is_valid()  # errors are added to a validated form only (else a server error)
         uploaded = _uploaded(request, form)
         club = _club(request)
         if uploaded is not None:

@@ -197,6 +197,7 @@ def player_detail(request, pk: int):
 def player_merge(request, pk: int):
     """Merge the record ``remove`` into this one (``pk`` is kept)."""
     keep = get_object_or_404(Player.objects.prefetch_related("memberships__club"), pk=pk)
+    _check_player(request.user, keep)  # before anything is said about the form
     form = MergeForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the record to merge into this one."))

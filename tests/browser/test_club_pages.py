@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, ClubRole, Membership, Player
 from clubs.services.admin import charge_season_fees, set_annual_fee
 from tests.factories import SeasonFactory, TournamentFactory
 
@@ -98,13 +98,16 @@ def test_club_pages_in_the_browser(
     browser, live_server, club_data, django_user_model, tmp_path, size
 ):
     club, season = club_data
-    django_user_model.objects.create_user("kasse", password="geheim", is_staff=True)
+    # The club's treasurer: an organiser of the club (a role), on the app's login page.
+    kasse = django_user_model.objects.create_user("kasse", password="geheim")
+    ClubRole.objects.create(user=kasse, club=club)
     context = browser.new_context(locale="de-DE", viewport=SIZES[size])
     page = context.new_page()
-    page.goto(f"{live_server.url}/admin/login/?next=/")
+    page.goto(f"{live_server.url}/login/?next=/")
     page.fill("#id_username", "kasse")
     page.fill("#id_password", "geheim")
-    page.click("input[type=submit]")
+    with page.expect_navigation():
+        page.click("form.login-form button[type=submit]")
     out = shots_dir(tmp_path)
 
     page.goto(f"{live_server.url}/players/?q=mueller")

@@ -51,14 +51,14 @@ def table():
 
 
 def desk(browser, live_server, django_user_model, size):
-    django_user_model.objects.create_user("orga", password="geheim", is_staff=True)
+    django_user_model.objects.create_superuser("orga", "", "geheim")
     context = browser.new_context(locale="de-DE", viewport=SIZES[size])
     page = context.new_page()
-    page.goto(f"{live_server.url}/admin/login/?next=/")
+    page.goto(f"{live_server.url}/login/?next=/")
     page.fill("#id_username", "orga")
     page.fill("#id_password", "geheim")
     with page.expect_navigation():
-        page.click("input[type=submit]")
+        page.click("form.login-form button[type=submit]")
     return page
 
 

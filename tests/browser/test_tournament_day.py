@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from clubs.models import ClubRole
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.models import Deal, Entry, Round, Table
 from tournaments.services.setup import register_player
@@ -51,13 +52,17 @@ def fill_deal(page, *, contract: str, declarer: int, points: int) -> None:
 
 
 def test_small_tournament_end_to_end(browser, live_server, tournament, django_user_model):
-    django_user_model.objects.create_user("orga", password="geheim", is_staff=True)
+    # An organiser of the host club (a role, no staff flag), through the app's login page.
+    orga = django_user_model.objects.create_user("orga", "", "geheim")
+    ClubRole.objects.create(user=orga, club=tournament.host_club)
     desk = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
     page = desk.new_page()
-    page.goto(f"{live_server.url}/admin/login/?next=/")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/checkin/")
+    assert page.url.startswith(f"{live_server.url}/login/?next=")
     page.fill("#id_username", "orga")
     page.fill("#id_password", "geheim")
-    page.click("input[type=submit]")
+    with page.expect_navigation():
+        page.click("form.login-form button[type=submit]")
 
     # Check-in: everyone arrives.
     page.goto(f"{live_server.url}/tournaments/{tournament.pk}/checkin/")

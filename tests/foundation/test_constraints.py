@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from django.db import IntegrityError, transaction
 
+from clubs.models import ClubRole
 from tests.factories import (
     ClubFactory,
     EntryFactory,
@@ -13,7 +14,7 @@ from tests.factories import (
     SeasonFactory,
     TournamentFactory,
 )
-from tournaments.models import Deal, DealChange, KeepApart, Round, Seat, Table
+from tournaments.models import SCORE_LIMIT, Deal, DealChange, KeepApart, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -164,4 +165,24 @@ def test_deal_history_is_append_only(table):
     assert_refused(
         "deal_change_reason_required",
         lambda: DealChange.objects.create(deal=deal, action="corrected", reason=""),
+    )
+
+
+def test_deal_scores_are_bounded(table):
+    """±SCORE_LIMIT: beyond it a number is a typing error (and an overflow further on)."""
+    fine = Deal(table=table, number=1, kind="total")
+    fine.set_scores([SCORE_LIMIT, -SCORE_LIMIT, 0, 0])
+    fine.save()
+    bad = Deal(table=table, number=2, kind="total")
+    bad.set_scores([SCORE_LIMIT + 1, -SCORE_LIMIT - 1, 0, 0])
+    assert_refused(("deal_score_0_bounded", "deal_score_1_bounded"), bad.save)
+
+
+def test_club_role_given_once(django_user_model):
+    user = django_user_model.objects.create_user("orga")
+    club = ClubFactory()
+    ClubRole.objects.create(user=user, club=club)
+    assert_refused("club_role_once", lambda: ClubRole.objects.create(user=user, club=club))
+    assert_refused(
+        "club_role_valid", lambda: ClubRole.objects.create(user=user, club=club, role="king")
     )

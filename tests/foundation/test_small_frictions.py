@@ -16,7 +16,7 @@ from tournaments.pdf import content_disposition
 
 @pytest.fixture
 def staff_client(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("orga", "", "pw", is_staff=True))
+    client.force_login(django_user_model.objects.create_superuser("orga", "", "pw"))
     return client
 
 

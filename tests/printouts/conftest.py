@@ -81,7 +81,7 @@ def cego_round(db):
 
 @pytest.fixture
 def staff_client(client, django_user_model):
-    user = django_user_model.objects.create_user("chef", "chef@example.org", "pw", is_staff=True)
+    user = django_user_model.objects.create_superuser("chef", "chef@example.org", "pw")
     client.force_login(user)
     # These tests read English labels; test_german_printouts checks the German default.
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"

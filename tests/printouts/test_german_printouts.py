@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def german_client(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("chefin", is_staff=True))
+    client.force_login(django_user_model.objects.create_superuser("chefin", "", None))
     return client
 
 

@@ -43,12 +43,12 @@ def render_png(pdftoppm, content, tmp_path, stem):
 
 
 @pytest.mark.parametrize("name", ["print_seat_plan", "print_table_cards", "print_score_sheets"])
-def test_round_printouts_are_staff_only(client, django_user_model, cego_round, name):
+def test_round_printouts_are_for_organisers_only(client, django_user_model, cego_round, name):
     url = reverse(f"tournaments:{name}", args=[cego_round["tournament"].pk, 1])
     assert client.get(url).status_code == 302  # to the login
     user = django_user_model.objects.create_user("player", password="pw")
     client.force_login(user)
-    assert client.get(url).status_code == 302
+    assert client.get(url).status_code == 403  # signed in, but no role
 
 
 def test_unknown_round_is_404(staff_client, cego_round):
@@ -142,7 +142,7 @@ def test_totals_only_sheet_has_a_single_total_line(staff_client, cego_round, pdf
 
 
 def test_printouts_follow_the_request_language(client, django_user_model, cego_round, pdftotext):
-    user = django_user_model.objects.create_user("chef", password="pw", is_staff=True)
+    user = django_user_model.objects.create_superuser("chef", "", "pw")
     client.force_login(user)
     url = reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 1])
     english = client.get(url, headers={"accept-language": "en"}).content

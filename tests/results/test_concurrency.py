@@ -73,7 +73,7 @@ def test_double_tap_with_one_key_stores_one_deal(table):
 
 
 def test_two_corrections_of_one_version_one_conflicts(table, django_user_model):
-    organiser = django_user_model.objects.create_user("orga", is_staff=True)
+    organiser = django_user_model.objects.create_superuser("orga", "", None)
     deal = enter_deal(table=table, number=1, inputs=EINE)
     outcomes = run_together(
         lambda: revise_deal(

@@ -313,7 +313,7 @@ def test_written_page_needs_an_organiser(client, table, django_user_model):
     assert client.get(url).status_code == 302  # to the login page
     player = django_user_model.objects.create_user("spieler", password="pw")
     client.force_login(player)
-    assert client.get(url).status_code == 302
+    assert client.get(url).status_code == 403  # signed in, but no role
 
 
 def test_projector_and_table_page_show_the_clock(client, table, organiser):

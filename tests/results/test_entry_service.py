@@ -86,10 +86,11 @@ def test_table_entry_needs_a_second_player(table):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON, via="table", entered_by_position=0)
     assert deal.status == Deal.Status.PENDING
     with pytest.raises(ResultError):
-        confirm_deal(deal=deal, confirmer_position=0)
-    confirmed = confirm_deal(deal=deal, confirmer_position=3)
+        confirm_deal(deal=deal, confirmer_position=0, expected_version=1)
+    confirmed = confirm_deal(deal=deal, confirmer_position=3, expected_version=1)
     assert confirmed.status == Deal.Status.CONFIRMED
-    assert confirm_deal(deal=deal, confirmer_position=3).version == confirmed.version  # double tap
+    # A double tap (the same page sends version 1 again) changes nothing.
+    assert confirm_deal(deal=deal, confirmer_position=3, expected_version=1).version == 2
 
 
 def test_pending_deal_revised_at_table_then_confirmed_by_someone_else(table):
@@ -102,8 +103,9 @@ def test_pending_deal_revised_at_table_then_confirmed_by_someone_else(table):
     )
     assert revised.status == Deal.Status.PENDING
     with pytest.raises(ResultError):
-        confirm_deal(deal=revised, confirmer_position=1)
-    assert confirm_deal(deal=revised, confirmer_position=0).status == Deal.Status.CONFIRMED
+        confirm_deal(deal=revised, confirmer_position=1, expected_version=revised.version)
+    confirmed = confirm_deal(deal=revised, confirmer_position=0, expected_version=revised.version)
+    assert confirmed.status == Deal.Status.CONFIRMED
 
 
 def test_stale_edit_is_a_conflict(table, organiser):

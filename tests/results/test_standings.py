@@ -74,13 +74,15 @@ def test_tie_broken_by_best_round_then_by_recorded_lot(db, organiser):
     assert [row.rank for row in standings.rows] == [1, 2, 2, 2]
     assert [row.tied for row in standings.rows] == [False, True, True, True]
     assert len(standings.unresolved_ties) == 1
-    (lot,) = draw_lots(tournament=tournament, user=organiser)
+    (lot,) = draw_lots(tournament=tournament, user=organiser, reason="Gleichstand")
     after = tournament_standings(tournament=tournament)
     assert [row.rank for row in after.rows] == [1, 2, 3, 4]
     assert [row.entry_id for row in after.rows[1:]] == lot.order
     assert all(row.decided_by_lot for row in after.rows[1:])
     assert after.unresolved_ties == ()
-    assert draw_lots(tournament=tournament, user=organiser) == []  # nothing left to draw
+    assert (
+        draw_lots(tournament=tournament, user=organiser, reason="Gleichstand") == []
+    )  # nothing left to draw
     assert LotDraw.objects.get().seed == lot.seed
 
 

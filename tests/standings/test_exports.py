@@ -132,3 +132,46 @@ def test_writer_streams_any_rows():
     ]
     assert sheet["B2"].number_format == SIGNED_FORMAT and sheet["A2"].number_format == "General"
     assert sheet_title("x" * 40) == "x" * 31
+
+
+FORMULAS = ['=HYPERLINK("https://evil.example","Klick")', "+1+1", "-2+3", "@SUM(A1:A2)"]
+
+
+@pytest.mark.parametrize("evil", FORMULAS)
+def test_a_name_that_looks_like_a_formula_stays_text(
+    client, tournament, one_table, organiser, evil
+):
+    """The issue's case: a player named =HYPERLINK(…) was a live formula in Excel."""
+    first = entries_of(one_table)[0]
+    first.player.first_name = evil
+    first.player.save()
+    tournament.host_club.short_name = evil[:20]
+    tournament.host_club.save()
+    season = SeasonFactory(name=f"{evil} Saison")
+    tournament.season = season
+    tournament.name = evil
+    tournament.save()
+    client.force_login(organiser)
+    for url in (
+        reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}),
+        reverse("tournaments:season_standings_xlsx", kwargs={"pk": season.pk}),
+    ):
+        book = workbook_from(client.get(url))
+        cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row]
+        risky = [c for c in cells if isinstance(c.value, str) and c.value[:1] in "=+-@"]
+        assert any(evil in c.value for c in risky), url  # the name is there, as given
+        for cell in risky:
+            assert cell.data_type == "s", (url, cell.coordinate, cell.value)
+            assert cell.quotePrefix, (url, cell.coordinate)
+
+
+def test_numbers_stay_numbers_next_to_safe_text():
+    content = write_workbook([Sheet("x", [["h"], ["=1+1", Points(-40), -3, "ok"]])])
+    row = [cell for cell in load_workbook(io.BytesIO(content)).active[2]]
+    assert [(c.value, c.data_type) for c in row] == [
+        ("=1+1", "s"),
+        (-40, "n"),
+        (-3, "n"),
+        ("ok", "s"),
+    ]
+    assert row[1].number_format == SIGNED_FORMAT

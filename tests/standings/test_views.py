@@ -66,14 +66,14 @@ def test_withdrawn_and_side_rankings(client, tournament):
     assert re.search(pattern, html)
 
 
-def test_lots_are_for_staff_and_shown_afterwards(client, tournament, one_table, organiser):
+def test_lots_are_for_organisers_and_shown_afterwards(client, tournament, one_table, organiser):
     url = reverse("tournaments:standings_draw_lots", kwargs={"pk": tournament.pk})
     response = client.post(url, {"confirm_open": "1"})
     assert response.status_code == 302 and "/login/" in response["Location"]
     assert not LotDraw.objects.exists()
-    assert client.get(url).status_code == 405
 
     client.force_login(organiser)
+    assert client.get(url).status_code == 405
     html = page(client, "standings", tournament.pk)
     assert "Draw lots" in html and 'name="confirm_open"' in html
     # Tables are still playing: without the confirmation nothing is drawn.
@@ -85,7 +85,10 @@ def test_lots_are_for_staff_and_shown_afterwards(client, tournament, one_table, 
     )
     html = page(client, "standings", tournament.pk)
     assert 'name="confirm_open"' not in html  # finished: no confirmation needed
-    response = client.post(url, follow=True)
+    response = client.post(url, follow=True)  # no reason: refused, with a message
+    assert not LotDraw.objects.exists()
+    assert "Give a reason for drawing lots." in response.content.decode()
+    response = client.post(url, {"reason": "Gleichstand Platz 2"}, follow=True)
     lot = LotDraw.objects.get()
     html = response.content.decode()
     assert "Lots drawn for 1 tied group." in html
@@ -100,7 +103,7 @@ def test_lots_are_for_staff_and_shown_afterwards(client, tournament, one_table, 
     assert html.count("badge-lot") >= 3
     assert "No undecided ties." in html
     # Drawing again finds nothing to draw.
-    client.post(url)
+    client.post(url, {"reason": "nochmal"})
     assert LotDraw.objects.count() == 1
 
 

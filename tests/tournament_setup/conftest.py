@@ -4,7 +4,7 @@ from django.conf import settings
 
 @pytest.fixture
 def organiser(django_user_model):
-    return django_user_model.objects.create_user("desk", password="pw", is_staff=True)
+    return django_user_model.objects.create_superuser("desk", "", "pw")
 
 
 @pytest.fixture

@@ -15,12 +15,37 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from clubs.models import Category, Club, Membership, Player
-from tournaments.models import Deal, Entry, KeepApart, Round, Seat, Substitution, Tournament
+from tournaments.models import (
+    Deal,
+    Entry,
+    KeepApart,
+    Round,
+    Seat,
+    Substitution,
+    Tournament,
+    TournamentChange,
+)
+from tournaments.services import changelog
 from tournaments.services.setup import register_player
+
+Action = TournamentChange.Action
 
 
 def _locked_entry(entry: Entry) -> Entry:
     return Entry.objects.select_for_update().select_related("tournament", "player").get(pk=entry.pk)
+
+
+def _log_entry(
+    entry: Entry, action: str, user: AbstractBaseUser | None, *, before=None, after=None
+) -> None:
+    changelog.record(
+        tournament_id=entry.tournament_id,
+        action=action,
+        user=user,
+        subject=f"{entry.number}: {entry.player.full_name}",
+        before=before,
+        after=after,
+    )
 
 
 @transaction.atomic
@@ -29,8 +54,11 @@ def set_checked_in(
 ) -> Entry:
     """Mark a player as arrived (or undo it). Only checked-in players are drawn."""
     locked = _locked_entry(entry)
+    before = locked.checked_in
     locked.checked_in = checked_in
     locked.save(update_fields=["checked_in"])
+    if before != checked_in:
+        _log_entry(locked, Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE, user)
     return locked
 
 
@@ -38,8 +66,11 @@ def set_checked_in(
 def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = None) -> Entry:
     """Record the entry fee as paid (or undo it)."""
     locked = _locked_entry(entry)
+    before = locked.fee_paid
     locked.fee_paid = paid
     locked.save(update_fields=["fee_paid"])
+    if before != paid:
+        _log_entry(locked, Action.FEE_PAID if paid else Action.FEE_UNDONE, user)
     return locked
 
 
@@ -79,8 +110,16 @@ def withdraw_entry(
                 % {"name": locked.player.full_name, "round": later_seat.round.number}
             }
         )
+    before = locked.withdrawn_after_round
     locked.withdrawn_after_round = after_round
     locked.save(update_fields=["withdrawn_after_round"])
+    _log_entry(
+        locked,
+        Action.WITHDRAWN,
+        user,
+        before={"withdrawn_after_round": before},
+        after={"withdrawn_after_round": after_round},
+    )
     return locked
 
 
@@ -88,8 +127,18 @@ def withdraw_entry(
 def undo_withdrawal(*, entry: Entry, user: AbstractBaseUser | None = None) -> Entry:
     """The player is back in the tournament from the next round drawn."""
     locked = _locked_entry(entry)
+    before = locked.withdrawn_after_round
+    if before is None:
+        return locked
     locked.withdrawn_after_round = None
     locked.save(update_fields=["withdrawn_after_round"])
+    _log_entry(
+        locked,
+        Action.WITHDRAWAL_UNDONE,
+        user,
+        before={"withdrawn_after_round": before},
+        after={"withdrawn_after_round": None},
+    )
     return locked
 
 
@@ -114,7 +163,7 @@ def register_new_player(
     if club is not None:
         Membership.objects.create(player=player, club=club)
     return register_player(
-        tournament=tournament, player=player, checked_in=checked_in, fee_paid=fee_paid
+        tournament=tournament, player=player, checked_in=checked_in, fee_paid=fee_paid, user=user
     )
 
 
@@ -129,7 +178,7 @@ def register_existing_player(
 ) -> Entry:
     """A late entry at the desk for a player already in the player list."""
     return register_player(
-        tournament=tournament, player=player, checked_in=checked_in, fee_paid=fee_paid
+        tournament=tournament, player=player, checked_in=checked_in, fee_paid=fee_paid, user=user
     )
 
 
@@ -151,13 +200,41 @@ def add_keep_apart(
     low, high = sorted((first, second), key=lambda e: e.pk)
     if KeepApart.objects.filter(tournament=tournament, first=low, second=high).exists():
         raise ValidationError({"second": _("These two are kept apart already.")})
-    return KeepApart.objects.create(
+    pair = KeepApart.objects.create(
         tournament=tournament, first=low, second=high, reason=reason.strip()
     )
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=Action.KEEP_APART_ADDED,
+        user=user,
+        subject=_pair_text(pair),
+        after={"first": low.number, "second": high.number},
+        reason=reason,
+    )
+    return pair
+
+
+def _pair_text(pair: KeepApart) -> str:
+    return f"{pair.first.player.full_name} / {pair.second.player.full_name}"
 
 
 @transaction.atomic
 def remove_keep_apart(*, pair: KeepApart, user: AbstractBaseUser | None = None) -> None:
+    Tournament.objects.select_for_update().get(pk=pair.tournament_id)
+    pair = (
+        KeepApart.objects.select_related("first__player", "second__player")
+        .filter(pk=pair.pk)
+        .first()
+    )
+    if pair is None:
+        return  # removed meanwhile
+    changelog.record(
+        tournament_id=pair.tournament_id,
+        action=Action.KEEP_APART_REMOVED,
+        user=user,
+        subject=_pair_text(pair),
+        before={"first": pair.first.number, "second": pair.second.number, "reason": pair.reason},
+    )
     KeepApart.objects.filter(pk=pair.pk).delete()
 
 
@@ -234,9 +311,20 @@ def substitute_player(
         raise ValidationError(
             {"entry": _("%(name)s sits there already.") % {"name": entry.player.full_name}}
         )
-    return Substitution.objects.create(
+    substitution = Substitution.objects.create(
         seat=seat, entry=entry, from_deal=from_deal, reason=reason.strip()
     )
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=Action.SUBSTITUTED,
+        user=user,
+        subject=_("Round %(round)s, table %(table)s, seat %(seat)s")
+        % {"round": round_.number, "table": seat.table.number, "seat": seat.position + 1},
+        before={"player": current.number, "name": current.player.full_name},
+        after={"player": entry.number, "name": entry.player.full_name, "from_deal": from_deal},
+        reason=reason,
+    )
+    return substitution
 
 
 def next_start_number(*, tournament: Tournament) -> int:

@@ -37,8 +37,10 @@ from tournaments.models import (
     Substitution,
     Table,
     Tournament,
+    TournamentChange,
     new_short_codes,
 )
+from tournaments.services import changelog
 
 
 def eligible_entries(*, tournament: Tournament, round_number: int) -> QuerySet[Entry]:
@@ -182,6 +184,13 @@ def draw_next_round(
     result = _compute(tournament=tournament, number=number, seed=seed)
     round_ = Round.objects.create(tournament=tournament, number=number, draw_seed=seed)
     _store(round_=round_, tables=result.tables)
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=TournamentChange.Action.ROUND_DRAWN,
+        user=user,
+        subject=_("Round %(number)s") % {"number": number},
+        after={"seed": seed, "tables": len(result.tables)},
+    )
     return round_
 
 
@@ -236,12 +245,21 @@ def redraw_round(
     The tables are created anew (with new entry tokens)."""
     round_ = _locked_round(round)
     check_changeable(round_)
+    before = round_.draw_seed
     seed = round_.draw_seed if same_seed else seat_draw.new_seed()
     result = _compute(tournament=round_.tournament, number=round_.number, seed=seed)
     _delete_seating(round_)
     round_.draw_seed = seed
     round_.save(update_fields=["draw_seed"])
     _store(round_=round_, tables=result.tables)
+    changelog.record(
+        tournament_id=round_.tournament_id,
+        action=TournamentChange.Action.ROUND_REDRAWN,
+        user=user,
+        subject=_("Round %(number)s") % {"number": round_.number},
+        before={"seed": before},
+        after={"seed": seed, "tables": len(result.tables)},
+    )
     return round_
 
 
@@ -278,6 +296,26 @@ def swap_players(
             Seat(table_id=a.table_id, round=round_, position=a.position, entry_id=b.entry_id),
             Seat(table_id=b.table_id, round=round_, position=b.position, entry_id=a.entry_id),
         ]
+    )
+    tables = dict(Table.objects.filter(pk__in=[a.table_id, b.table_id]).values_list("pk", "number"))
+    changelog.record(
+        tournament_id=round_.tournament_id,
+        action=TournamentChange.Action.SWAPPED,
+        user=user,
+        subject=_("Round %(number)s: %(first)s and %(second)s")
+        % {
+            "number": round_.number,
+            "first": first.player.full_name,
+            "second": second.player.full_name,
+        },
+        before={
+            str(first.number): [tables[a.table_id], a.position + 1],
+            str(second.number): [tables[b.table_id], b.position + 1],
+        },
+        after={
+            str(first.number): [tables[b.table_id], b.position + 1],
+            str(second.number): [tables[a.table_id], a.position + 1],
+        },
     )
     return round_
 

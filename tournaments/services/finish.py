@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, RoundChange, Tournament
+from tournaments.models import Round, RoundChange, Tournament, TournamentChange
+from tournaments.services import changelog
 from tournaments.services.results import ResultError
 
 
@@ -51,6 +52,7 @@ def finish_tournament(*, tournament: Tournament, user: AbstractBaseUser) -> Tour
     locked.finished_at = timezone.now()
     locked.finished_by = user if user.is_authenticated else None
     locked.save(update_fields=["finished_at", "finished_by"])
+    changelog.record(tournament_id=locked.pk, action=TournamentChange.Action.FINISHED, user=user)
     return locked
 
 

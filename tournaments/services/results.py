@@ -23,9 +23,21 @@ from cego_club import backups
 from scoring import RuleSource, ScoringError, deal_from_record, rule_source_from_dict, score_deal
 from scoring.written import check_written
 from tournaments.contract_names import rule_source_name
-from tournaments.models import Deal, DealChange, Round, RoundChange, Table, Tournament
+from tournaments.models import (
+    SCORE_LIMIT,
+    Deal,
+    DealChange,
+    Round,
+    RoundChange,
+    Table,
+    Tournament,
+    TournamentChange,
+    new_short_code,
+    new_table_token,
+)
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
+from tournaments.services import changelog
 
 # Deal-record fields a person enters; ``seats`` and ``sitting_out`` come from the table.
 INPUT_FIELDS = (
@@ -57,6 +69,17 @@ class ResultError(Exception):
 
 class DealConflict(ResultError):
     """Somebody else entered or changed this deal first."""
+
+
+@dataclass(frozen=True)
+class Device:
+    """The phone (a random id from a long-lived cookie) and address a change came from."""
+
+    id: str = ""
+    ip_address: str | None = None
+
+
+NO_DEVICE = Device()
 
 
 @dataclass(frozen=True)
@@ -206,6 +229,7 @@ def _record_change(
     user: AbstractBaseUser | None,
     actor: str = "",
     reason: str = "",
+    device: Device = NO_DEVICE,
 ) -> None:
     DealChange.objects.create(
         deal=deal,
@@ -215,6 +239,8 @@ def _record_change(
         changed_by=user if user is not None and user.is_authenticated else None,
         actor=actor,
         reason=reason,
+        device=device.id,
+        ip_address=device.ip_address,
     )
 
 
@@ -246,6 +272,7 @@ def enter_deal(
     user: AbstractBaseUser | None = None,
     actor: str = "",
     reason: str = "",
+    device: Device = NO_DEVICE,
 ) -> Deal:
     """Store a new deal. At the desk it counts at once; at the table it waits for a second
     player's confirmation. Raises ResultError (bad input) or DealConflict (number taken)."""
@@ -274,6 +301,7 @@ def enter_deal(
         submission_key=submission_key,
         entered_via=via,
         entered_by_position=entered_by_position,
+        entered_device=device.id,
     )
     _apply(deal, record, scores)
     try:
@@ -288,7 +316,13 @@ def enter_deal(
         ) from error
     _start_round(table)
     _record_change(
-        deal, DealChange.Action.CREATED, before=None, user=user, actor=actor, reason=reason
+        deal,
+        DealChange.Action.CREATED,
+        before=None,
+        user=user,
+        actor=actor,
+        reason=reason,
+        device=device,
     )
     return deal
 
@@ -304,17 +338,24 @@ def _check_deals_table(table: Table) -> None:
 
 
 def _check_version(deal: Deal, expected_version: int | None) -> None:
-    if expected_version is not None and deal.version != expected_version:
+    """A change says which version it was made on; none, or an older one, is a conflict."""
+    if expected_version is None:
+        raise DealConflict(
+            _("The form did not say which version of deal %(number)s it changes; reload it.")
+            % {"number": deal.number}
+        )
+    if deal.version != expected_version:
         raise DealConflict(
             _("Deal %(number)s was changed on another device meanwhile; check it and try again.")
             % {"number": deal.number}
         )
 
 
-def _locked_deal(deal: Deal, expected_version: int | None) -> Deal:
+def _locked_deal(deal: Deal, expected_version: int | None, *, check: bool = True) -> Deal:
     _locked_table(deal.table_id)
     current = Deal.objects.select_related("table__round__tournament").get(pk=deal.pk)
-    _check_version(current, expected_version)
+    if check:
+        _check_version(current, expected_version)
     return current
 
 
@@ -326,31 +367,64 @@ def _change_status(
     user: AbstractBaseUser | None,
     actor: str = "",
     reason: str = "",
+    device: Device = NO_DEVICE,
 ) -> Deal:
     before = _snapshot(deal)
     deal.status = status
     deal.version += 1
-    deal.save(update_fields=["status", "version", "updated_at"])
-    _record_change(deal, action, before=before, user=user, actor=actor, reason=reason)
+    fields = ["status", "version", "updated_at"]
+    if action == DealChange.Action.CONFIRMED:
+        deal.confirmed_device = device.id
+        fields.append("confirmed_device")
+    deal.save(update_fields=fields)
+    _record_change(
+        deal, action, before=before, user=user, actor=actor, reason=reason, device=device
+    )
     return deal
 
 
 @transaction.atomic
 def confirm_deal(
-    *, deal: Deal, confirmer_position: int, expected_version: int | None = None, actor: str = ""
+    *,
+    deal: Deal,
+    confirmer_position: int,
+    expected_version: int | None,
+    actor: str = "",
+    device: Device = NO_DEVICE,
 ) -> Deal:
-    """A second player at the table confirms a deal entered there; then it counts."""
-    deal = _locked_deal(deal, None)
-    if deal.status == Deal.Status.CONFIRMED:
-        return deal  # a repeated tap
-    if deal.status != Deal.Status.PENDING:
+    """A second player at the table confirms a deal entered there; then it counts.
+
+    ``expected_version`` is the version the confirming player saw: required, so that a deal
+    changed meanwhile is never confirmed unseen. The phone that entered (or last changed) the
+    deal cannot confirm it, whichever seat it claims."""
+    deal = _locked_deal(deal, None, check=False)
+    if deal.status == Deal.Status.ANNULLED:
         raise ResultError(_("This deal was annulled."))
+    if (
+        deal.status == Deal.Status.CONFIRMED
+        and expected_version is not None
+        and deal.version in (expected_version, expected_version + 1)
+    ):
+        return deal  # a repeated tap
     _check_version(deal, expected_version)
     _check_open(deal.table)
     if confirmer_position == deal.entered_by_position:
         raise ResultError(_("Another player at the table must confirm this deal."))
+    if device.id and device.id == deal.entered_device:
+        raise ResultError(
+            _(
+                "This phone entered the deal, so it cannot confirm it, whichever seat is "
+                "chosen. Another player confirms it on their own phone, or the organiser "
+                "at the desk."
+            )
+        )
     return _change_status(
-        deal, Deal.Status.CONFIRMED, DealChange.Action.CONFIRMED, user=None, actor=actor
+        deal,
+        Deal.Status.CONFIRMED,
+        DealChange.Action.CONFIRMED,
+        user=None,
+        actor=actor,
+        device=device,
     )
 
 
@@ -364,6 +438,7 @@ def revise_deal(
     actor: str = "",
     reason: str = "",
     entered_by_position: int | None = None,
+    device: Device = NO_DEVICE,
 ) -> Deal:
     """Change a deal's inputs and re-score it.
 
@@ -388,7 +463,9 @@ def revise_deal(
     if organiser:
         deal.status = Deal.Status.CONFIRMED
     else:
+        # The reviser's phone has entered this version: another phone must confirm it.
         deal.entered_by_position = entered_by_position
+        deal.entered_device = device.id
     deal.version += 1
     deal.save()
     _record_change(
@@ -398,6 +475,7 @@ def revise_deal(
         user=user,
         actor=actor,
         reason=reason or _("revised at the table before confirmation"),
+        device=device,
     )
     return deal
 
@@ -406,10 +484,11 @@ def revise_deal(
 def annul_deal(
     *, deal: Deal, reason: str, user: AbstractBaseUser, expected_version: int | None = None
 ) -> Deal:
-    """The organiser (or referees) strike a deal: it stays on record but counts nothing."""
+    """The organiser (or referees) strike a deal: it stays on record but counts nothing.
+    Given an ``expected_version``, a deal changed meanwhile is a conflict."""
     if not reason.strip():
         raise ResultError(_("Give a reason for annulling the deal."), field="reason")
-    deal = _locked_deal(deal, expected_version)
+    deal = _locked_deal(deal, expected_version, check=expected_version is not None)
     check_round_unlocked(deal.table.round)
     if deal.status == Deal.Status.ANNULLED:
         return deal
@@ -423,7 +502,7 @@ def restore_deal(*, deal: Deal, reason: str, user: AbstractBaseUser) -> Deal:
     """Undo an annulment."""
     if not reason.strip():
         raise ResultError(_("Give a reason for restoring the deal."), field="reason")
-    deal = _locked_deal(deal, None)
+    deal = _locked_deal(deal, None, check=False)
     check_round_unlocked(deal.table.round)
     if deal.status != Deal.Status.ANNULLED:
         raise ResultError(_("Only an annulled deal can be restored."))
@@ -460,6 +539,11 @@ def enter_totals(
     size = table.seats.count()
     if len(totals) != size:
         raise ResultError(_("Enter one total per player."), field="totals")
+    if any(abs(total) > SCORE_LIMIT for total in totals):
+        raise ResultError(
+            _("A total must lie between -%(limit)s and %(limit)s.") % {"limit": SCORE_LIMIT},
+            field="totals",
+        )
     if sum(totals) != 0:
         raise ResultError(
             _("The totals add up to %(sum)s; a table's totals add up to 0.") % {"sum": sum(totals)},
@@ -597,6 +681,13 @@ def set_round_clock(*, round: Round, minutes: int | None, user: AbstractBaseUser
         None if minutes is None else timezone.now() + timezone.timedelta(minutes=minutes)
     )
     locked.save(update_fields=["time_limit_minutes", "ends_at"])
+    changelog.record(
+        tournament_id=locked.tournament_id,
+        action=TournamentChange.Action.CLOCK_SET,
+        user=user,
+        subject=_("Round %(number)s") % {"number": locked.number},
+        after={"minutes": minutes},
+    )
     return locked
 
 
@@ -735,3 +826,21 @@ def revise_written_deal(
     deal.save()
     _record_change(deal, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
     return deal
+
+
+@transaction.atomic
+def reissue_table_token(*, table: Table, user: AbstractBaseUser) -> Table:
+    """A new entry token for a table (a phone with the old QR code was lost): the old link
+    stops working at once, the new QR code is on the table's desk page and score sheet."""
+    table = _locked_table(table.pk)
+    table.token = new_table_token()
+    table.short_code = new_short_code()  # the typed address must stop working too
+    table.save(update_fields=["token", "short_code"])
+    changelog.record(
+        tournament_id=table.round.tournament_id,
+        action=TournamentChange.Action.TOKEN_REISSUED,
+        user=user,
+        subject=_("Round %(round)s, table %(table)s")
+        % {"round": table.round.number, "table": table.number},
+    )
+    return table

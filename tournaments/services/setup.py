@@ -9,7 +9,9 @@ next to that field.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -18,8 +20,35 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
-from tournaments.models import Deal, Entry, Season, Tournament
+from tournaments.models import Deal, Entry, Season, Tournament, TournamentChange
+from tournaments.services import changelog
 from tournaments.services.registration import entry_category
+
+# The settings the log compares before and after an edit.
+LOGGED_SETTINGS = (
+    "name",
+    "host_club_id",
+    "season_id",
+    "date",
+    "venue",
+    "rules_slug",
+    "rounds",
+    "deals_per_round",
+    "preferred_table_size",
+    "tables_of_3",
+    "tables_of_4",
+    "tables_of_5",
+    "entry_mode",
+    "tie_break",
+    "entry_fee_cents",
+    "last_round_raeuber",
+)
+
+
+def _settings(tournament: Tournament) -> dict:
+    values = {name: getattr(tournament, name) for name in LOGGED_SETTINGS}
+    values["date"] = values["date"].isoformat() if values["date"] else None
+    return values
 
 
 def supported_table_sizes(rules_slug: str) -> frozenset[int]:
@@ -83,6 +112,7 @@ def create_tournament(
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
+    user: AbstractBaseUser | None = None,
 ) -> Tournament:
     """Create a tournament and pin a snapshot of its rule source's parameters.
 
@@ -115,6 +145,13 @@ def create_tournament(
     )
     tournament.full_clean()
     tournament.save()
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=TournamentChange.Action.CREATED,
+        user=user,
+        subject=tournament.name,
+        after=_settings(tournament),
+    )
     return tournament
 
 
@@ -136,8 +173,10 @@ def update_tournament(
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
+    referees: Iterable[AbstractBaseUser] | None = None,
+    user: AbstractBaseUser | None = None,
 ) -> Tournament:
-    """Change a tournament's settings.
+    """Change a tournament's settings (and its referees, if given); logs what changed.
 
     The rule source (and with it the pinned snapshot) can change only while no round has been
     drawn; choosing another source re-pins the snapshot. The number of rounds cannot drop below
@@ -190,8 +229,47 @@ def update_tournament(
     locked.tie_break = tie_break
     locked.entry_fee_cents = entry_fee_cents
     locked.last_round_raeuber = last_round_raeuber
+    before = _settings(Tournament.objects.get(pk=locked.pk))
     locked.full_clean()
     locked.save()
+    after = _settings(locked)
+    changed = [name for name in LOGGED_SETTINGS if before[name] != after[name]]
+    if changed:
+        changelog.record(
+            tournament_id=locked.pk,
+            action=TournamentChange.Action.EDITED,
+            user=user,
+            subject=", ".join(changed),
+            before={name: before[name] for name in changed},
+            after={name: after[name] for name in changed},
+        )
+    if referees is not None:
+        set_referees(tournament=locked, referees=referees, user=user)
+    return locked
+
+
+@transaction.atomic
+def set_referees(
+    *,
+    tournament: Tournament,
+    referees: Iterable[AbstractBaseUser],
+    user: AbstractBaseUser | None = None,
+) -> Tournament:
+    """Name the tournament's referees (replacing the earlier ones); logs the change."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = sorted(locked.referees.values_list("username", flat=True))
+    wanted = list(referees)
+    after = sorted(referee.get_username() for referee in wanted)
+    if before != after:
+        locked.referees.set(wanted)
+        changelog.record(
+            tournament_id=locked.pk,
+            action=TournamentChange.Action.REFEREES,
+            user=user,
+            subject=", ".join(after) or "–",
+            before=before,
+            after=after,
+        )
     return locked
 
 
@@ -203,6 +281,7 @@ def register_player(
     category: str | None = None,
     checked_in: bool = False,
     fee_paid: bool = False,
+    user: AbstractBaseUser | None = None,
 ) -> Entry:
     """Register a player; the start number is the next free one in the tournament.
 
@@ -228,4 +307,11 @@ def register_player(
     )
     entry.full_clean()
     entry.save()
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=TournamentChange.Action.REGISTERED,
+        user=user,
+        subject=f"{entry.number}: {player.full_name}",
+        after={"checked_in": checked_in, "fee_paid": fee_paid, "category": entry.category},
+    )
     return entry

@@ -6,18 +6,29 @@ import random
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.draw import new_seed
-from tournaments.models import LotDraw, Tournament
+from tournaments.models import LotDraw, Tournament, TournamentChange
 from tournaments.selectors.standings import tournament_standings
+from tournaments.services import changelog
+
+
+class LotError(Exception):
+    """Lots cannot be drawn as asked (the message says why)."""
 
 
 @transaction.atomic
-def draw_lots(*, tournament: Tournament, user: AbstractBaseUser | None) -> list[LotDraw]:
+def draw_lots(
+    *, tournament: Tournament, user: AbstractBaseUser | None, reason: str
+) -> list[LotDraw]:
     """Draw lots for every group still tied in the standings and record each draw.
 
-    The seed is stored with the order, so anyone can check the draw afterwards.
+    The seed is stored with the order, so anyone can check the draw afterwards; the reason
+    (required, like every referee's act) goes into the tournament's log.
     """
+    if not reason.strip():
+        raise LotError(_("Give a reason for drawing lots."))
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     draws = []
     for group in tournament_standings(tournament=tournament).unresolved_ties:
@@ -32,5 +43,13 @@ def draw_lots(*, tournament: Tournament, user: AbstractBaseUser | None) -> list[
                 order=order,
                 performed_by=user if user is not None and user.is_authenticated else None,
             )
+        )
+    if draws:
+        changelog.record(
+            tournament_id=tournament.pk,
+            action=TournamentChange.Action.LOTS_DRAWN,
+            user=user,
+            after=[{"seed": d.seed, "order": d.order} for d in draws],
+            reason=reason,
         )
     return draws

@@ -2,7 +2,6 @@
 and substitutes (organisers only)."""
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,6 +12,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from clubs.models import Player
+from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from clubs.selectors import players_named
 from tournaments.forms_setup import (
     ExistingPlayerForm,
@@ -56,7 +56,7 @@ def filtered_entries(tournament: Tournament, query: str, show: str):
     return entries
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def checkin(request, pk):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
     filters = RegistrationFilterForm(request.GET or None)
@@ -97,7 +97,7 @@ def checkin(request, pk):
 ACTIONS = {"check_in", "undo_check_in", "pay", "undo_pay", "withdraw", "undo_withdraw"}
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 @require_POST
 def entry_action(request, pk, entry_pk):
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -143,7 +143,7 @@ def entry_action(request, pk, entry_pk):
 SHOWN = 20  # search results shown on the late-entry page
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def late_entry(request, pk):
     """Register a player at the desk: an existing one (search) or a new one on the spot."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -218,7 +218,7 @@ def _registered(request, tournament, entry):
     return redirect("tournaments:late_entry", pk=tournament.pk)
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def keep_apart(request, pk):
     tournament = get_object_or_404(Tournament, pk=pk)
     if request.method == "POST":
@@ -245,7 +245,7 @@ def keep_apart(request, pk):
     )
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 @require_POST
 def keep_apart_remove(request, pk, pair_pk):
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -255,7 +255,7 @@ def keep_apart_remove(request, pk, pair_pk):
     return redirect("tournaments:keep_apart", pk=tournament.pk)
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def substitute(request, pk, round):  # noqa: A002
     tournament = get_object_or_404(Tournament, pk=pk)
     round_ = get_object_or_404(Round, tournament=tournament, number=round)

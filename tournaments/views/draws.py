@@ -6,7 +6,6 @@ round may be drawn lives in ``tournaments.services.draws``.
 """
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.http import Http404
@@ -14,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from tournaments import draw as seat_draw
 from tournaments.forms_setup import SwapForm, add_service_errors
 from tournaments.models import Round, Tournament
@@ -28,7 +28,7 @@ def _changeable(round_: Round) -> bool:
     return True
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def round_draw(request, pk, round):  # noqa: A002
     tournament = get_object_or_404(Tournament, pk=pk)
     round_ = Round.objects.filter(tournament=tournament, number=round).first()
@@ -109,7 +109,7 @@ def round_draw(request, pk, round):  # noqa: A002
     return render(request, "tournaments/draws/round_draw.html", context)
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def seat_plan(request, pk, round):  # noqa: A002
     tournament = get_object_or_404(Tournament, pk=pk)
     round_ = get_object_or_404(Round, tournament=tournament, number=round)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
+from django.db.models import Count, F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -12,9 +12,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import (
+    MANAGE_TOURNAMENT,
+    REFEREE_TOURNAMENT,
+    check,
+    has_perm,
+    organiser_required,
+    tournament_permission,
+)
 from tournaments.forms_entry import DealForm, initial_from_inputs
-from tournaments.models import Deal, Round, Table, Tournament
+from tournaments.models import SCORE_LIMIT, Deal, Round, Table, Tournament
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
@@ -39,7 +46,9 @@ class TotalsForm(forms.Form):
     def __init__(self, *args, player_names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         for position, name in enumerate(player_names):
-            self.fields[f"total_{position}"] = forms.IntegerField(label=name)
+            self.fields[f"total_{position}"] = forms.IntegerField(
+                label=name, min_value=-SCORE_LIMIT, max_value=SCORE_LIMIT
+            )
         self.size = len(player_names)
 
     def totals(self) -> list[int]:
@@ -55,10 +64,18 @@ def _table(pk: int, round_number: int, table_number: int) -> Table:
     )
 
 
-def deal_form(sheet: TableSheet, data=None, initial=None, number: int | None = None) -> DealForm:
+def deal_form(
+    sheet: TableSheet,
+    data=None,
+    initial=None,
+    number: int | None = None,
+    *,
+    require_version: bool = False,
+) -> DealForm:
     number = number or (initial or {}).get("number") or sheet.next_number or 1
     return DealForm(
         data,
+        require_version=require_version,
         rules=sheet.rules,
         player_names=sheet.player_names,
         sitting_out=sheet.sitting_out(number),
@@ -80,7 +97,7 @@ def entry_url(table: Table) -> str:
     )
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT)
 def desk_round(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
     round_ = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
@@ -93,6 +110,14 @@ def _render_round(
 ) -> HttpResponse:
     status = round_status(round=round_)
     tables = {table.pk: table for table in round_.tables.all()}
+    # Deals entered and confirmed on one phone, per table: the organiser should look at them.
+    same_device = dict(
+        Deal.objects.filter(table__round=round_)
+        .exclude(entered_device="")
+        .filter(entered_device=F("confirmed_device"))
+        .values_list("table_id")
+        .annotate(count=Count("pk"))
+    )
     return render(
         request,
         "tournaments/entry/desk_round.html",
@@ -105,6 +130,7 @@ def _render_round(
                     "status": t,
                     "confirmed": t.done,
                     "pending": t.pending,
+                    "same_device": same_device.get(t.table_id, 0),
                     "expected": t.expected,
                 }
                 for t in status.tables
@@ -118,7 +144,7 @@ def _render_round(
     )
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 @require_POST
 def round_state(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
     round_ = get_object_or_404(
@@ -140,13 +166,12 @@ def round_state(request: HttpRequest, pk: int, round_number: int) -> HttpRespons
     return redirect("tournaments:desk_round", pk, round_number)
 
 
-@organiser_required
+@tournament_permission(MANAGE_TOURNAMENT)
 @require_POST
 def round_clock(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
     round_ = get_object_or_404(
         Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
     )
-    check(request.user, MANAGE_TOURNAMENT, round_.tournament)
     form = ClockForm(request.POST)
     if form.is_valid():
         try:
@@ -160,7 +185,7 @@ def round_clock(request: HttpRequest, pk: int, round_number: int) -> HttpRespons
     return redirect("tournaments:desk_round", pk, round_number)
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT, post=MANAGE_TOURNAMENT)
 def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: int) -> HttpResponse:
     table = _table(pk, round_number, table_number)
     tournament = table.round.tournament
@@ -199,8 +224,33 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
             "void_form": ReasonForm(),
             "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
             "totals_possible": not sheet.lines,
+            **_phone_link(request, table),
         },
     )
+
+
+def _phone_link(request: HttpRequest, table: Table) -> dict:
+    """The table's phone address and its QR code (for the organisers, who may re-issue it)."""
+    if not has_perm(request.user, MANAGE_TOURNAMENT, table.round.tournament):
+        return {}
+    from tournaments.views.printouts import absolute_url, qr_data_uri
+
+    url = absolute_url(request, reverse("tournaments:table_entry", args=[table.token]))
+    return {"phone_url": url, "phone_qr": qr_data_uri(url)}
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+@require_POST
+def table_token(request: HttpRequest, table_pk: int) -> HttpResponse:
+    """A new token (and QR code) for a table whose old one was lost with a phone."""
+    table = get_object_or_404(Table.objects.select_related("round"), pk=table_pk)
+    results.reissue_table_token(table=table, user=request.user)
+    messages.success(
+        request,
+        _("Table %(number)s has a new QR code; the old one no longer works.")
+        % {"number": table.number},
+    )
+    return redirect(entry_url(table))
 
 
 @organiser_required
@@ -213,9 +263,9 @@ def desk_table_totals(
     return _desk_totals(request, table, table_sheet(table=table))
 
 
-def _posted_number(request: HttpRequest) -> int | None:
+def _posted_number(request: HttpRequest, name: str = "number") -> int | None:
     try:
-        return int(request.POST.get("number", ""))
+        return int(request.POST.get(name, ""))
     except ValueError:
         return None
 
@@ -256,11 +306,12 @@ def _desk_totals(request: HttpRequest, table: Table, sheet: TableSheet) -> HttpR
             "form": form,
             "existing": existing,
             "void_form": ReasonForm(),
+            **_phone_link(request, table),
         },
     )
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT)
 @require_POST
 def desk_preview(request: HttpRequest, table_pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_pk)
@@ -293,7 +344,7 @@ def render_preview(request: HttpRequest, table: Table) -> HttpResponse:
     return render(request, "tournaments/entry/_preview.html", context)
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT)
 def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
     if deal.as_written and request.method != "POST":
@@ -308,14 +359,14 @@ def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
     form = deal_form(sheet, initial=initial, number=deal.number)
     reason_form = ReasonForm()
     if request.method == "POST":
-        form = deal_form(sheet, data=request.POST, number=deal.number)
+        form = deal_form(sheet, data=request.POST, number=deal.number, require_version=True)
         reason_form = ReasonForm(request.POST)
         if form.is_valid() and reason_form.is_valid():
             try:
                 results.revise_deal(
                     deal=deal,
                     inputs=form.deal_inputs(),
-                    expected_version=form.cleaned_data.get("expected_version") or deal.version,
+                    expected_version=form.cleaned_data["expected_version"],
                     user=request.user,
                     reason=reason_form.cleaned_data["reason"],
                 )
@@ -343,20 +394,28 @@ def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
     )
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT)
 @require_POST
 def deal_annul(request: HttpRequest, deal_pk: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("table__round"), pk=deal_pk)
-    action = results.restore_deal if deal.status == Deal.Status.ANNULLED else results.annul_deal
+    reason = request.POST.get("reason", "")
     try:
-        action(deal=deal, reason=request.POST.get("reason", ""), user=request.user)
+        if deal.status == Deal.Status.ANNULLED:
+            results.restore_deal(deal=deal, reason=reason, user=request.user)
+        else:
+            results.annul_deal(
+                deal=deal,
+                reason=reason,
+                user=request.user,
+                expected_version=_posted_number(request, "version"),
+            )
     except ResultError as error:
         messages.error(request, error.message)
         return redirect("tournaments:deal_correct", deal.pk)
     return redirect(entry_url(deal.table))
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT)
 @require_POST
 def table_void(request: HttpRequest, table_pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("round"), pk=table_pk)
@@ -390,6 +449,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/rounds/<int:round_number>/clock/", round_clock, name="round_clock"),
     path("tables/<int:table_pk>/preview/", desk_preview, name="desk_preview"),
     path("tables/<int:table_pk>/void/", table_void, name="table_void"),
+    path("tables/<int:table_pk>/token/", table_token, name="table_token"),
     path("deals/<int:deal_pk>/correct/", deal_correct, name="deal_correct"),
     path("deals/<int:deal_pk>/annul/", deal_annul, name="deal_annul"),
 ]

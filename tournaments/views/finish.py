@@ -9,17 +9,17 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from tournaments.models import Tournament
 from tournaments.services import finish
 from tournaments.services.results import ResultError
 
 
-@organiser_required
+# The check comes first: a GET from someone else's organiser is a 403, not a 405.
+@tournament_permission(MANAGE_TOURNAMENT)
 @require_POST
 def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    check(request.user, MANAGE_TOURNAMENT, tournament)
     try:
         if request.POST.get("action") == "reopen":
             finish.reopen_tournament(

@@ -1,4 +1,4 @@
-"""Printouts for the tournament day: A4 PDFs for the organiser (staff only).
+"""Printouts for the tournament day: A4 PDFs for the organiser (the tournament's organisers only).
 
 The PDFs are in the language of the request (German unless the organiser switched to English).
 """
@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 
 import segno
 from django.conf import settings
-from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.text import slugify
@@ -17,6 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cego_club.venue import is_loopback
+from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from tournaments.models import Tournament
 from tournaments.money import tournament_money
 from tournaments.pdf import pdf_response, render_pdf
@@ -74,7 +74,7 @@ def _chunks(items, size):
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def print_seat_plan(request, pk: int, round_number: int):
     sheets = _round(pk, round_number)
     lines = list(sheets.seat_plan())
@@ -88,7 +88,7 @@ def print_seat_plan(request, pk: int, round_number: int):
     return pdf_response(pdf, _filename(sheets.tournament, _("seat plan"), round_number))
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def print_table_cards(request, pk: int, round_number: int):
     sheets = _round(pk, round_number)
     pdf = render_pdf(
@@ -99,7 +99,7 @@ def print_table_cards(request, pk: int, round_number: int):
     return pdf_response(pdf, _filename(sheets.tournament, _("table cards"), round_number))
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def print_score_sheets(request, pk: int, round_number: int):
     sheets = _round(pk, round_number)
     deals = max(sheets.tournament.deals_per_round, 1)
@@ -137,7 +137,7 @@ def print_score_sheets(request, pk: int, round_number: int):
     return pdf_response(pdf, _filename(sheets.tournament, _("score sheets"), round_number))
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def print_standings(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
     standings = tournament_standings(tournament=tournament)
@@ -154,7 +154,7 @@ def print_standings(request, pk: int):
     return pdf_response(pdf, _filename(tournament, _("standings")))
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def print_prizes(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
     standings = tournament_standings(tournament=tournament)

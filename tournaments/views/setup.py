@@ -1,13 +1,22 @@
 """Creating, editing and overseeing a tournament (organisers only)."""
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from clubs.permissions import (
+    MANAGE_CLUB,
+    MANAGE_TOURNAMENT,
+    REFEREE_TOURNAMENT,
+    check,
+    is_superuser,
+    manageable_clubs,
+    organiser_required,
+    tournament_permission,
+)
 from tournaments.contract_names import rule_source_description, rule_source_name
 from tournaments.forms_setup import TournamentForm, add_service_errors
 from tournaments.models import Tournament
@@ -18,21 +27,25 @@ from tournaments.services.results import rule_source_of
 from tournaments.views.printouts import absolute_url, phones_cannot_open
 
 
-@staff_member_required
+@organiser_required
 def tournament_create(request):
+    clubs = manageable_clubs(request.user)
+    if not clubs.exists() and not is_superuser(request.user):
+        raise PermissionDenied  # a referee, not an organiser of any club
     preset_slug = request.GET.get("preset") or request.POST.get("preset") or ""
     if request.method == "POST":
-        form = TournamentForm(request.POST)
+        form = TournamentForm(request.POST, clubs=clubs)
         if form.is_valid():
+            check(request.user, MANAGE_CLUB, form.cleaned_data["host_club"])
             try:
-                tournament = services.create_tournament(**form.service_kwargs())
+                tournament = services.create_tournament(**form.service_kwargs(), user=request.user)
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
                 messages.success(request, _("Tournament created."))
                 return redirect("tournaments:tournament_detail", pk=tournament.pk)
     else:
-        form = TournamentForm(initial=TournamentForm.initial_from_preset(preset_slug))
+        form = TournamentForm(initial=TournamentForm.initial_from_preset(preset_slug), clubs=clubs)
     return render(
         request,
         "tournaments/setup/tournament_form.html",
@@ -40,23 +53,32 @@ def tournament_create(request):
     )
 
 
-@staff_member_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def tournament_edit(request, pk):
     tournament = get_object_or_404(Tournament, pk=pk)
     rules_locked = tournament.round_set.exists()
     initial = TournamentForm.initial_from_tournament(tournament)
+    # The host club can move only to another club the organiser runs.
+    clubs = manageable_clubs(request.user) | type(tournament.host_club).objects.filter(
+        pk=tournament.host_club_id
+    )
+    options = {"rules_locked": rules_locked, "clubs": clubs.distinct(), "with_referees": True}
     if request.method == "POST":
-        form = TournamentForm(request.POST, initial=initial, rules_locked=rules_locked)
+        form = TournamentForm(request.POST, initial=initial, **options)
         if form.is_valid():
+            if form.cleaned_data["host_club"].pk != tournament.host_club_id:
+                check(request.user, MANAGE_CLUB, form.cleaned_data["host_club"])
             try:
-                services.update_tournament(tournament=tournament, **form.service_kwargs())
+                services.update_tournament(
+                    tournament=tournament, **form.service_kwargs(), user=request.user
+                )
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
                 messages.success(request, _("Tournament saved."))
                 return redirect("tournaments:tournament_detail", pk=tournament.pk)
     else:
-        form = TournamentForm(initial=initial, rules_locked=rules_locked)
+        form = TournamentForm(initial=initial, **options)
     return render(
         request,
         "tournaments/setup/tournament_form.html",
@@ -64,7 +86,7 @@ def tournament_edit(request, pk):
     )
 
 
-@staff_member_required
+@tournament_permission(REFEREE_TOURNAMENT)
 def tournament_detail(request, pk):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club", "season"), pk=pk)
     counts = tournament.entries.aggregate(

@@ -3,7 +3,8 @@ ranking, their Excel exports, and the draw by lot for ties.
 
 Who sees what: the standings, the projector and the season ranking are public and read-only
 (players follow them on their phones, the data is what the hall sees on the projector anyway).
-The Excel exports and the draw by lot are for organisers (staff) only.
+The Excel exports are for the organisers, the draw by lot for them and the referees
+(``clubs.permissions``).
 
 Every page runs a constant number of queries: the selector's, plus the tournament, the recorded
 lot draws and (for the signed-in organiser) the session and the navigation.
@@ -14,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -26,9 +26,10 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import (
     MANAGE_TOURNAMENT,
+    REFEREE_TOURNAMENT,
     check,
-    organiser_required,
     player_pages_visible,
+    tournament_permission,
 )
 from tournaments.exports import (
     XLSX_CONTENT_TYPE,
@@ -48,7 +49,7 @@ from tournaments.selectors.standings import (
     team_standings,
     tournament_standings,
 )
-from tournaments.services.standings import draw_lots
+from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
     SeasonStandingsTable,
     StandingsTable,
@@ -228,8 +229,8 @@ def projector(request, pk: int):
     return _no_store(render(request, template, context))
 
 
+@tournament_permission(REFEREE_TOURNAMENT)
 @require_POST
-@staff_member_required
 def standings_draw_lots(request, pk: int):
     tournament = _tournament(pk)
     current = tournament_standings(tournament=tournament)
@@ -246,7 +247,13 @@ def standings_draw_lots(request, pk: int):
             ),
         )
         return redirect(target)
-    draws = draw_lots(tournament=tournament, user=request.user)
+    try:
+        draws = draw_lots(
+            tournament=tournament, user=request.user, reason=request.POST.get("reason", "")[:500]
+        )
+    except LotError as error:
+        messages.error(request, str(error))
+        return redirect(target)
     messages.success(
         request,
         ngettext(
@@ -265,7 +272,7 @@ def _xlsx_response(content: bytes, name: str) -> HttpResponse:
     return response
 
 
-@organiser_required
+@tournament_permission(MANAGE_TOURNAMENT)
 def standings_xlsx(request, pk: int):
     tournament = _tournament(pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)

@@ -14,6 +14,7 @@ from django.urls import path, re_path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments.device import device_of
 from tournaments.forms_entry import initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
@@ -50,6 +51,7 @@ def _is_open(table: Table) -> bool:
 
 def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     table = _table(token)
+    device = device_of(request)  # the phone gets its id on its first visit
     sheet = table_sheet(table=table)
     position = _my_position(request, table, sheet)
     if position is None:
@@ -69,6 +71,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
                     via="table",
                     entered_by_position=position,
                     actor=_actor(sheet, position),
+                    device=device,
                 )
             except ResultError as error:
                 show_result_error(form, error)
@@ -140,6 +143,7 @@ def confirm(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
             confirmer_position=position,
             expected_version=_posted_int(request, "version"),
             actor=_actor(sheet, position),
+            device=device_of(request),
         )
     except ResultError as error:
         messages.error(request, error.message)
@@ -162,15 +166,16 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
     }
     form = deal_form(sheet, initial=initial, number=deal.number)
     if request.method == "POST":
-        form = deal_form(sheet, data=request.POST, number=deal.number)
+        form = deal_form(sheet, data=request.POST, number=deal.number, require_version=True)
         if form.is_valid():
             try:
                 results.revise_deal(
                     deal=deal,
                     inputs=form.deal_inputs(),
-                    expected_version=form.cleaned_data.get("expected_version") or 0,
+                    expected_version=form.cleaned_data["expected_version"],
                     entered_by_position=position,
                     actor=_actor(sheet, position),
+                    device=device_of(request),
                 )
             except DealConflict as error:
                 messages.error(request, error.message)

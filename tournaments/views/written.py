@@ -181,6 +181,13 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
     )
 
 
+def _posted_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("expected_version", ""))
+    except ValueError:
+        return None
+
+
 @organiser_required
 def deal_correct_written(request: HttpRequest, deal_pk: int) -> HttpResponse:
     """Correct one deal as written (the sheet's line), with a reason."""
@@ -205,7 +212,8 @@ def deal_correct_written(request: HttpRequest, deal_pk: int) -> HttpResponse:
                 results.revise_written_deal(
                     deal=deal,
                     row=form.rows[0],
-                    expected_version=int(request.POST.get("expected_version") or deal.version),
+                    # None (a form without it) is refused: no correction over a newer one.
+                    expected_version=_posted_version(request),
                     user=request.user,
                     reason=form.cleaned_data.get("reason", ""),
                 )

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.demo import load_members_and_fees
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, ClubRole, Membership, Player
 from tournaments import demo
 from tournaments.models import Round, Season, Tournament
 from tournaments.seating import sitting_out_position
@@ -16,6 +16,10 @@ from tournaments.services import checkin, draws, results, setup
 
 DEMO_USERNAME = "organisator"
 DEMO_PASSWORD = "cego-demo"
+# Organiser of the second club: sees the host club's tournaments only as the public does.
+GUEST_USERNAME = "gast"
+# Referee of the host club's upcoming tournament: corrects results there, creates nothing.
+REFEREE_USERNAME = "schiri"
 
 
 def server_address(address: str) -> str:
@@ -78,16 +82,42 @@ class Command(BaseCommand):
         )
         # The season's other host clubs, their tournaments and the teams.
         demo.load_season_demo(season=season, players=players, home_club=club)
+        guest_club, _ = Club.objects.get_or_create(
+            short_name=demo.GUEST_CLUB["short_name"], defaults=demo.GUEST_CLUB
+        )
 
-        user_model = get_user_model()
-        if not user_model.objects.filter(username=DEMO_USERNAME).exists():
-            user_model.objects.create_superuser(DEMO_USERNAME, "", DEMO_PASSWORD)
+        # Roles, not the staff flag, open the app: the demo users cannot enter the Django
+        # admin (create a superuser with `manage.py createsuperuser` for that).
+        organiser = self._user(DEMO_USERNAME)
+        ClubRole.objects.get_or_create(user=organiser, club=club, role=ClubRole.Role.ORGANISER)
+        guest = self._user(GUEST_USERNAME)
+        ClubRole.objects.get_or_create(user=guest, club=guest_club, role=ClubRole.Role.ORGANISER)
+        referee = self._user(REFEREE_USERNAME)
+        if not upcoming.referees.filter(pk=referee.pk).exists():
+            setup.set_referees(
+                tournament=upcoming,
+                referees=[*upcoming.referees.all(), referee],
+                user=organiser,
+            )
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo data ready. Organiser login: {DEMO_USERNAME} / {DEMO_PASSWORD} "
-                f"at {server_address(options['address'])}"
+                f"Demo data ready at {server_address(options['address'])} . Logins (password "
+                f"{DEMO_PASSWORD}): {DEMO_USERNAME} (organiser, {club.short_name}), "
+                f"{GUEST_USERNAME} (organiser, {guest_club.short_name}), "
+                f"{REFEREE_USERNAME} (referee of “{upcoming.name}”)"
             )
         )
+
+    def _user(self, username: str):
+        user_model = get_user_model()
+        user = user_model.objects.filter(username=username).first()
+        if user is None:
+            user = user_model.objects.create_user(username, "", DEMO_PASSWORD)
+        elif user.is_staff or user.is_superuser:
+            # Older demo databases made the organiser a superuser: roles decide now.
+            user.is_staff = user.is_superuser = False
+            user.save(update_fields=["is_staff", "is_superuser"])
+        return user
 
     def _tournament(self, club, season, name, date) -> Tournament:
         tournament = Tournament.objects.filter(name=name, host_club=club).first()

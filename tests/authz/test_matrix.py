@@ -1,0 +1,489 @@
+"""The authorisation matrix: every URL of the project × every persona × GET and POST.
+
+The URLs come from the URLconf itself, so a new URL without an entry in ``MATRIX`` fails
+``test_every_url_has_a_matrix_entry``. Allowed personas must get their page (200, or a
+redirect / 405 where the view says so); refused ones get the login redirect (anonymous) or
+403/404 (signed in), and a refused POST changes nothing in the database. An allowed POST
+that is meant to change something must change something, so the payloads are real ones.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from clubs.models import Club, ClubRole, Membership, Player
+from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
+from tournaments.models import (
+    Deal,
+    DealChange,
+    Entry,
+    KeepApart,
+    LotDraw,
+    Round,
+    RoundChange,
+    Season,
+    Seat,
+    Substitution,
+    Table,
+    Tournament,
+    TournamentChange,
+)
+
+EVERYONE = frozenset(PERSONAS)
+MANAGE = frozenset({"organiser", "superuser"})
+REFEREE = frozenset({"organiser", "referee", "superuser"})
+CREATE = frozenset({"organiser", "gast", "superuser"})
+SEASON = frozenset({"organiser", "superuser"})
+# Signed in with some role: the club area's lists (what is shown is checked inside).
+ANY_ROLE = frozenset({"organiser", "gast", "referee", "other_referee", "superuser"})
+CLUB_ORGANISERS = frozenset({"organiser", "gast", "superuser"})
+SUPERUSER = frozenset({"superuser"})
+
+
+@dataclass(frozen=True)
+class Spec:
+    kwargs: Callable[[World], dict]
+    allowed: frozenset[str]
+    post: Callable[[World, str], dict] = lambda w, p: {}
+    allowed_post: frozenset[str] | None = None  # default: as for GET
+    post_only: bool = False
+    changes: bool | None = False  # an allowed POST changes the database (None: may or not)
+    get_ok: frozenset[int] = field(default_factory=lambda: frozenset({200}))
+
+
+def deal_data(number: int, **extra) -> dict:
+    return {
+        "number": number,
+        **EINE_WON,
+        "submission_key": str(uuid.uuid4()),
+        **extra,
+    }
+
+
+def tournament_form(world: World, persona: str) -> dict:
+    club = world.club_b if persona == "gast" else world.club_a
+    return {
+        "name": "Neues Turnier",
+        "host_club": club.pk,
+        "date": "2026-12-05",
+        "venue": "Halle",
+        "rules_slug": "swm",
+        "rounds": 2,
+        "deals_per_round": 4,
+        "table_sizes": [4],
+        "preferred_table_size": 4,
+        "entry_mode": "deals",
+        "tie_break": "best_round",
+        "entry_fee": "8.00",
+    }
+
+
+def edit_form(world: World, persona: str) -> dict:
+    data = tournament_form(world, "organiser")
+    data["name"] = "Turnier A (geändert)"
+    return data
+
+
+def day(w: World) -> dict:
+    return {"pk": w.day.pk}
+
+
+def round_1(name: str = "round") -> Callable[[World], dict]:
+    return lambda w: {"pk": w.day.pk, name: 1}
+
+
+def token(w: World) -> dict:
+    return {"token": w.table.token}
+
+
+def token_deal(w: World) -> dict:
+    return {"token": w.table.token, "deal_pk": w.pending.pk}
+
+
+MATRIX: dict[str, Spec] = {
+    # public pages
+    "tournaments:home": Spec(lambda w: {}, EVERYONE),
+    "tournaments:standings": Spec(day, EVERYONE),
+    "tournaments:projector": Spec(day, EVERYONE),
+    "tournaments:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    "tournaments:count_cards": Spec(
+        lambda w: {},
+        EVERYONE,
+        post=lambda w, p: {"count-method": "threes", "count-fives": 3},
+        post_only=True,
+    ),
+    "rules:rule_sources": Spec(lambda w: {}, EVERYONE),
+    "rules:tariff_card": Spec(lambda w: {"slug": "swm"}, EVERYONE),
+    "rules:tariff_card_pdf": Spec(lambda w: {"slug": "swm"}, EVERYONE),
+    "set_language": Spec(
+        lambda w: {}, EVERYONE, post=lambda w, p: {"language": "en"}, get_ok=frozenset({302})
+    ),
+    "login": Spec(
+        lambda w: {},
+        EVERYONE,
+        post=lambda w, p: {"username": "organiser", "password": "wrong"},
+        get_ok=frozenset({200, 302}),  # a signed-in user is sent on
+    ),
+    "logout": Spec(lambda w: {}, EVERYONE, post_only=True),
+    "admin_login_redirect": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
+    # the table's phone pages: the token is the key, whoever holds it
+    "tournaments:table_entry": Spec(token, EVERYONE),
+    "tournaments:table_entry_seat": Spec(
+        token, EVERYONE, post=lambda w, p: {"position": 1}, post_only=True
+    ),
+    "tournaments:table_entry_leave": Spec(token, EVERYONE, post_only=True),
+    "tournaments:table_entry_preview": Spec(
+        token, EVERYONE, post=lambda w, p: deal_data(3), post_only=True
+    ),
+    "tournaments:table_entry_confirm": Spec(
+        token_deal, EVERYONE, post=lambda w, p: {"version": 1}, post_only=True
+    ),
+    "tournaments:table_entry_revise": Spec(
+        token_deal, EVERYONE, post=lambda w, p: deal_data(2), get_ok=frozenset({302})
+    ),
+    # organisers of the host club
+    "tournaments:tournament_create": Spec(lambda w: {}, CREATE, post=tournament_form, changes=True),
+    "tournaments:tournament_edit": Spec(day, MANAGE, post=edit_form, changes=True),
+    "tournaments:checkin": Spec(day, MANAGE),
+    "tournaments:checkin_entry_action": Spec(
+        lambda w: {"pk": w.day.pk, "entry_pk": w.spare.pk},
+        MANAGE,
+        post=lambda w, p: {"action": "pay"},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:late_entry": Spec(
+        day,
+        MANAGE,
+        post=lambda w, p: {
+            "new-first_name": "Neu",
+            "new-last_name": "Spät",
+            "new-category": "open",
+        },
+        changes=True,
+    ),
+    "tournaments:keep_apart": Spec(
+        day,
+        MANAGE,
+        post=lambda w, p: {
+            "first": w.spare.pk,
+            "second": w.day.entries.order_by("number").first().pk,
+        },
+        changes=True,
+    ),
+    "tournaments:keep_apart_remove": Spec(
+        lambda w: {"pk": w.day.pk, "pair_pk": w.pair.pk}, MANAGE, post_only=True, changes=True
+    ),
+    "tournaments:substitute": Spec(
+        round_1(),
+        MANAGE,
+        post=lambda w, p: {
+            "seat": w.other_table.seats.get(position=0).pk,
+            "entry": w.spare.pk,
+            "from_deal": 1,
+            "reason": "krank",
+        },
+        changes=True,
+    ),
+    "tournaments:round_draw": Spec(
+        lambda w: {"pk": w.day.pk, "round": 2},
+        MANAGE,
+        post=lambda w, p: {"action": "draw", "while_previous_open": "1"},
+        changes=True,
+    ),
+    "tournaments:seat_plan": Spec(round_1(), MANAGE),
+    "tournaments:round_state": Spec(
+        round_1("round_number"),
+        MANAGE,
+        post=lambda w, p: {"state": "closed", "close_open": "1", "reason": "Zeit um"},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:table_token": Spec(
+        lambda w: {"table_pk": w.table.pk}, MANAGE, post_only=True, changes=True
+    ),
+    "tournaments:standings_xlsx": Spec(day, MANAGE),
+    "tournaments:season_standings_xlsx": Spec(lambda w: {"pk": w.season.pk}, SEASON),
+    "tournaments:print_seat_plan": Spec(round_1("round_number"), MANAGE),
+    "tournaments:print_table_cards": Spec(round_1("round_number"), MANAGE),
+    "tournaments:print_score_sheets": Spec(round_1("round_number"), MANAGE),
+    "tournaments:print_standings": Spec(day, MANAGE),
+    "tournaments:print_prizes": Spec(day, MANAGE),
+    "tournaments:tournament_log": Spec(day, MANAGE),
+    "tournaments:round_clock": Spec(
+        round_1("round_number"),
+        MANAGE,
+        post=lambda w, p: {"minutes": 45},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:desk_table_totals": Spec(
+        lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 2},
+        MANAGE,
+        post=lambda w, p: {
+            "total_0": 30,
+            "total_1": -10,
+            "total_2": -10,
+            "total_3": -10,
+            "submission_key": str(uuid.uuid4()),
+        },
+        changes=True,
+    ),
+    "tournaments:desk_written": Spec(
+        lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 2},
+        MANAGE,
+        post=lambda w, p: {"action": "check"},
+    ),
+    "tournaments:tournament_finish": Spec(
+        day, MANAGE, post=lambda w, p: {"action": "finish"}, post_only=True
+    ),
+    # the club area (clubs:): registry, imports, fees, seasons, registration, prize money
+    "clubs:club_list": Spec(lambda w: {}, ANY_ROLE),
+    "clubs:club_create": Spec(
+        lambda w: {},
+        SUPERUSER,
+        post=lambda w, p: {"name": "Neuer Club", "short_name": "NC", "town": "Ort"},
+        changes=True,
+    ),
+    "clubs:club_edit": Spec(
+        lambda w: {"pk": w.club_a.pk},
+        MANAGE,
+        post=lambda w, p: {"name": "Cegofreunde A neu", "short_name": "CF A", "town": "A"},
+        changes=True,
+    ),
+    "clubs:season_list": Spec(lambda w: {}, ANY_ROLE),
+    "clubs:season_create": Spec(lambda w: {}, CLUB_ORGANISERS, changes=None),
+    "clubs:season_edit": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
+    "clubs:treasurer_latest": Spec(
+        lambda w: {"pk": w.club_a.pk}, MANAGE, get_ok=frozenset({200, 302}), changes=None
+    ),
+    "clubs:treasurer": Spec(
+        lambda w: {"pk": w.club_a.pk, "season_pk": w.season.pk}, MANAGE, changes=None
+    ),
+    "clubs:treasurer_xlsx": Spec(
+        lambda w: {"pk": w.club_a.pk, "season_pk": w.season.pk}, MANAGE, changes=None
+    ),
+    "clubs:fee_edit": Spec(
+        lambda w: {
+            "pk": w.club_a.pk,
+            "season_pk": w.season.pk,
+            "membership_pk": w.membership.pk,
+        },
+        MANAGE,
+        changes=None,
+    ),
+    "clubs:player_list": Spec(lambda w: {}, ANY_ROLE),
+    "clubs:player_create": Spec(lambda w: {}, ANY_ROLE, changes=None),
+    "clubs:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, MANAGE),
+    "clubs:player_edit": Spec(lambda w: {"pk": w.membership.player_id}, MANAGE, changes=None),
+    "clubs:player_merge": Spec(
+        lambda w: {"pk": w.membership.player_id}, MANAGE, post_only=True, changes=None
+    ),
+    "clubs:player_export_xlsx": Spec(lambda w: {}, ANY_ROLE),
+    "clubs:player_export_pdf": Spec(lambda w: {}, ANY_ROLE),
+    "clubs:player_import": Spec(lambda w: {}, CLUB_ORGANISERS, changes=None),
+    "clubs:registration": Spec(day, MANAGE, changes=None),
+    "clubs:register_many": Spec(day, MANAGE, post_only=True, changes=None),
+    "clubs:unregister": Spec(
+        lambda w: {"pk": w.day.pk, "entry_pk": w.spare.pk}, MANAGE, post_only=True, changes=None
+    ),
+    "clubs:prize_money": Spec(day, MANAGE, changes=None),
+    "clubs:results_import": Spec(day, MANAGE, changes=None),
+    # organisers and the tournament's referees
+    "tournaments:tournament_detail": Spec(day, REFEREE),
+    "tournaments:desk_round": Spec(round_1("round_number"), REFEREE),
+    "tournaments:desk_entry": Spec(
+        lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 1},
+        REFEREE,
+        post=lambda w, p: deal_data(3),
+        allowed_post=MANAGE,  # referees correct; entering is the organisers' job
+        changes=True,
+    ),
+    "tournaments:desk_preview": Spec(
+        lambda w: {"table_pk": w.table.pk},
+        REFEREE,
+        post=lambda w, p: deal_data(3),
+        post_only=True,
+    ),
+    "tournaments:deal_correct": Spec(
+        lambda w: {"deal_pk": w.confirmed.pk},
+        REFEREE,
+        post=lambda w, p: deal_data(
+            1, declarer_points=50, expected_version=w.confirmed.version, reason="Tippfehler"
+        ),
+        changes=True,
+    ),
+    "tournaments:deal_annul": Spec(
+        lambda w: {"deal_pk": w.confirmed.pk},
+        REFEREE,
+        post=lambda w, p: {"reason": "falsch gegeben", "version": w.confirmed.version},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:deal_correct_written": Spec(
+        lambda w: {"deal_pk": w.confirmed.pk},
+        REFEREE,
+        post=lambda w, p: {"reason": "Tippfehler", "expected_version": w.confirmed.version},
+        changes=None,
+    ),
+    "tournaments:table_void": Spec(
+        lambda w: {"table_pk": w.table.pk},
+        REFEREE,
+        post=lambda w, p: {"reason": "Zettel verloren"},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:standings_draw_lots": Spec(
+        day,
+        REFEREE,
+        post=lambda w, p: {"confirm_open": "1", "reason": "Gleichstand"},
+        post_only=True,
+        changes=None,
+    ),
+}
+
+
+def _walk(patterns, prefix: str = "") -> set[str]:
+    names: set[str] = set()
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            if entry.namespace == "admin":
+                continue  # the Django admin: test_admin_is_for_superusers_only
+            namespace = f"{prefix}{entry.namespace}:" if entry.namespace else prefix
+            names |= _walk(entry.url_patterns, namespace)
+        elif isinstance(entry, URLPattern):
+            # An unnamed URL cannot be reversed here: it fails the test below as "<unnamed>".
+            names.add(f"{prefix}{entry.name}" if entry.name else f"{prefix}<unnamed {entry}>")
+    return names
+
+
+def project_url_names() -> set[str]:
+    return _walk(get_resolver().url_patterns)
+
+
+def test_every_url_has_a_matrix_entry():
+    names = project_url_names()
+    assert not names - set(MATRIX), "URLs without an entry in the authorisation matrix"
+    assert not set(MATRIX) - names, "matrix entries for URLs that no longer exist"
+
+
+def fingerprint() -> dict:
+    """Everything a POST could change, as plain values (sessions and login attempts aside)."""
+    from django.contrib.auth import get_user_model
+
+    models = [
+        Club,
+        ClubRole,
+        Player,
+        Membership,
+        Season,
+        Tournament,
+        Tournament.referees.through,
+        Entry,
+        KeepApart,
+        Round,
+        Table,
+        Seat,
+        Substitution,
+        Deal,
+        DealChange,
+        RoundChange,
+        TournamentChange,
+        LotDraw,
+        get_user_model(),
+    ]
+    return {
+        model._meta.label: sorted(
+            (tuple(sorted((k, str(v)) for k, v in row.items())) for row in model.objects.values()),
+        )
+        for model in models
+    }
+
+
+def refused(response, persona: str, *, post_only_get: bool = False) -> bool:
+    if persona == "anonymous":
+        return response.status_code == 302 and response["Location"].startswith("/login/")
+    # A GET of a POST-only address may also be answered 405 before any object is looked at.
+    return response.status_code in ((403, 404, 405) if post_only_get else (403, 404))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_authorisation_matrix(world, name):
+    spec = MATRIX[name]
+    url = reverse(name, kwargs=spec.kwargs(world))
+    problems: list[str] = []
+    for persona in PERSONAS:
+        client = client_for(world, persona)
+        # GET
+        response = client.get(url)
+        if persona in spec.allowed:
+            wanted = {405} if spec.post_only else spec.get_ok
+            if response.status_code not in wanted:
+                problems.append(f"GET {persona}: {response.status_code}, wanted {sorted(wanted)}")
+        elif not refused(response, persona, post_only_get=spec.post_only):
+            problems.append(f"GET {persona}: {response.status_code} is not a refusal")
+        # POST, inside a savepoint that is rolled back: every persona meets the same world.
+        allowed_post = spec.allowed if spec.allowed_post is None else spec.allowed_post
+        before = fingerprint()
+        with transaction.atomic():
+            response = client.post(url, spec.post(world, persona))
+            after = fingerprint()
+            transaction.set_rollback(True)
+        if persona in allowed_post:
+            if response.status_code not in (200, 302):
+                problems.append(f"POST {persona}: {response.status_code}, wanted 200 or 302")
+            if spec.changes is True and after == before:
+                problems.append(f"POST {persona}: allowed, but nothing changed")
+            if spec.changes is False and after != before:
+                problems.append(f"POST {persona}: changed the database")
+        else:
+            if not refused(response, persona):
+                problems.append(f"POST {persona}: {response.status_code} is not a refusal")
+            if after != before:
+                problems.append(f"POST {persona}: refused, but the database changed")
+    assert not problems, f"{name} ({url}):\n" + "\n".join(problems)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_admin_is_for_superusers_only(world, persona):
+    client = client_for(world, persona)
+    response = client.get(reverse("admin:index"))
+    if persona == "superuser":
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 302
+        assert "/login/" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_admin_cannot_change_the_tournament_day(world):
+    """The issue's case: the admin moved a seat with recorded deals to another player."""
+    client = client_for(world, "superuser")
+    seat = world.table.seats.get(position=0)
+    before = fingerprint()
+    for model, obj in [
+        ("seat", seat),
+        ("entry", world.spare),
+        ("table", world.table),
+        ("round", world.table.round),
+        ("keepapart", world.pair),
+        ("deal", world.confirmed),
+    ]:
+        change_url = reverse(f"admin:tournaments_{model}_change", args=[obj.pk])
+        page = client.get(change_url)
+        assert page.status_code == 200, model  # shown, read-only
+        assert b'type="submit"' not in page.content or b'name="_save"' not in page.content
+        client.post(change_url, {"entry": world.spare.pk, "position": 3, "number": 9})
+        delete_url = reverse(f"admin:tournaments_{model}_delete", args=[obj.pk])
+        assert client.post(delete_url, {"post": "yes"}).status_code == 403, model
+        add_url = reverse(f"admin:tournaments_{model}_add")
+        assert client.get(add_url).status_code == 403, model
+    assert fingerprint() == before

@@ -1,0 +1,27 @@
+"""A tournament's log, for its organisers: every change of the tournament day in one list."""
+
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+
+from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
+from tournaments.models import Tournament
+from tournaments.selectors.changelog import tournament_log
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def tournament_log_view(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    area = request.GET.get("area", "")
+    lines = tournament_log(tournament=tournament)
+    if area in ("tournament", "round", "deal"):
+        lines = [line for line in lines if line.area == area]
+    return render(
+        request,
+        "tournaments/log.html",
+        {"tournament": tournament, "lines": lines, "area": area},
+    )
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/log/", tournament_log_view, name="tournament_log"),
+]
