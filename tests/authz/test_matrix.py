@@ -132,8 +132,12 @@ MATRIX: dict[str, Spec] = {
     ),
     "logout": Spec(lambda w: {}, EVERYONE, post_only=True),
     "admin_login_redirect": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
+    "health": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({200, 503})),
     # the table's phone pages: the token is the key, whoever holds it
     "tournaments:table_entry": Spec(token, EVERYONE),
+    "tournaments:table_short_code": Spec(
+        lambda w: {"code": w.table.short_code}, EVERYONE, get_ok=frozenset({302})
+    ),
     "tournaments:table_entry_seat": Spec(
         token, EVERYONE, post=lambda w, p: {"position": 1}, post_only=True
     ),

@@ -130,16 +130,18 @@ def test_a_token_opens_only_its_own_table_and_round(client, table):
 
 
 def test_reissued_token_replaces_the_old_one(client, table, organiser):
-    old = table.token
+    old, old_code = table.token, table.short_code
     client.force_login(organiser)
     response = client.post(reverse("tournaments:table_token", args=[table.pk]))
     assert response.status_code == 302
     table.refresh_from_db()
-    assert table.token != old
+    assert table.token != old and table.short_code != old_code
     phone = Client()
     gone = phone.get(reverse("tournaments:table_entry", args=[old]))
     assert gone.status_code == 404
     assert "Turnierleitung" in gone.content.decode()  # says what to do, in German
+    typed = phone.get(reverse("tournaments:table_short_code", args=[old_code]))
+    assert typed.status_code == 404  # the typed short address is replaced too
     assert phone.get(reverse("tournaments:table_entry", args=[table.token])).status_code == 200
     change = TournamentChange.objects.get(action="token_reissued")
     assert change.changed_by == organiser
