@@ -29,7 +29,7 @@ def main() -> None:
     tournament = TournamentFactory(rules_slug="swm", deals_per_round=deals)
     seated = [seat_table(tournament=tournament, table_number=n) for n in range(1, tables + 1)]
     # An organiser for the tests that print score sheets (never created by the venue itself).
-    get_user_model().objects.create_user("orga", password=ORGANISER_PASSWORD, is_staff=True)
+    get_user_model().objects.create_superuser("orga", "", ORGANISER_PASSWORD)
     print(
         json.dumps(
             {

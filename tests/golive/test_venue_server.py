@@ -120,9 +120,9 @@ def test_a_phone_on_the_hall_network_opens_the_short_address_and_enters_a_deal(
         # The organiser prints the score sheets on this server: their QR codes and the short
         # address point at the LAN address the venue printed.
         desk = Phone("")
-        desk.request(f"{server.url}/admin/login/")
+        desk.request(f"{server.url}/login/")
         status, _, _ = desk.request(
-            f"{server.url}/admin/login/?next=/",
+            f"{server.url}/login/?next=/",
             {
                 "csrfmiddlewaretoken": desk._csrf(),
                 "username": "orga",
