@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player
-from tournaments.models import Deal, Entry, KeepApart, Season, Table, Tournament
+from tournaments.models import Deal, Entry, KeepApart, Season, Table, Team, Tournament
 from tournaments.services import checkin, draws, results, setup
 from tournaments.services.results import Device
 
@@ -47,6 +47,7 @@ class World:
     pair: KeepApart
     users: dict
     membership: Membership
+    team: Team
 
 
 def make_world() -> World:
@@ -94,6 +95,7 @@ def make_world() -> World:
     )
     pair = checkin.add_keep_apart(tournament=day, first=entries[0], second=entries[5])
     membership = Membership.objects.create(player=entries[0].player, club=club_a)
+    team = Team.objects.create(tournament=day, name="Team A", club=club_a)
     return World(
         club_a=club_a,
         club_b=club_b,
@@ -108,6 +110,7 @@ def make_world() -> World:
         pair=pair,
         users=users,
         membership=membership,
+        team=team,
     )
 
 

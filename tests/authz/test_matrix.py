@@ -31,6 +31,7 @@ from tournaments.models import (
     Seat,
     Substitution,
     Table,
+    Team,
     Tournament,
     TournamentChange,
 )
@@ -299,6 +300,20 @@ MATRIX: dict[str, Spec] = {
     ),
     "clubs:prize_money": Spec(day, MANAGE, changes=None),
     "clubs:results_import": Spec(day, MANAGE, changes=None),
+    # teams, seasons, player pages, archives (main's season10b)
+    "tournaments:teams": Spec(day, MANAGE, changes=None),
+    "tournaments:team_edit": Spec(
+        lambda w: {"pk": w.day.pk, "team_pk": w.team.pk}, MANAGE, changes=None
+    ),
+    "tournaments:team_delete": Spec(
+        lambda w: {"pk": w.day.pk, "team_pk": w.team.pk}, MANAGE, post_only=True, changes=True
+    ),
+    "tournaments:keep_teams_apart": Spec(day, MANAGE, post_only=True, changes=None),
+    "tournaments:archive_download": Spec(day, MANAGE),
+    "tournaments:archive_upload": Spec(lambda w: {}, ANY_ROLE, changes=None),
+    "tournaments:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
+    "tournaments:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
+    "tournaments:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, ANY_ROLE),
     # organisers and the tournament's referees
     "tournaments:tournament_detail": Spec(day, REFEREE),
     "tournaments:desk_round": Spec(round_1("round_number"), REFEREE),
@@ -395,6 +410,7 @@ def fingerprint() -> dict:
         Table,
         Seat,
         Substitution,
+        Team,
         Deal,
         DealChange,
         RoundChange,
