@@ -16,7 +16,7 @@ def english(client, settings):
 
 @pytest.fixture
 def organiser(django_user_model):
-    return django_user_model.objects.create_user("orga", password="pw", is_staff=True)
+    return django_user_model.objects.create_superuser("orga", "", "pw")
 
 
 @pytest.fixture
