@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Category, Club, Membership, Player
 from tournaments.models import Deal, Entry, KeepApart, Round, Seat, Substitution, Tournament
+from tournaments.services.revision import bump_revision
 from tournaments.services.setup import register_player
 
 
@@ -31,6 +32,7 @@ def set_checked_in(
     locked = _locked_entry(entry)
     locked.checked_in = checked_in
     locked.save(update_fields=["checked_in"])
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -40,6 +42,7 @@ def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = No
     locked = _locked_entry(entry)
     locked.fee_paid = paid
     locked.save(update_fields=["fee_paid"])
+    bump_revision(tournament_id=locked.tournament_id)  # the prize list shows the money
     return locked
 
 
@@ -81,6 +84,7 @@ def withdraw_entry(
         )
     locked.withdrawn_after_round = after_round
     locked.save(update_fields=["withdrawn_after_round"])
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -90,6 +94,7 @@ def undo_withdrawal(*, entry: Entry, user: AbstractBaseUser | None = None) -> En
     locked = _locked_entry(entry)
     locked.withdrawn_after_round = None
     locked.save(update_fields=["withdrawn_after_round"])
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -234,9 +239,11 @@ def substitute_player(
         raise ValidationError(
             {"entry": _("%(name)s sits there already.") % {"name": entry.player.full_name}}
         )
-    return Substitution.objects.create(
+    substitution = Substitution.objects.create(
         seat=seat, entry=entry, from_deal=from_deal, reason=reason.strip()
     )
+    bump_revision(tournament_id=tournament.pk)
+    return substitution
 
 
 def next_start_number(*, tournament: Tournament) -> int:

@@ -39,6 +39,7 @@ from tournaments.models import (
     Tournament,
     new_short_codes,
 )
+from tournaments.services.revision import bump_revision
 
 
 def eligible_entries(*, tournament: Tournament, round_number: int) -> QuerySet[Entry]:
@@ -182,6 +183,7 @@ def draw_next_round(
     result = _compute(tournament=tournament, number=number, seed=seed)
     round_ = Round.objects.create(tournament=tournament, number=number, draw_seed=seed)
     _store(round_=round_, tables=result.tables)
+    bump_revision(tournament_id=tournament.pk)
     return round_
 
 
@@ -242,6 +244,7 @@ def redraw_round(
     round_.draw_seed = seed
     round_.save(update_fields=["draw_seed"])
     _store(round_=round_, tables=result.tables)
+    bump_revision(tournament_id=round_.tournament_id)
     return round_
 
 
@@ -279,6 +282,7 @@ def swap_players(
             Seat(table_id=b.table_id, round=round_, position=b.position, entry_id=a.entry_id),
         ]
     )
+    bump_revision(tournament_id=round_.tournament_id)
     return round_
 
 

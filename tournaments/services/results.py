@@ -26,6 +26,7 @@ from tournaments.contract_names import rule_source_name
 from tournaments.models import Deal, DealChange, Round, RoundChange, Table, Tournament
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
+from tournaments.services.revision import bump_revision
 
 # Deal-record fields a person enters; ``seats`` and ``sitting_out`` come from the table.
 INPUT_FIELDS = (
@@ -290,6 +291,7 @@ def enter_deal(
     _record_change(
         deal, DealChange.Action.CREATED, before=None, user=user, actor=actor, reason=reason
     )
+    bump_revision(tournament_id=table.round.tournament_id)
     return deal
 
 
@@ -332,6 +334,7 @@ def _change_status(
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
     _record_change(deal, action, before=before, user=user, actor=actor, reason=reason)
+    bump_revision(tournament_id=deal.table.round.tournament_id)
     return deal
 
 
@@ -399,6 +402,7 @@ def revise_deal(
         actor=actor,
         reason=reason or _("revised at the table before confirmation"),
     )
+    bump_revision(tournament_id=deal.table.round.tournament_id)
     return deal
 
 
@@ -472,6 +476,7 @@ def enter_totals(
         deal.save()
         _start_round(table)
         _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
+        bump_revision(tournament_id=table.round.tournament_id)
         return deal
     if expected_version is None or existing.version != expected_version:
         raise DealConflict(_("The totals of this table were entered meanwhile; check them."))
@@ -482,6 +487,7 @@ def enter_totals(
     existing.version += 1
     existing.save()
     _record_change(existing, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
+    bump_revision(tournament_id=table.round.tournament_id)
     return existing
 
 
@@ -513,6 +519,7 @@ def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     table.void_reason = reason.strip()
     table.save(update_fields=["voided", "void_reason"])
     _log_round(table.round, RoundChange.Action.TABLE_VOIDED, user=user, reason=reason, table=table)
+    bump_revision(tournament_id=table.round.tournament_id)
     return table
 
 
@@ -529,6 +536,7 @@ def unvoid_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     _log_round(
         table.round, RoundChange.Action.TABLE_RESTORED, user=user, reason=reason, table=table
     )
+    bump_revision(tournament_id=table.round.tournament_id)
     return table
 
 
@@ -582,6 +590,7 @@ def set_round_state(
         backups.backup_after_commit()
     elif reopening:
         _log_round(locked, RoundChange.Action.REOPENED, user=user, reason=reason)
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -597,6 +606,7 @@ def set_round_clock(*, round: Round, minutes: int | None, user: AbstractBaseUser
         None if minutes is None else timezone.now() + timezone.timedelta(minutes=minutes)
     )
     locked.save(update_fields=["time_limit_minutes", "ends_at"])
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -708,6 +718,7 @@ def enter_written_deals(
         _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
         deals.append(deal)
     _start_round(table)
+    bump_revision(tournament_id=table.round.tournament_id)
     return deals
 
 
@@ -734,4 +745,5 @@ def revise_written_deal(
     deal.version += 1
     deal.save()
     _record_change(deal, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
+    bump_revision(tournament_id=deal.table.round.tournament_id)
     return deal

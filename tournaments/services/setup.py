@@ -20,6 +20,7 @@ from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
 from tournaments.models import Deal, Entry, Season, Tournament
 from tournaments.services.registration import entry_category
+from tournaments.services.revision import bump_revision
 
 
 def supported_table_sizes(rules_slug: str) -> frozenset[int]:
@@ -228,4 +229,5 @@ def register_player(
     )
     entry.full_clean()
     entry.save()
+    bump_revision(tournament_id=tournament.pk)
     return entry

@@ -10,6 +10,7 @@ from django.db import transaction
 from tournaments.draw import new_seed
 from tournaments.models import LotDraw, Tournament
 from tournaments.selectors.standings import tournament_standings
+from tournaments.services.revision import bump_revision
 
 
 @transaction.atomic
@@ -33,4 +34,5 @@ def draw_lots(*, tournament: Tournament, user: AbstractBaseUser | None) -> list[
                 performed_by=user if user is not None and user.is_authenticated else None,
             )
         )
+    bump_revision(tournament_id=tournament.pk)
     return draws
