@@ -52,6 +52,9 @@ bench: install
 	$(BIN)/python bench/bench_clubs.py
 	$(BIN)/python bench/bench_venue_phones.py
 	$(BIN)/python bench/bench_season.py
+	$(BIN)/python bench/bench_season_standings.py
+	$(BIN)/python bench/bench_spectators.py
+	$(BIN)/python bench/bench_entry.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,8 +1,10 @@
 """Benchmark a 148-player championship tournament on SQLite (run on demand, not in tests).
 
 Creates a scratch database, registers 148 players (37 tables of 4), draws two rounds, enters all 1,776 deals
-through the result service, then times the standings (selector and page), the score sheets
-PDF of a round and the seat plan PDF, and counts their queries.
+through the result service, then times the standings (selector and page, cold and cached), the
+printouts (cold: nothing cached; cached; and the score sheets right after a draw or swap, when
+they were rendered in the background), and counts the queries. Shared 2-core machine: the
+figures are indicative; the load average is printed.
 
     .venv/bin/python bench/bench_tournament.py [--players 148]
 """
@@ -34,6 +36,16 @@ def timed(label: str, func, repeat: int = 1):
     return result, median
 
 
+def wait_for_background() -> float:
+    """Wait for the printouts being rendered in the background; the seconds waited."""
+    import threading
+
+    began = time.perf_counter()
+    while any(t.name == "prerender-printouts" for t in threading.enumerate()):
+        time.sleep(0.05)
+    return time.perf_counter() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=148)  # swm: tables of 4 only
@@ -48,6 +60,7 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection, reset_queries
@@ -61,12 +74,14 @@ def main() -> None:
     from tournaments.services import checkin, draws, results, setup
 
     call_command("migrate", verbosity=0)
+    print(f"load average (1 min) at the start: {os.getloadavg()[0]:.1f}")
     club = Club.objects.create(name="Benchclub", short_name="BC", town="Triberg")
     tournament = setup.create_tournament(
         name="Benchmark",
         host_club=club,
         date=__import__("datetime").date(2026, 12, 5),
         rules_slug="swm",
+        rounds=3,
     )
     for index in range(args.players):
         player = Player.objects.create(first_name=f"Vorname{index}", last_name=f"Nachname{index}")
@@ -110,38 +125,80 @@ def main() -> None:
     print(f"{'  queries per call':<46} {len(queries) // 20:9d}")
     assert len(standings.rows) == args.players
 
+    from django.core.cache import cache
+
     # A club organiser (not a superuser): the pages pay for the role lookup as they will.
     user = get_user_model().objects.create_user("bench", password="x")
     ClubRole.objects.create(user=user, club=tournament.host_club)
     client = Client()
     client.force_login(user)
-    url = f"/tournaments/{tournament.pk}/standings/"
+    public = Client()
+    pk = tournament.pk
+    url = f"/tournaments/{pk}/standings/"
+
+    def cold(path, who=client):
+        def run():
+            cache.clear()  # as after a change: a new revision, nothing cached for it
+            response = who.get(path)
+            assert response.status_code == 200, response.status_code
+            return response
+
+        return run
+
+    timed("standings page (public, cold: new revision)", cold(url, public), repeat=5)
+    public.get(url)
+    timed("standings page (public, cached)", lambda: public.get(url), repeat=20)
     reset_queries()
     with CaptureQueriesContext(connection) as queries:
         response, _ = timed(
-            "standings page (organiser, full HTML)", lambda: client.get(url), repeat=10
+            "standings page (organiser, cached)", lambda: client.get(url), repeat=10
         )
     assert response.status_code == 200
     print(f"{'  queries per page':<46} {len(queries) // 10:9d}")
-    timed(
-        "projector partial",
-        lambda: client.get(f"/tournaments/{tournament.pk}/standings/projector/?partial=1"),
-        repeat=10,
-    )
-    desk = f"/tournaments/{tournament.pk}/rounds/1/tables/1/"
+    projector = f"/tournaments/{pk}/standings/projector/?partial=1"
+    timed("projector partial (cold: new revision)", cold(projector, public), repeat=5)
+    public.get(projector)
+    timed("projector partial (cached)", lambda: public.get(projector), repeat=20)
+    desk = f"/tournaments/{pk}/rounds/1/tables/1/"
     timed("desk entry page (one table)", lambda: client.get(desk), repeat=10)
-    sheets, _ = timed(
-        "score sheets PDF, round 1 (all tables)",
-        lambda: client.get(f"/tournaments/{tournament.pk}/rounds/1/print/score-sheets.pdf"),
-    )
-    assert sheets.status_code == 200
+
+    sheets_url = f"/tournaments/{pk}/rounds/1/print/score-sheets.pdf"
+    sheets, _ = timed("score sheets PDF, round 1 (cold, first in process)", cold(sheets_url))
     print(f"{'  PDF size':<46} {len(sheets.content) // 1024:9d} KiB")
-    timed(
-        "seat plan PDF, round 1",
-        lambda: client.get(f"/tournaments/{tournament.pk}/rounds/1/print/seat-plan.pdf"),
+    timed("score sheets PDF, round 1 (cold)", cold(sheets_url), repeat=3)
+    timed("score sheets PDF, round 1 (cached)", lambda: client.get(sheets_url), repeat=5)
+    for label, path in (
+        ("seat plan PDF, round 1", f"/tournaments/{pk}/rounds/1/print/seat-plan.pdf"),
+        ("table cards PDF, round 1", f"/tournaments/{pk}/rounds/1/print/table-cards.pdf"),
+        ("standings PDF", f"/tournaments/{pk}/print/standings.pdf"),
+        ("prize list PDF", f"/tournaments/{pk}/print/prizes.pdf"),
+    ):
+        timed(f"{label} (cold)", cold(path), repeat=3)
+    timed("standings xlsx", lambda: client.get(f"/tournaments/{pk}/standings.xlsx"))
+
+    # The organiser draws round 3 and clicks "score sheets": the draw started rendering them
+    # in the background (a thread of this process, PDF worker processes).
+    settings.PRINT_PRERENDER = "thread"
+    cache.clear()
+    response = client.post(
+        f"/tournaments/{pk}/rounds/3/draw/", {"action": "draw", "while_previous_open": "1"}
     )
-    timed("standings PDF", lambda: client.get(f"/tournaments/{tournament.pk}/print/standings.pdf"))
-    timed("standings xlsx", lambda: client.get(f"/tournaments/{tournament.pk}/standings.xlsx"))
+    assert response.status_code == 302, response.status_code
+    round3 = f"/tournaments/{pk}/rounds/3/print/score-sheets.pdf"
+    timed("score sheets PDF after a draw (click at once)", lambda: client.get(round3))
+    wait_for_background()
+    entries = [seat.entry for seat in tournament.round_set.get(number=3).seats.all()[:5:4]]
+    began = time.perf_counter()
+    response = client.post(
+        f"/tournaments/{pk}/rounds/3/draw/",
+        {"action": "swap", "first": entries[0].pk, "second": entries[1].pk},
+    )
+    assert response.status_code == 302, response.status_code
+    wait_for_background()
+    rendered = time.perf_counter() - began  # the swap, then sheets, seat plan and table cards
+    print(f"{'  swap + background render of the printouts':<46} {rendered * 1000:9.1f} ms")
+    timed("score sheets PDF after a swap (once rendered)", lambda: client.get(round3))
+    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -38,3 +38,16 @@ def pdftoppm() -> str:
 def fast_password_hashing(settings):
     # Real hashing costs about a second a user; tests only need logins to work.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings):
+    # Cached output is keyed on (tournament id, revision): ids come back after a test's
+    # rollback, so every test starts with an empty cache. The printouts are not rendered in
+    # a background thread in tests (that thread could not see the test's transaction).
+    from django.core.cache import cache
+
+    settings.PRINT_PRERENDER = "off"
+    cache.clear()
+    yield
+    cache.clear()

@@ -203,6 +203,9 @@ class Tournament(models.Model):
         related_name="+",
         verbose_name=_("finished by"),
     )
+    # Counts every change that a public page or printout shows (tournaments.services.revision):
+    # cached standings and PDFs are keyed on it.
+    revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("tournament")
@@ -236,6 +239,19 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    def save(self, *args, **kwargs) -> None:
+        # Saving a stored tournament (a service, the admin) is a new revision; writing back
+        # the number read earlier could hand an old cache key to new content.
+        if self._state.adding:
+            super().save(*args, **kwargs)
+            return
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:  # e.g. the prize money, the finished step
+            kwargs["update_fields"] = {*update_fields, "revision"}
+        self.revision = models.F("revision") + 1
+        super().save(*args, **kwargs)
+        self.refresh_from_db(fields=["revision"])
 
     @property
     def allowed_table_sizes(self) -> frozenset[int]:

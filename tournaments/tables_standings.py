@@ -1,17 +1,23 @@
-"""django-tables2 tables of the standings (tournament and season).
+"""The big ranking tables (tournament and season standings), rendered without django-tables2.
 
-The data are the selector's dataclass rows (``tournaments.selectors.standings``), already in
-rank order: the tables are not sortable, a standings list has its own order.
+A 160-player standings table has 1,300 cells and a season table 2,400: django-tables2 costs
+about half a millisecond a cell there (it inspects each render method's signature per cell),
+so these tables are built here as ready markup, row by row, and shown by
+``tournaments/standings/_ranking_table.html``. The rows come in rank order from the selector
+(``tournaments.selectors.standings``): a standings list has its own order and is not sortable.
+django-tables2 stays for the organisers' lists (registration), which sort.
 """
 
 from __future__ import annotations
 
-import django_tables2 as tables
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from django.urls import reverse
 from django.utils.formats import date_format
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from tournaments.exports import category_label
 
@@ -35,21 +41,9 @@ def sign_class(value: int | None) -> str:
     return "plus" if value > 0 else "minus"
 
 
-def signed_html(value: int | None):
-    return format_html('<span class="{}">{}</span>', sign_class(value), signed(value))
-
-
-class SignedColumn(tables.Column):
-    """Points with their sign, right-aligned in tabular figures."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("attrs", {"td": {"class": "number"}, "th": {"class": "number"}})
-        kwargs.setdefault("orderable", False)
-        kwargs.setdefault("default", "–")
-        super().__init__(*args, **kwargs)
-
-    def render(self, value):
-        return signed_html(value)
+def signed_html(value: int | None) -> SafeString:
+    # Plain string building: called for every cell of the big tables.
+    return mark_safe(f'<span class="{sign_class(value)}">{signed(value)}</span>')
 
 
 def rank_html(rank: int, tied: bool):
@@ -65,173 +59,147 @@ def badges(*pairs: tuple[bool, str, str]):
     )
 
 
-class PlayerColumns(tables.Table):
-    """The columns every ranking shares: name, club, category and the total."""
-
-    name = tables.Column(
-        verbose_name=_("Name"), orderable=False, empty_values=(), attrs={"td": {"class": "name"}}
-    )
-    club = tables.Column(
-        verbose_name=_("Club"),
-        orderable=False,
-        attrs={"td": {"class": "col-club"}, "th": {"class": "col-club"}},
-    )
-    category = tables.Column(
-        verbose_name=_("Category"),
-        orderable=False,
-        attrs={"td": {"class": "col-category"}, "th": {"class": "col-category"}},
-    )
-    total = SignedColumn(
-        verbose_name=_("Total"),
-        attrs={"td": {"class": "number total"}, "th": {"class": "number total"}},
-    )
-
-    def render_category(self, value):
-        return category_label(value)
+@dataclass(frozen=True)
+class Header:
+    label: str
+    css: str = ""
+    title: str = ""
 
 
-class StandingsTable(PlayerColumns):
-    """A tournament's standings: one row per ``StandingRow``."""
+@dataclass(frozen=True)
+class Row:
+    css: str
+    id: str
+    cells: SafeString  # the row's <td> elements
 
-    rank = tables.Column(
-        verbose_name=_("Rank"),
-        orderable=False,
-        attrs={"td": {"class": "number rank"}, "th": {"class": "number"}},
-    )
-    number = tables.Column(
-        verbose_name=_("No."),
-        orderable=False,
-        attrs={"td": {"class": "number col-number"}, "th": {"class": "number col-number"}},
+
+@dataclass(frozen=True)
+class RankingTable:
+    css: str
+    headers: list[Header]
+    rows: list[Row]
+    empty_text: str
+
+
+def _td(css: str, content) -> str:
+    return f'<td class="{css}">{conditional_escape(content)}</td>'
+
+
+def _name(record, extra="") -> SafeString:
+    return format_html(
+        '<span class="player">{}</span>{}<span class="club-inline">{}</span>',
+        record.name,
+        extra,
+        record.club,
     )
 
-    class Meta:
-        template_name = "django_tables2/table.html"
-        attrs = {"class": "standings-table"}
-        row_attrs = {
-            "class": lambda record: " ".join(
-                c
-                for c, on in (
-                    ("tied", record.tied),
-                    ("lot", record.decided_by_lot),
-                    ("withdrawn", record.withdrawn),
-                )
-                if on
-            ),
-            "id": lambda record: f"entry-{record.entry_id}",
-        }
-        empty_text = _("No results yet.")
-        orderable = False
 
-    def __init__(self, data, *, round_numbers: tuple[int, ...] = (), **kwargs):
-        extra = [
-            (
-                f"round_{n}",
-                SignedColumn(
-                    verbose_name=gettext("R%(number)s") % {"number": n},
-                    accessor=f"round_totals__{i}",
-                ),
-            )
-            for i, n in enumerate(round_numbers)
-        ]
-        sequence = ["rank", "number", "name", "club", "category"]
-        sequence += [name for name, _column in extra] + ["total"]
-        super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
+def _player_headers() -> list[Header]:
+    return [
+        Header(gettext("Name")),
+        Header(gettext("Club"), "col-club"),
+        Header(gettext("Category"), "col-category"),
+    ]
 
-    def render_rank(self, record):
-        return rank_html(record.rank, record.tied)
 
-    def render_name(self, record):
-        return format_html(
-            '<span class="player">{}</span>{}<span class="club-inline">{}</span>',
-            record.name,
+def _player_cells(record, name_html) -> list[str]:
+    return [
+        _td("name", name_html),
+        _td("col-club", record.club),
+        _td("col-category", category_label(record.category)),
+    ]
+
+
+def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> RankingTable:
+    """A tournament's standings, one row per ``StandingRow``."""
+    headers = [
+        Header(gettext("Rank"), "number"),
+        Header(gettext("No."), "number col-number"),
+        *_player_headers(),
+        *(Header(gettext("R%(number)s") % {"number": n}, "number") for n in round_numbers),
+        Header(gettext("Total"), "number total"),
+    ]
+    lot_badge, withdrawn_badge = gettext("decided by lot"), gettext("withdrawn")
+    table_rows = []
+    for record in rows:
+        name = _name(
+            record,
             badges(
-                (record.decided_by_lot, "lot", gettext("decided by lot")),
-                (record.withdrawn, "withdrawn", gettext("withdrawn")),
+                (record.decided_by_lot, "lot", lot_badge),
+                (record.withdrawn, "withdrawn", withdrawn_badge),
             ),
-            record.club,
         )
-
-
-class SeasonResultColumn(SignedColumn):
-    """One tournament's result in the season table; struck through when it does not count
-    (the best-N rule)."""
-
-    def __init__(self, *args, index: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.index = index
-
-    def render(self, value, record):
-        html = signed_html(value)
-        if record.counted and not record.counted[self.index]:
-            return format_html('<s title="{}">{}</s>', gettext("does not count"), html)
-        return html
-
-
-class SeasonStandingsTable(PlayerColumns):
-    """A season's standings: one row per ``SeasonRow``, one column per tournament."""
-
-    rank = tables.Column(
-        verbose_name=_("Rank"),
-        orderable=False,
-        empty_values=(),
-        attrs={"td": {"class": "number rank"}, "th": {"class": "number"}},
-    )
-    tournaments_played = tables.Column(
-        verbose_name=_("Played"),
-        orderable=False,
-        attrs={"td": {"class": "number col-played"}, "th": {"class": "number col-played"}},
-    )
-
-    class Meta:
-        template_name = "django_tables2/table.html"
-        attrs = {"class": "standings-table season-table"}
-        row_attrs = {"class": lambda record: "" if record.ranked else "unranked"}
-        empty_text = _("No results yet.")
-        orderable = False
-
-    def __init__(self, data, *, tournaments=(), linked_players=frozenset(), **kwargs):
-        extra = [
-            (
-                f"tournament_{i}",
-                SeasonResultColumn(
-                    index=i,
-                    verbose_name=f"{t.date:%d.%m.}",
-                    accessor=f"tournament_totals__{i}",
-                    attrs={
-                        "td": {"class": "number"},
-                        "th": {
-                            "class": "number",
-                            "title": f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})",
-                        },
-                    },
-                ),
-            )
-            for i, t in enumerate(tournaments)
+        cells = [
+            _td("number rank", rank_html(record.rank, record.tied)),
+            _td("number col-number", record.number),
+            *_player_cells(record, name),
+            *(_td("number", signed_html(total)) for total in record.round_totals),
+            _td("number total", signed_html(record.total)),
         ]
-        # The total comes before the 12 to 14 tournament columns: on a phone it is in sight
-        # without scrolling sideways.
-        sequence = ["rank", "name", "club", "category", "total", "tournaments_played"]
-        sequence += [name for name, _column in extra]
-        super().__init__(data, extra_columns=extra, sequence=sequence, **kwargs)
-        # Players whose page the viewer may open (clubs.permissions.may_view_player_page).
-        self.linked_players = linked_players
+        css = " ".join(
+            c
+            for c, on in (
+                ("tied", record.tied),
+                ("lot", record.decided_by_lot),
+                ("withdrawn", record.withdrawn),
+            )
+            if on
+        )
+        table_rows.append(Row(css, f"entry-{record.entry_id}", mark_safe("".join(cells))))
+    return RankingTable("standings-table", headers, table_rows, gettext("No results yet."))
 
-    def render_rank(self, record):
+
+def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) -> RankingTable:
+    """A season's standings, one row per ``SeasonRow``, one column per tournament. The total
+    comes before the 12 to 14 tournament columns: on a phone it is in sight without scrolling.
+    A result that does not count (the best-N rule) is struck through; a player below the
+    season's minimum of tournaments is listed without a rank. ``linked_players``: the players
+    whose page the viewer may open (``clubs.permissions.player_pages_visible``)."""
+    headers = [
+        Header(gettext("Rank"), "number"),
+        *_player_headers(),
+        Header(gettext("Total"), "number total"),
+        Header(gettext("Played"), "number col-played"),
+        *(
+            Header(
+                f"{t.date:%d.%m.}",
+                "number",
+                f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})",
+            )
+            for t in tournaments
+        ),
+    ]
+    not_counted, not_ranked = gettext("does not count"), gettext("not ranked yet")
+    table_rows = []
+    for record in rows:
         if record.rank is None:
-            # Fewer tournaments than the season's minimum: listed, not ranked.
-            return format_html('<abbr title="{}">–</abbr>', gettext("not ranked yet"))
-        return rank_html(record.rank, record.tied)
-
-    def render_name(self, record):
-        if record.player_id in self.linked_players:
-            return format_html(
+            rank = format_html('<abbr title="{}">–</abbr>', not_ranked)
+        else:
+            rank = rank_html(record.rank, record.tied)
+        if record.player_id in linked_players:
+            name = format_html(
                 '<a class="player" href="{}">{}</a><span class="club-inline">{}</span>',
                 reverse("tournaments:player_detail", args=[record.player_id]),
                 record.name,
                 record.club,
             )
-        return format_html(
-            '<span class="player">{}</span><span class="club-inline">{}</span>',
-            record.name,
-            record.club,
-        )
+        else:
+            name = _name(record)
+        results = []
+        for index, total in enumerate(record.tournament_totals):
+            html = signed_html(total)
+            if record.counted and not record.counted[index]:
+                html = format_html('<s title="{}">{}</s>', not_counted, html)
+            results.append(_td("number", html))
+        cells = [
+            _td("number rank", rank),
+            *_player_cells(record, name),
+            _td("number total", signed_html(record.total)),
+            _td("number col-played", record.tournaments_played),
+            *results,
+        ]
+        css = "" if record.ranked else "unranked"
+        table_rows.append(Row(css, "", mark_safe("".join(cells))))
+    return RankingTable(
+        "standings-table season-table", headers, table_rows, gettext("No results yet.")
+    )

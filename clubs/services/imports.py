@@ -458,6 +458,7 @@ def apply_results(
     player (created when new) is registered and gets the row's total as ``paper_total``."""
     from tournaments.models import Entry, Tournament
     from tournaments.services.registration import register_players
+    from tournaments.services.revision import bump_revision
 
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     problems = _tournament_problems(locked)
@@ -487,6 +488,7 @@ def apply_results(
         entry.paper_total = row.total
         entry.checked_in = True
         entry.save(update_fields=["paper_total", "checked_in"])
+    bump_revision(tournament_id=locked.pk)  # the standings show the paper totals
     return Outcome(
         created=created, updated=updated, unchanged=unchanged, skipped=len(plan.rows) - len(rows)
     )

@@ -234,3 +234,32 @@ def test_pdf_renders_to_png(client, slug, pdftoppm, tmp_path):
     )
     png = (tmp_path / f"{slug}.png").read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+@pytest.mark.pdf
+def test_pdf_is_rendered_once_per_card_and_language_and_again_after_an_edit(
+    client, house_rules, pdftotext, tmp_path, monkeypatch
+):
+    import weasyprint
+
+    runs = []
+    real = weasyprint.HTML.write_pdf
+
+    def counting(self, *args, **kwargs):
+        runs.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(weasyprint.HTML, "write_pdf", counting)
+    url = reverse("rules:tariff_card_pdf", args=[house_rules.slug])
+    first = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content
+    assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == first
+    assert len(runs) == 1
+    client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert len(runs) == 2  # German is a card of its own
+    data = house_rules.data
+    data["contracts"]["trio"]["amount"] = 30  # the club changes Trio from 20 to 30
+    house_rules.data = data
+    house_rules.save()
+    text = pdf_text(client, house_rules.slug, pdftotext, tmp_path, "en")
+    assert len(runs) == 3
+    assert re.search(r"Trio\s+30", text)

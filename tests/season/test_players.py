@@ -92,7 +92,7 @@ def test_player_page_queries_do_not_grow_with_tournaments(
     anna, *_ = career
     client.force_login(organiser)
     url = reverse("tournaments:player_detail", kwargs={"pk": anna.pk})
-    with django_assert_max_num_queries(9):  # session, user, player, 6 of the selector
+    with django_assert_max_num_queries(10):  # session, user, role, player, 6 of the selector
         client.get(url)
     for day in (22, 23, 24):
         extra = tournament_in(season, f"Extra {day}", day)
@@ -102,7 +102,7 @@ def test_player_page_queries_do_not_grow_with_tournaments(
             + [EntryFactory(tournament=extra) for _ in range(3)],
             [(0, 45)],
         )
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):
         assert client.get(url).status_code == 200
 
 

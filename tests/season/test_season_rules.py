@@ -110,7 +110,7 @@ def test_the_service_refuses_incomplete_rules(season):
 def test_the_rules_form(client, organiser, visitor, season, three):
     url = reverse("tournaments:season_rules", kwargs={"pk": season.pk})
     client.force_login(visitor)
-    assert client.get(url).status_code == 302
+    assert client.get(url).status_code == 403  # signed in without a role: refused
     client.force_login(organiser)
     response = client.post(
         url, {"scoring": "cup", "best_of": "", "cup_points": "10; 6, 4", "min_tournaments": "2"}
@@ -151,9 +151,21 @@ def test_the_season_page_queries_do_not_grow(
     if not public:
         client.force_login(organiser)
     url = reverse("tournaments:season_standings", kwargs={"pk": season.pk})
-    with django_assert_max_num_queries(9):  # selector 6, the season, visible players, session
+    # a cold cache: the selector's 6, the season, the cache stamp (the tournaments' revisions,
+    # read before and after building), visible players, session
+    with django_assert_max_num_queries(11):
         assert client.get(url).status_code == 200
     extra = tournament_in(season, "Extra", 28)
     play(extra, [EntryFactory(tournament=extra) for _ in range(4)], [(0, 45)] * 3)
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(11):
         assert client.get(url).status_code == 200
+
+
+def test_a_new_season_rule_shows_on_the_cached_season_page_at_once(client, season, three):
+    """The season page is cached under its tournaments' revisions; changing the season's own
+    rule must not serve the ranking of the old rule."""
+    url = reverse("tournaments:season_standings", kwargs={"pk": season.pk})
+    struck_under_sum = client.get(url).content.decode().count("<s title=")
+    set_season_rules(season=season, scoring="best_n", best_of=1, cup_points=[], min_tournaments=1)
+    # best of 1: every played result but each player's best is struck through
+    assert client.get(url).content.decode().count("<s title=") > struck_under_sum

@@ -134,7 +134,7 @@ def test_team_pages_need_an_organiser(client, visitor, organiser, tournament):
     url = reverse("tournaments:teams", kwargs={"pk": tournament.pk})
     assert client.get(url).status_code == 302
     client.force_login(visitor)
-    assert client.get(url).status_code == 302  # not an organiser: to the login page
+    assert client.get(url).status_code == 403  # signed in without a role: refused
     client.force_login(organiser)
     players = entries(tournament, 4)
     response = client.post(

@@ -1,6 +1,7 @@
 import re
 
 import pytest
+import segno
 from django.urls import reverse
 
 from clubs.models import Category
@@ -130,16 +131,36 @@ def test_projector_full_page_and_partial(client, tournament):
     assert "site-header" not in html and 'class="projector"' in html
     assert "live-refresh.js" in html and 'data-live-seconds="20"' in html
     assert "10 tables still playing" in html
-    assert html.count('class="projector-table"') == 2
-    assert html.count('<td class="number rank">') == 30
-    assert "Top 30 of 40 players" in html
+    # Every player, 30 to a screen: screen 1 shows two columns, screen 2 (hidden until the
+    # projector pages on) the other 10.
+    assert html.count('class="projector-page"') == 2
+    assert html.count('class="projector-page" hidden') == 1
+    assert html.count('class="projector-table"') == 3
+    assert html.count('<td class="number rank">') == 40
+    assert "Page 1 of 2 · 40 players" in html and "Page 2 of 2 · 40 players" in html
+    assert "projector-pages.js" in html
+    # The QR code leads to the full standings.
+    assert 'class="projector-qr"><img src="data:image/svg+xml' in html
 
     partial = page(client, "projector", tournament.pk, partial="1")
     assert "<html" not in partial and "<body" not in partial
-    assert partial.count('<td class="number rank">') == 30
-    assert page(client, "projector", tournament.pk, rows="12").count('class="projector-table"') == 1
-    assert page(client, "projector", tournament.pk, rows="999").count("number rank") == 40
-    assert page(client, "projector", tournament.pk, rows="x").count("number rank") == 30
+    assert partial.count('<td class="number rank">') == 40
+    assert page(client, "projector", tournament.pk, rows="12").count('class="projector-page"') == 4
+    assert page(client, "projector", tournament.pk, rows="999").count('class="projector-page"') == 1
+    assert page(client, "projector", tournament.pk, rows="x").count('class="projector-page"') == 2
+
+
+def test_projector_qr_code_opens_the_full_standings(client, tournament, settings):
+    settings.PUBLIC_BASE_URL = "http://192.0.2.7:8000"
+    table = table_of(
+        tournament=tournament, entries=[EntryFactory(tournament=tournament) for _ in range(4)]
+    )
+    enter_deal(table=table, number=1, inputs=cego(0, 45))
+    html = page(client, "projector", tournament.pk)
+    uri = html.split('class="projector-qr"><img src="', 1)[1].split('"', 1)[0]
+    assert uri == segno.make(
+        f"http://192.0.2.7:8000/tournaments/{tournament.pk}/standings/", error="m"
+    ).svg_data_uri(scale=6, border=1)
 
 
 def test_projector_without_results(client, tournament):
@@ -166,6 +187,28 @@ def test_season_page_sums_tournaments_with_negatives(client):
     sides = html.split('class="side-rankings"', 1)[1]
     assert woman.player.full_name in sides.split('class="side-card"')[1]
     assert season.name in html
+
+
+def test_a_new_deal_in_any_tournament_changes_the_next_season_page(client, monkeypatch):
+    from tournaments.views import standings as views
+
+    calls = []
+    real = views.season_standings
+    monkeypatch.setattr(views, "season_standings", lambda **kw: calls.append(1) or real(**kw))
+    season = SeasonFactory()
+    first = TournamentFactory(season=season)
+    second = TournamentFactory(season=season, date=first.date.replace(day=29))
+    players = [EntryFactory(tournament=first) for _ in range(4)]
+    enter_deal(table=table_of(tournament=first, entries=players), number=1, inputs=cego(0, 45))
+    again = [EntryFactory(tournament=second, player=e.player) for e in players]
+    table = table_of(tournament=second, entries=again)
+    before = page(client, "season_standings", season.pk)
+    assert rows_of(page(client, "season_standings", season.pk)) == rows_of(before)
+    assert len(calls) == 1  # the second reader got the cached ranking
+    enter_deal(table=table, number=1, inputs=cego(0, 34))
+    leader = next(r for r in rows_of(page(client, "season_standings", season.pk)))
+    assert leader != next(r for r in rows_of(before))
+    assert "\u221230" in page(client, "season_standings", season.pk)
 
 
 def test_exports_are_for_staff(client, tournament, one_table):

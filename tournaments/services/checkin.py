@@ -26,6 +26,7 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.services import changelog
+from tournaments.services.revision import bump_revision
 from tournaments.services.setup import register_player
 
 Action = TournamentChange.Action
@@ -59,6 +60,7 @@ def set_checked_in(
     locked.save(update_fields=["checked_in"])
     if before != checked_in:
         _log_entry(locked, Action.CHECKED_IN if checked_in else Action.CHECK_IN_UNDONE, user)
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -71,6 +73,7 @@ def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = No
     locked.save(update_fields=["fee_paid"])
     if before != paid:
         _log_entry(locked, Action.FEE_PAID if paid else Action.FEE_UNDONE, user)
+    bump_revision(tournament_id=locked.tournament_id)  # the prize list shows the money
     return locked
 
 
@@ -120,6 +123,7 @@ def withdraw_entry(
         before={"withdrawn_after_round": before},
         after={"withdrawn_after_round": after_round},
     )
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -139,6 +143,7 @@ def undo_withdrawal(*, entry: Entry, user: AbstractBaseUser | None = None) -> En
         before={"withdrawn_after_round": before},
         after={"withdrawn_after_round": None},
     )
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -324,6 +329,7 @@ def substitute_player(
         after={"player": entry.number, "name": entry.player.full_name, "from_deal": from_deal},
         reason=reason,
     )
+    bump_revision(tournament_id=tournament.pk)
     return substitution
 
 

@@ -41,6 +41,7 @@ from tournaments.models import (
     new_short_codes,
 )
 from tournaments.services import changelog
+from tournaments.services.revision import bump_revision
 
 
 def eligible_entries(*, tournament: Tournament, round_number: int) -> QuerySet[Entry]:
@@ -191,6 +192,7 @@ def draw_next_round(
         subject=_("Round %(number)s") % {"number": number},
         after={"seed": seed, "tables": len(result.tables)},
     )
+    bump_revision(tournament_id=tournament.pk)
     return round_
 
 
@@ -260,6 +262,7 @@ def redraw_round(
         before={"seed": before},
         after={"seed": seed, "tables": len(result.tables)},
     )
+    bump_revision(tournament_id=round_.tournament_id)
     return round_
 
 
@@ -317,6 +320,7 @@ def swap_players(
             str(second.number): [tables[a.table_id], a.position + 1],
         },
     )
+    bump_revision(tournament_id=round_.tournament_id)
     return round_
 
 

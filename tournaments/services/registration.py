@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from clubs.categories import season_category
 from clubs.models import Player
 from tournaments.models import Entry, Seat, Substitution, Tournament
+from tournaments.services.revision import bump_revision
 
 
 def entry_category(tournament: Tournament, player: Player) -> str:
@@ -73,6 +74,7 @@ def register_players(
         for index, player in enumerate(new, start=1)
     ]
     Entry.objects.bulk_create(entries)
+    bump_revision(tournament_id=locked.pk)
     return BulkResult(registered=entries, already=len(present))
 
 
@@ -97,3 +99,4 @@ def unregister(*, entry: Entry, user: AbstractBaseUser | None = None) -> None:
             % {"name": name}
         )
     locked.delete()
+    bump_revision(tournament_id=locked.tournament_id)

@@ -38,6 +38,7 @@ from tournaments.models import (
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
 from tournaments.services import changelog
+from tournaments.services.revision import bump_revision
 
 # Deal-record fields a person enters; ``seats`` and ``sitting_out`` come from the table.
 INPUT_FIELDS = (
@@ -324,6 +325,7 @@ def enter_deal(
         reason=reason,
         device=device,
     )
+    bump_revision(tournament_id=table.round.tournament_id)
     return deal
 
 
@@ -380,6 +382,7 @@ def _change_status(
     _record_change(
         deal, action, before=before, user=user, actor=actor, reason=reason, device=device
     )
+    bump_revision(tournament_id=deal.table.round.tournament_id)
     return deal
 
 
@@ -477,6 +480,7 @@ def revise_deal(
         reason=reason or _("revised at the table before confirmation"),
         device=device,
     )
+    bump_revision(tournament_id=deal.table.round.tournament_id)
     return deal
 
 
@@ -556,6 +560,7 @@ def enter_totals(
         deal.save()
         _start_round(table)
         _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
+        bump_revision(tournament_id=table.round.tournament_id)
         return deal
     if expected_version is None or existing.version != expected_version:
         raise DealConflict(_("The totals of this table were entered meanwhile; check them."))
@@ -566,6 +571,7 @@ def enter_totals(
     existing.version += 1
     existing.save()
     _record_change(existing, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
+    bump_revision(tournament_id=table.round.tournament_id)
     return existing
 
 
@@ -597,6 +603,7 @@ def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     table.void_reason = reason.strip()
     table.save(update_fields=["voided", "void_reason"])
     _log_round(table.round, RoundChange.Action.TABLE_VOIDED, user=user, reason=reason, table=table)
+    bump_revision(tournament_id=table.round.tournament_id)
     return table
 
 
@@ -613,6 +620,7 @@ def unvoid_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
     _log_round(
         table.round, RoundChange.Action.TABLE_RESTORED, user=user, reason=reason, table=table
     )
+    bump_revision(tournament_id=table.round.tournament_id)
     return table
 
 
@@ -666,6 +674,7 @@ def set_round_state(
         backups.backup_after_commit()
     elif reopening:
         _log_round(locked, RoundChange.Action.REOPENED, user=user, reason=reason)
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -688,6 +697,7 @@ def set_round_clock(*, round: Round, minutes: int | None, user: AbstractBaseUser
         subject=_("Round %(number)s") % {"number": locked.number},
         after={"minutes": minutes},
     )
+    bump_revision(tournament_id=locked.tournament_id)
     return locked
 
 
@@ -799,6 +809,7 @@ def enter_written_deals(
         _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
         deals.append(deal)
     _start_round(table)
+    bump_revision(tournament_id=table.round.tournament_id)
     return deals
 
 
@@ -825,6 +836,7 @@ def revise_written_deal(
     deal.version += 1
     deal.save()
     _record_change(deal, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
+    bump_revision(tournament_id=deal.table.round.tournament_id)
     return deal
 
 

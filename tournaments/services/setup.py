@@ -23,6 +23,7 @@ from rules.registry import get_rule_source, rule_source_data
 from tournaments.models import Deal, Entry, Season, Tournament, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.registration import entry_category
+from tournaments.services.revision import bump_revision
 
 # The settings the log compares before and after an edit.
 LOGGED_SETTINGS = (
@@ -314,4 +315,5 @@ def register_player(
         subject=f"{entry.number}: {player.full_name}",
         after={"checked_in": checked_in, "fee_paid": fee_paid, "category": entry.category},
     )
+    bump_revision(tournament_id=tournament.pk)
     return entry

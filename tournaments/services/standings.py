@@ -12,6 +12,7 @@ from tournaments.draw import new_seed
 from tournaments.models import LotDraw, Tournament, TournamentChange
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services import changelog
+from tournaments.services.revision import bump_revision
 
 
 class LotError(Exception):
@@ -52,4 +53,5 @@ def draw_lots(
             after=[{"seed": d.seed, "order": d.order} for d in draws],
             reason=reason,
         )
+    bump_revision(tournament_id=tournament.pk)
     return draws

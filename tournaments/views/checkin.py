@@ -14,6 +14,7 @@ from django_tables2 import RequestConfig
 from clubs.models import Player
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from clubs.selectors import players_named
+from tournaments import printouts
 from tournaments.forms_setup import (
     ExistingPlayerForm,
     KeepApartForm,
@@ -24,6 +25,7 @@ from tournaments.forms_setup import (
     add_service_errors,
 )
 from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
+from tournaments.printouts import public_base_url
 from tournaments.services import checkin as services
 from tournaments.tables import RegistrationTable
 
@@ -268,6 +270,11 @@ def substitute(request, pk, round):  # noqa: A002
                 add_service_errors(form, error)
             else:
                 messages.success(request, _("Substitution recorded."))
+                printouts.prerender_round(
+                    tournament=tournament,
+                    round_number=round_.number,
+                    base_url=public_base_url(request),
+                )
                 return redirect("tournaments:substitute", pk=tournament.pk, round=round_.number)
     else:
         form = SubstitutionForm(round=round_)

@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from tournaments import draw as seat_draw
+from tournaments import printouts
 from tournaments.forms_setup import SwapForm, add_service_errors
 from tournaments.models import Round, Tournament
+from tournaments.printouts import public_base_url
 from tournaments.services import draws as services
 
 
@@ -26,6 +28,13 @@ def _changeable(round_: Round) -> bool:
     except ValidationError:
         return False
     return True
+
+
+def _prerender(request, tournament: Tournament, round_number: int) -> None:
+    # The organiser prints next: render the sheets while they look at the draw.
+    printouts.prerender_round(
+        tournament=tournament, round_number=round_number, base_url=public_base_url(request)
+    )
 
 
 @tournament_permission(MANAGE_TOURNAMENT)
@@ -47,6 +56,7 @@ def round_draw(request, pk, round):  # noqa: A002
                     add_service_errors(swap_form, error)
                 else:
                     messages.success(request, _("Players swapped."))
+                    _prerender(request, tournament, round)
                     return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
         else:
             try:
@@ -70,6 +80,8 @@ def round_draw(request, pk, round):  # noqa: A002
             except ValidationError as error:
                 for message in error.messages:
                     messages.error(request, message)
+            else:
+                _prerender(request, tournament, round)
             return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
 
     context = {

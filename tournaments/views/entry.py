@@ -233,7 +233,7 @@ def _phone_link(request: HttpRequest, table: Table) -> dict:
     """The table's phone address and its QR code (for the organisers, who may re-issue it)."""
     if not has_perm(request.user, MANAGE_TOURNAMENT, table.round.tournament):
         return {}
-    from tournaments.views.printouts import absolute_url, qr_data_uri
+    from tournaments.printouts import absolute_url, qr_data_uri
 
     url = absolute_url(request, reverse("tournaments:table_entry", args=[table.token]))
     return {"phone_url": url, "phone_qr": qr_data_uri(url)}

@@ -14,11 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import segno
 from django.contrib import messages
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -28,9 +33,11 @@ from clubs.permissions import (
     MANAGE_TOURNAMENT,
     REFEREE_TOURNAMENT,
     check,
+    has_perm,
     player_pages_visible,
     tournament_permission,
 )
+from tournaments.caching import revision_cached, revision_cached_parts, season_cached
 from tournaments.exports import (
     XLSX_CONTENT_TYPE,
     season_rule_text,
@@ -38,6 +45,7 @@ from tournaments.exports import (
     tournament_workbook,
 )
 from tournaments.models import LotDraw, Season, Tournament
+from tournaments.printouts import public_base_url
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
     SeasonRow,
@@ -51,17 +59,19 @@ from tournaments.selectors.standings import (
 )
 from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
-    SeasonStandingsTable,
-    StandingsTable,
     rank_html,
+    season_table,
     signed_html,
+    standings_table,
 )
 
 # Seconds between the partial refreshes of the live pages.
 PROJECTOR_REFRESH_SECONDS = 20
 STANDINGS_REFRESH_SECONDS = 30
-# Rows on the projector: two columns of 15 fit 1920x1080 in type readable from the back.
+# Rows on the projector: two columns of 15 fit 1920x1080 in type readable from the back; more
+# players are shown screen by screen, PROJECTOR_PAGE_SECONDS each.
 PROJECTOR_ROWS = 30
+PROJECTOR_PAGE_SECONDS = 12
 PROJECTOR_ROWS_RANGE = (10, 60)
 # Season side rankings: shown openly, the rest behind "show all".
 SEASON_SIDE_TOP = 10
@@ -160,34 +170,75 @@ def unresolved_groups(standings: Standings) -> list[list[Shown]]:
 
 
 # --- tournament standings ------------------------------------------------------------------
+# The live pages are what spectators refresh: their standings part is rendered once per
+# tournament revision and language (tournaments.caching) and served from the cache until the
+# next change. The clock ("updated 12:01:05") is put in per request.
+
+UPDATED_MARK = "\x00updated\x00"
 
 
 def _tournament(pk: int) -> Tournament:
+    # Read first: its revision names the cached fragments (see tournaments.caching).
     return get_object_or_404(Tournament.objects.select_related("host_club", "season"), pk=pk)
 
 
-def _live_context(standings: Standings) -> dict:
-    return {
-        "standings": standings,
-        "tournament": standings.tournament,
-        "table": StandingsTable(list(standings.rows), round_numbers=standings.round_numbers),
-        "sides": side_rankings(standings),
-        "updated_at": timezone.localtime(),
-    }
+def _now(format_: str) -> str:
+    return date_format(timezone.localtime(), format_)
+
+
+def _standings_parts(tournament: Tournament, *names: str) -> dict:
+    """What the standings page shows from the data, built once per revision and language:
+    the self-refreshing part as markup (UPDATED_MARK for the clock), the ties and lot draws."""
+
+    def build() -> dict:
+        result = tournament_standings(tournament=tournament)
+        context = {
+            "standings": result,
+            "tournament": tournament,
+            "table": standings_table(result.rows, round_numbers=result.round_numbers),
+            "sides": side_rankings(result),
+            "updated_time": UPDATED_MARK,
+        }
+        ties = {
+            "ties": unresolved_groups(result),
+            "lots": recorded_lots(tournament, result),
+            "standings_finished": result.finished,
+        }
+        # Spectators see the ties without the organiser's form: that part is cached as markup
+        # (at the start of a day every player is tied at 0, a long list).
+        public = {"tournament": tournament, "user": AnonymousUser(), **ties}
+        return {
+            "live": render_to_string("tournaments/standings/_live.html", context),
+            "teams_html": render_to_string(
+                "tournaments/standings/_teams.html", {"teams": team_standings(standings=result)}
+            ),
+            "ties": ties,
+            "ties_html": render_to_string("tournaments/standings/_ties.html", public),
+        }
+
+    return revision_cached_parts(tournament, names, "standings", build=build)
 
 
 def standings(request, pk: int):
     tournament = _tournament(pk)
-    result = tournament_standings(tournament=tournament)
-    context = _live_context(result)
     if _wants_partial(request):
-        return _no_store(render(request, "tournaments/standings/_live.html", context))
-    context.update(
-        teams=team_standings(standings=result),
-        ties=unresolved_groups(result),
-        lots=recorded_lots(tournament, result),
-        refresh_seconds=STANDINGS_REFRESH_SECONDS,
-    )
+        live = _standings_parts(tournament, "live")["live"]
+        return _no_store(HttpResponse(live.replace(UPDATED_MARK, _now("H:i:s"))))
+    # who may draw lots gets the form (with their CSRF token); everyone else the cached markup
+    staff = has_perm(request.user, REFEREE_TOURNAMENT, tournament)
+    parts = _standings_parts(tournament, "live", "teams_html", "ties" if staff else "ties_html")
+    context = {
+        "tournament": tournament,
+        "live_html": mark_safe(parts["live"].replace(UPDATED_MARK, _now("H:i:s"))),
+        "teams_html": mark_safe(parts["teams_html"]),
+        "refresh_seconds": STANDINGS_REFRESH_SECONDS,
+    }
+    if staff:  # the form to draw lots, with this organiser's CSRF token
+        context["ties_html"] = render_to_string(
+            "tournaments/standings/_ties.html", {**context, **parts["ties"]}, request=request
+        )
+    else:
+        context["ties_html"] = mark_safe(parts["ties_html"])
     return _no_store(render(request, "tournaments/standings/standings.html", context))
 
 
@@ -200,33 +251,58 @@ def _projector_rows(request) -> int:
     return max(low, min(high, wanted))
 
 
+def projector_pages(rows: list[Shown], per_page: int) -> list[list[list[Shown]]]:
+    """Every player, ``per_page`` to a screen; a screen of more than 12 in two columns
+    (ranks run down the left first)."""
+    pages = []
+    for start in range(0, len(rows), per_page):
+        page = rows[start : start + per_page]
+        half = (len(page) + 1) // 2 if len(page) > 12 else len(page)
+        pages.append([c for c in (page[:half], page[half:]) if c])
+    return pages
+
+
+def _projector_board(tournament: Tournament, per_page: int, standings_url: str) -> str:
+    def build() -> str:
+        result = tournament_standings(tournament=tournament)
+        pages = projector_pages(shown(result.rows), per_page)
+        context = {
+            "tournament": tournament,
+            "standings": result,
+            "pages": pages,
+            "open_rounds": sorted({t.round_number for t in result.open_tables}),
+            "updated_time": UPDATED_MARK,
+            "players": len(result.rows),
+            "per_page": per_page,
+            "page_seconds": PROJECTOR_PAGE_SECONDS,
+            "standings_url": standings_url,
+            "standings_qr": segno.make(standings_url, error="m").svg_data_uri(scale=6, border=1),
+        }
+        return render_to_string("tournaments/standings/_projector_board.html", context)
+
+    return revision_cached(tournament, "projector", per_page, standings_url, build=build)
+
+
 def projector(request, pk: int):
     tournament = _tournament(pk)
-    result = tournament_standings(tournament=tournament)
-    top = shown(result.rows[: _projector_rows(request)])
-    # One column for a short list, else two side by side (ranks run down the left first).
-    half = (len(top) + 1) // 2 if len(top) > 12 else len(top)
+    standings_url = public_base_url(request) + reverse(
+        "tournaments:standings", kwargs={"pk": tournament.pk}
+    )
+    board = _projector_board(tournament, _projector_rows(request), standings_url)
+    board = mark_safe(board.replace(UPDATED_MARK, _now("H:i")))
+    if _wants_partial(request):
+        return _no_store(HttpResponse(board))
     context = {
         "tournament": tournament,
-        "standings": result,
-        "columns": [c for c in (top[:half], top[half:]) if c],
-        "open_rounds": sorted({t.round_number for t in result.open_tables}),
-        "updated_at": timezone.localtime(),
+        "board": board,
         "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
-        "players": len(result.rows),
-        "shown_count": len(top),
         # the round clock of the round being played, if the organiser started one
         "clock_round": tournament.round_set.exclude(state="closed")
         .filter(ends_at__isnull=False)
         .order_by("-number")
         .first(),
     }
-    template = (
-        "tournaments/standings/_projector_board.html"
-        if _wants_partial(request)
-        else "tournaments/standings/projector.html"
-    )
-    return _no_store(render(request, template, context))
+    return _no_store(render(request, "tournaments/standings/projector.html", context))
 
 
 @tournament_permission(REFEREE_TOURNAMENT)
@@ -285,8 +361,12 @@ def standings_xlsx(request, pk: int):
 
 
 def season_context(season: Season, user=None) -> dict:
-    """What the season page and its PDF show: the ranking, side rankings and teams."""
-    result = season_standings(season=season)
+    """What the season page and its PDF show: the ranking, side rankings and teams.
+
+    The ranking is cached under the revisions of the season's tournaments (a deal anywhere in
+    the season gives the next reader a new one); the table is built per request because which
+    names link to a player page depends on who asks."""
+    result = season_cached(season, "standings", build=lambda: season_standings(season=season))
     linked = (
         player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
     )
@@ -296,9 +376,7 @@ def season_context(season: Season, user=None) -> dict:
         "result": result,
         "rule_text": season_rule_text(season),
         "ranked_count": sum(1 for row in result.rows if row.ranked),
-        "table": SeasonStandingsTable(
-            list(result.rows), tournaments=result.tournaments, linked_players=linked
-        ),
+        "table": season_table(result.rows, tournaments=result.tournaments, linked_players=linked),
         "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
         "teams": result.teams,
     }

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_season_teams_archive'),
+        ('tournaments', '0009_tournament_revision'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

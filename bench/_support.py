@@ -1,0 +1,145 @@
+"""Shared by the HTTP benchmarks: a scratch database with a full tournament, and a waitress
+server (the production WSGI server) started on it with DEBUG off, stopped afterwards.
+
+Ports: 8200-8299 (127.0.0.1 only). Everything runs on this machine, which is shared with other
+work: the figures are indicative, not a lab measurement.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def scratch_database(kind: str) -> str:
+    """A DATABASE_URL for an empty scratch database: an SQLite file, or a PostgreSQL database
+    (``cego_bench`` on 127.0.0.1, dropped and created anew; PG_BENCH_URL overrides)."""
+    if kind == "sqlite":
+        return f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
+    url = os.environ.get("PG_BENCH_URL", "postgres://postgres@127.0.0.1:5432/cego_bench")
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    subprocess.run(["psql", admin, "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True)
+    subprocess.run(["psql", admin, "-qc", f"CREATE DATABASE {name}"], check=True)
+    return url
+
+
+def setup_django(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["BENCH_STATIC_ROOT"] = os.environ.get("BENCH_STATIC_ROOT") or tempfile.mkdtemp()
+    os.environ["DJANGO_SETTINGS_MODULE"] = "settings_bench"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def build_tournament(
+    *, players: int, rounds_played: int, rounds: int | None = None, name: str = "Benchmark"
+):
+    """A tournament of ``players`` (tables of 4, Schwarzwaldmeisterschaft rules) with
+    ``rounds_played`` rounds drawn and every deal entered through the result service."""
+    from clubs.models import Club, Player
+    from tournaments import demo
+    from tournaments.seating import sitting_out_position
+    from tournaments.services import checkin, draws, results, setup
+
+    club, _ = Club.objects.get_or_create(name="Benchclub", short_name="BC", town="Triberg")
+    tournament = setup.create_tournament(
+        name=name,
+        host_club=club,
+        date=datetime.date(2026, 12, 5),
+        rules_slug="swm",
+        rounds=rounds or max(rounds_played, 1),
+    )
+    created = Player.objects.bulk_create(
+        Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}") for i in range(players)
+    )
+    # bulk_create gives no primary keys on every database: find the new players again.
+    newest = Player.objects.order_by("-pk")[: len(created)]
+    for player in sorted(newest, key=lambda p: p.pk):
+        entry = setup.register_player(tournament=tournament, player=player)
+        checkin.set_checked_in(entry=entry, checked_in=True)
+    rules = results.rule_source_of(tournament)
+    rng = random.Random(1)
+    for number in range(1, rounds_played + 1):
+        round_ = draws.draw_next_round(
+            tournament=tournament, number=number, seed=number, while_previous_open=True
+        )
+        for table in round_.tables.all():
+            size = table.seats.count()
+            for deal_number in range(1, tournament.deals_per_round + 1):
+                out = sitting_out_position(rules=rules, table_size=size, deal_number=deal_number)
+                active = [s for s in range(size) if s != out]
+                inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
+                results.enter_deal(table=table, number=deal_number, inputs=inputs)
+    tournament.refresh_from_db()
+    return tournament
+
+
+class Waitress:
+    """``waitress-serve`` on 127.0.0.1:port serving cego_club.wsgi with the bench settings."""
+
+    def __init__(self, port: int, *, threads: int = 8, env: dict | None = None):
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - kept open for the server's life
+            prefix="waitress-", suffix=".log", delete=False
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "waitress",
+            "--listen",
+            f"127.0.0.1:{port}",
+            f"--threads={threads}",
+            "--connection-limit=1000",
+            "--backlog=2048",
+            "cego_club.wsgi:application",
+        ]
+        environment = {
+            **os.environ,
+            "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'bench'}",
+            **(env or {}),
+        }
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=environment, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2).read()
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"waitress did not start; see {self.log.name}") from None
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -1,0 +1,197 @@
+"""Concurrent result entry from phones, through HTTP, against waitress (the production WSGI
+server, DEBUG off): each phone opens its table's page, picks its seat, and sends deals through
+the phone form with its CSRF token, following the redirect as a phone does. Afterwards the
+stored deals are counted: every accepted submission exactly once.
+
+Phases, each on a fresh tournament of 160 players (40 tables, one phone each):
+  A  every phone sends a deal every 20 s on average, at random moments (Poisson), for
+     --seconds (default 60 s: a scaled-down day, same rate; a real round is 24 deals, 8 min)
+  B  a burst: 40 deals sent at the same instant
+  C  ten times the rate (every 2 s on average) for 30 s
+  D  flat out: every phone sends its 24 deals back to back
+On SQLite (a file, IMMEDIATE transactions) and PostgreSQL (127.0.0.1, CONN_MAX_AGE=60).
+
+    .venv/bin/python bench/bench_entry.py [--db sqlite|postgres|both] [--seconds 60]
+Port 8220 (SQLite) and 8221 (PostgreSQL); PG_BENCH_URL names the scratch PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+from _support import Waitress, build_tournament, scratch_database, setup_django
+
+PHONES = 40
+
+
+class Phone:
+    """One player's phone at one table: its own cookies (session, CSRF)."""
+
+    def __init__(self, base: str, token: str):
+        self.base = base
+        self.url = f"{base}/t/{token}/"
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.next_number = 1
+        self.keys: list[uuid.UUID] = []
+        self.opener.open(self.url, timeout=30).read()
+        self._post(self.url + "seat/", {"position": "0"})
+
+    def _csrf(self) -> str:
+        return next(c.value for c in self.jar if c.name == "csrftoken")
+
+    def _post(self, url: str, fields: dict) -> tuple[int, str]:
+        data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self._csrf()}).encode()
+        request = urllib.request.Request(url, data=data, headers={"Referer": self.url})
+        with self.opener.open(request, timeout=60) as response:  # follows the redirect
+            return response.status, response.geturl()
+
+    def send_deal(self, rng: random.Random) -> float:
+        """One deal (a Cego, declarer at seat 1); the seconds until the phone shows the sheet."""
+        key = uuid.uuid4()
+        fields = {
+            "number": str(self.next_number),
+            "contract": "cego",
+            "declarer": "0",
+            "declarer_points": str(rng.randint(20, 79)),
+            "submission_key": str(key),
+        }
+        start = time.perf_counter()
+        status, final = self._post(self.url, fields)
+        elapsed = time.perf_counter() - start
+        if status != 200 or final != self.url:
+            raise RuntimeError(f"deal {self.next_number}: {status} {final}")
+        self.keys.append(key)
+        self.next_number += 1
+        return elapsed
+
+
+def run_phones(phones, work) -> tuple[list[float], list[str]]:
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    t0 = time.monotonic()
+
+    def one(index, phone):
+        rng = random.Random(index)
+        try:
+            for elapsed in work(index, phone, rng, t0):
+                with lock:
+                    times.append(elapsed)
+        except Exception as error:  # counted and shown, the other phones go on
+            with lock:
+                errors.append(repr(error)[:200])
+
+    threads = [threading.Thread(target=one, args=(i, p)) for i, p in enumerate(phones)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return times, errors
+
+
+def poisson(mean_seconds: float, duration: float, limit: int = 24):
+    def work(index, phone, rng, start):
+        moment = start + rng.expovariate(1 / mean_seconds)
+        while moment < start + duration and phone.next_number <= limit:
+            time.sleep(max(0.0, moment - time.monotonic()))
+            yield phone.send_deal(rng)
+            moment += rng.expovariate(1 / mean_seconds)
+
+    return work
+
+
+def burst(barrier: threading.Barrier):
+    def work(index, phone, rng, start):
+        barrier.wait()
+        yield phone.send_deal(rng)
+
+    return work
+
+
+def flat_out(index, phone, rng, start):
+    while phone.next_number <= 24:
+        yield phone.send_deal(rng)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def phase(label: str, server: Waitress, work, *, wall: bool = False) -> None:
+    from tournaments.models import Deal
+
+    tournament = build_tournament(players=PHONES * 4, rounds_played=0, rounds=1, name=label)
+    from tournaments.services import draws
+
+    round_ = draws.draw_next_round(tournament=tournament, number=1, seed=1)
+    tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
+    phones = [Phone(server.url, token) for token in tokens]
+    start = time.perf_counter()
+    times, errors = run_phones(phones, work)
+    seconds = time.perf_counter() - start
+    keys = [key for phone in phones for key in phone.keys]
+    stored = Deal.objects.filter(table__round=round_).count()
+    exactly_once = Deal.objects.filter(submission_key__in=keys).count() == len(keys) == stored
+    line = (
+        f"  {label:<34} {len(times):4d} deals in {seconds:5.1f} s ({len(times) / seconds:5.1f}/s)"
+        f"  p50 {percentile(times, 50) * 1000:6.0f} ms  p95 {percentile(times, 95) * 1000:6.0f} ms"
+        f"  p99 {percentile(times, 99) * 1000:6.0f} ms  max {max(times, default=0) * 1000:6.0f} ms"
+    )
+    if wall:
+        line += f"  all stored after {max(times, default=0):.2f} s"
+    print(line)
+    print(
+        f"  {'':<34} stored {stored}, each accepted deal exactly once: "
+        f"{'yes' if exactly_once else 'NO'}; errors: {len(errors)}"
+        + (f" (first: {errors[0]})" if errors else "")
+    )
+
+
+def run(kind: str, seconds: int, port: int) -> None:
+    setup_django(scratch_database(kind))
+    env = {"CONN_MAX_AGE": "60"} if kind == "postgres" else {}
+    print(f"{kind}: waitress 8 threads, DEBUG off; {PHONES} phones (one per table)")
+    with Waitress(port, threads=8, env=env) as server:
+        phase(f"A one deal / 20 s each, {seconds} s", server, poisson(20, seconds))
+        phase("B burst of 40 at one instant", server, burst(threading.Barrier(PHONES)), wall=True)
+        phase("C one deal / 2 s each, 30 s", server, poisson(2, 30))
+        phase("D flat out, 24 deals each", server, flat_out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--seconds", type=int, default=60)
+    args = parser.parse_args()
+    if args.db == "both":
+        print(
+            "Concurrent phone entry over HTTP (POST + redirect, CSRF). Shared 2-core machine: "
+            "client threads, server and database share the cores; figures are indicative. "
+            f"Load average at start: {os.getloadavg()[0]:.1f}"
+        )
+        for kind in ("sqlite", "postgres"):
+            subprocess.run(
+                [sys.executable, __file__, "--db", kind, "--seconds", str(args.seconds)],
+                check=True,
+            )
+        return
+    run(args.db, args.seconds, 8220 if args.db == "sqlite" else 8221)
+
+
+if __name__ == "__main__":
+    main()

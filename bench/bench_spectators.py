@@ -1,0 +1,84 @@
+"""Spectators refreshing the public standings: wrk against waitress (the production WSGI
+server), DEBUG off, the Django cache as configured (local memory unless REDIS_URL is set).
+
+Builds a 160-player tournament (2 rounds of 24 deals entered), starts waitress on 127.0.0.1
+(port 8210), runs wrk with --latency for a bounded time against the public standings page and
+the projector partial, then stops the server. Goal (issue 8): 500 requests/s at p99 < 100 ms,
+no error. Needs Debian's wrk.
+
+    .venv/bin/python bench/bench_spectators.py [--players 160] [--seconds 15] [--connections 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import urllib.request
+
+from _support import Waitress, build_tournament, scratch_database, setup_django
+
+
+def wrk(url: str, *, seconds: int, connections: int) -> dict:
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=seconds + 30,
+    ).stdout
+
+    def ms(label: str) -> float:
+        value, unit = re.search(rf"{label}\s+([\d.]+)(us|ms|s)\b", out).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+    errors = re.search(r"Socket errors: (.*)", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "p50": ms("50%"),
+        "p99": ms("99%"),
+        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
+        "errors": (errors.group(1) if errors else "none")
+        + (f", {non2xx.group(1)} non-2xx" if non2xx else ""),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=160)
+    parser.add_argument("--seconds", type=int, default=15)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--port", type=int, default=8210)
+    parser.add_argument("--threads", type=int, default=8)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is not installed (Debian package wrk)")
+    setup_django(scratch_database("sqlite"))
+    tournament = build_tournament(players=args.players, rounds_played=2)
+    print(
+        f"Spectators: {args.players} players, 2 rounds entered; waitress "
+        f"({args.threads} threads, DEBUG off), wrk -t2 -c{args.connections} -d{args.seconds}s. "
+        "Shared 2-core machine: wrk and the server share the cores; figures are indicative. "
+        f"Load average at start: {os.getloadavg()[0]:.1f}"
+    )
+    with Waitress(args.port, threads=args.threads) as server:
+        pages = [
+            ("standings page (public)", f"/tournaments/{tournament.pk}/standings/"),
+            ("standings partial (public)", f"/tournaments/{tournament.pk}/standings/?partial=1"),
+            ("projector partial", f"/tournaments/{tournament.pk}/standings/projector/?partial=1"),
+        ]
+        for label, path in pages:
+            body = urllib.request.urlopen(server.url + path, timeout=10).read()  # warms the cache
+            assert f"Nachname{args.players - 1}".encode() in body
+            r = wrk(server.url + path, seconds=args.seconds, connections=args.connections)
+            print(
+                f"{label:<30} {r['rps']:8.0f} req/s  p50 {r['p50']:6.1f} ms  "
+                f"p99 {r['p99']:6.1f} ms  ({r['requests']} requests; errors: {r['errors']})"
+            )
+
+
+if __name__ == "__main__":
+    main()

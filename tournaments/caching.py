@@ -1,0 +1,122 @@
+"""Output cached by tournament revision (see ``tournaments.services.revision``).
+
+A key names the tournament, the revision the output was built from, the language and whatever
+else changes the output (public or staff view, the address in QR codes, …). Nothing is ever
+invalidated: a change bumps the revision, so the next reader asks for a new key. Output is
+stored only if the revision did not move while it was built, so the data it shows belong to
+the revision in its key.
+
+Works with any Django cache: local memory on the venue laptop, Redis on a club server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from django.core.cache import cache
+from django.utils.translation import get_language
+
+from tournaments.models import Tournament
+
+T = TypeVar("T")
+
+# Raise when a template's output changes under the same revision (a new release).
+RENDER_VERSION = 1
+# Revision keys never go stale; this only lets old revisions leave the cache.
+TIMEOUT_SECONDS = 6 * 60 * 60
+# How long a request waits for the same output being built by another thread.
+WAIT_SECONDS = 120
+
+_building: dict[str, threading.Event] = {}
+_building_lock = threading.Lock()
+
+
+def revision_key(tournament: Tournament, *parts: Hashable) -> str:
+    """The cache key of output built from ``tournament`` as read (its revision included)."""
+    raw = "|".join(
+        str(p) for p in (RENDER_VERSION, tournament.pk, tournament.revision, get_language(), *parts)
+    )
+    return "rev:" + hashlib.sha1(raw.encode()).hexdigest()  # short, and safe for memcached
+
+
+def current_revision(tournament_id: int) -> int | None:
+    return Tournament.objects.filter(pk=tournament_id).values_list("revision", flat=True).first()
+
+
+def revision_cached_parts(
+    tournament: Tournament, names: tuple[str, ...], *parts: Hashable, build: Callable[[], dict]
+) -> dict:
+    """Several outputs built together (one selector call) and cached under a key each, so
+    that a reader who needs only some of them does not load the others from the cache.
+    ``build()`` returns every name; the result holds at least ``names``."""
+    keys = {name: revision_key(tournament, *parts, name) for name in names}
+    found = cache.get_many(list(keys.values()))
+    if len(found) == len(keys):
+        return {name: found[key] for name, key in keys.items()}
+    values = build()
+    if current_revision(tournament.pk) == tournament.revision:
+        cache.set_many(
+            {revision_key(tournament, *parts, name): v for name, v in values.items()},
+            TIMEOUT_SECONDS,
+        )
+    return values
+
+
+def revision_cached(tournament: Tournament, *parts: Hashable, build: Callable[[], T]) -> T:
+    """The output of ``build()`` for ``tournament`` at the revision it was read with.
+
+    ``tournament`` must have been read before ``build`` reads anything else. Two threads of one
+    server asking for the same missing key build it once (the second waits for the first):
+    the score sheets the background renderer is working on are not rendered twice.
+    """
+    key = revision_key(tournament, *parts)
+    value = cache.get(key)
+    if value is not None:
+        return value
+    with _building_lock:
+        running = _building.get(key)
+        if running is None:
+            done = threading.Event()
+            _building[key] = done
+    if running is not None:
+        running.wait(WAIT_SECONDS)
+        value = cache.get(key)
+        if value is not None:
+            return value
+        return build()  # the other build failed, or its revision moved on
+    try:
+        value = build()
+        if current_revision(tournament.pk) == tournament.revision:
+            cache.set(key, value, TIMEOUT_SECONDS)
+        return value
+    finally:
+        with _building_lock:
+            _building.pop(key, None)
+        done.set()
+
+
+def season_stamp(season) -> tuple:
+    """What a season ranking is built from, as one comparable value: every field of the season
+    (its rules: sum, best N, cup points, minimum, youth cut-off …) and the revision of each of
+    its tournaments (one query)."""
+    revisions = tuple(
+        Tournament.objects.filter(season_id=season.pk).order_by("pk").values_list("pk", "revision")
+    )
+    fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
+    return (fields, revisions)
+
+
+def season_cached(season, *parts: Hashable, build: Callable[[], T]) -> T:
+    """Like :func:`revision_cached` for output that spans the tournaments of a season."""
+    stamp = season_stamp(season)
+    raw = "|".join(str(p) for p in (RENDER_VERSION, "season", stamp, get_language(), *parts))
+    key = "season:" + hashlib.sha1(raw.encode()).hexdigest()
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        if season_stamp(season) == stamp:
+            cache.set(key, value, TIMEOUT_SECONDS)
+    return value

@@ -1,0 +1,234 @@
+"""The tournament day's PDFs, built without a request (the views and the background renderer
+share them), and the background renderer itself.
+
+Every PDF is cached by tournament revision (``tournaments.caching``): a click on a printout
+whose content has not changed returns the stored PDF, and any change (a deal, a swap, a
+substitution) gives the next click a new one.
+
+Background rendering: right after a draw, redraw, swap or substitution the views call
+:func:`prerender_round`, which starts a thread (when the transaction commits) that renders the
+round's score sheets, seat plan and table cards into the cache, so that the organiser's click a
+few seconds later finds them ready. The thread lives in the server process: this suits the
+venue server (one waitress process, many threads) and any server whose processes live longer
+than a render; a request that arrives while the thread renders the same PDF waits for it instead
+of rendering it a second time. ``PRINT_PRERENDER`` (setting): ``"thread"`` (default),
+``"inline"`` (render before the response; tests), ``"off"``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from urllib.parse import urlsplit
+
+import segno
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import translation
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from cego_club.venue import is_loopback
+from tournaments.caching import revision_cached
+from tournaments.models import Tournament
+from tournaments.money import tournament_money
+from tournaments.pdf import render_pdf
+from tournaments.selectors.prizes import prize_groups
+from tournaments.selectors.sheets import RoundSheets, round_sheets
+from tournaments.selectors.standings import team_standings, tournament_standings
+
+logger = logging.getLogger(__name__)
+
+# Seat plan: two columns of this many lines per A4 page (150 players on two pages).
+SEAT_PLAN_ROWS_PER_COLUMN = 38
+SEAT_PLAN_COLUMNS = 2
+# Score sheet: the height (mm) the deal rows share (each row's 0.6 pt border comes on top), and
+# the bounds of one row.
+SHEET_ROWS_BUDGET_MM = 181.0
+SHEET_SUBSTITUTE_MM = 12.0
+SHEET_LOOPBACK_WARNING_MM = 10.0
+SHEET_ROW_MAX_MM = 9.0
+SHEET_ROW_MIN_MM = 5.0
+
+
+def public_base_url(request) -> str:
+    """Where phones reach this server: the QR codes on the sheets start with it."""
+    if settings.PUBLIC_BASE_URL:
+        return settings.PUBLIC_BASE_URL
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def absolute_url(request, path_: str) -> str:
+    """``path_`` as an address a phone at the table can open."""
+    return public_base_url(request) + path_
+
+
+def phones_cannot_open(url: str) -> bool:
+    """True when ``url`` points at this computer itself (127.0.0.1, localhost): a phone that
+    scans it opens itself, not the app."""
+    return is_loopback(urlsplit(url).hostname or "")
+
+
+def qr_data_uri(url: str) -> str:
+    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
+
+
+def _chunks(items, size):
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _rules_name(sheets: RoundSheets) -> str:
+    names = sheets.rules.names
+    return names.en if (get_language() or "de").startswith("en") else names.de
+
+
+def seat_plan_pdf(*, tournament: Tournament, round_number: int) -> bytes:
+    sheets = round_sheets(tournament=tournament, round_number=round_number)
+    lines = list(sheets.seat_plan())
+    per_page = SEAT_PLAN_ROWS_PER_COLUMN * SEAT_PLAN_COLUMNS
+    pages = [_chunks(page, SEAT_PLAN_ROWS_PER_COLUMN) for page in _chunks(lines, per_page)] or [
+        [[]]
+    ]
+    return render_pdf("print/seat_plan.html", {"sheets": sheets, "pages": pages, "lines": lines})
+
+
+def table_cards_pdf(*, tournament: Tournament, round_number: int) -> bytes:
+    sheets = round_sheets(tournament=tournament, round_number=round_number)
+    return render_pdf(
+        "print/table_cards.html", {"sheets": sheets, "pairs": _chunks(list(sheets.tables), 2)}
+    )
+
+
+def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
+    """One A4 page per table; its QR code opens ``base_url`` + the table's entry path."""
+    sheets = round_sheets(tournament=tournament, round_number=round_number)
+    deals = max(sheets.tournament.deals_per_round, 1)
+    loopback = phones_cannot_open(base_url + "/")
+    tables = []
+    heights: list[str] = []
+    for table in sheets.tables:
+        # Every substitute adds a few lines to the column headers: the deal rows give way.
+        subs = max((len(seat.substitutes) for seat in table.seats), default=0)
+        budget = SHEET_ROWS_BUDGET_MM - SHEET_SUBSTITUTE_MM * subs
+        if loopback:
+            budget -= SHEET_LOOPBACK_WARNING_MM
+        row_mm = max(SHEET_ROW_MIN_MM, min(SHEET_ROW_MAX_MM, budget / deals))
+        height = f"{row_mm:.2f}"
+        if height not in heights:
+            heights.append(height)
+        url = base_url + table.entry_path
+        tables.append(
+            {
+                "table": table,
+                "url": url,
+                "short_url": base_url + table.short_path,
+                "qr": qr_data_uri(url),
+                "row_class": heights.index(height),
+                "compact": row_mm < 7,
+            }
+        )
+    return render_pdf(
+        "print/score_sheets.html",
+        {
+            "sheets": sheets,
+            "tables": tables,
+            "row_heights": heights,
+            "rules_name": _rules_name(sheets),
+            "contract_names": sheets.contract_names(get_language() or "de"),
+            "loopback": loopback,
+        },
+    )
+
+
+def standings_pdf(*, tournament: Tournament) -> bytes:
+    standings = tournament_standings(tournament=tournament)
+    any_withdrawn = any(row.withdrawn for row in standings.rows)
+    return render_pdf(
+        "print/standings.html",
+        {
+            "standings": standings,
+            "any_withdrawn": any_withdrawn,
+            "teams": team_standings(standings=standings),
+        },
+    )
+
+
+def prizes_pdf(*, tournament: Tournament) -> bytes:
+    standings = tournament_standings(tournament=tournament)
+    groups = prize_groups(standings)
+    sections = [
+        (_("Everyone on plus"), groups.on_plus),
+        (_("Best woman"), groups.best_woman),
+        (_("Best youth"), groups.best_youth),
+        (_("Last place (Mauskönig)"), groups.last),
+    ]
+    money = tournament_money(tournament=tournament, standings=standings)
+    return render_pdf(
+        "print/prizes.html", {"standings": standings, "sections": sections, "money": money}
+    )
+
+
+# --- cached by revision --------------------------------------------------------------------
+
+
+def cached_score_sheets(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
+    return revision_cached(
+        tournament,
+        "score-sheets",
+        round_number,
+        base_url,
+        build=lambda: score_sheets_pdf(
+            tournament=tournament, round_number=round_number, base_url=base_url
+        ),
+    )
+
+
+def cached_seat_plan(*, tournament: Tournament, round_number: int) -> bytes:
+    return revision_cached(
+        tournament,
+        "seat-plan",
+        round_number,
+        build=lambda: seat_plan_pdf(tournament=tournament, round_number=round_number),
+    )
+
+
+def cached_table_cards(*, tournament: Tournament, round_number: int) -> bytes:
+    return revision_cached(
+        tournament,
+        "table-cards",
+        round_number,
+        build=lambda: table_cards_pdf(tournament=tournament, round_number=round_number),
+    )
+
+
+def _prerender(tournament_id: int, round_number: int, base_url: str, language: str) -> None:
+    try:
+        with translation.override(language):
+            tournament = Tournament.objects.get(pk=tournament_id)
+            cached_score_sheets(tournament=tournament, round_number=round_number, base_url=base_url)
+            cached_seat_plan(tournament=tournament, round_number=round_number)
+            cached_table_cards(tournament=tournament, round_number=round_number)
+    except Exception:  # a background helper: the click renders it instead
+        logger.exception("Rendering round %s's printouts in advance failed", round_number)
+
+
+def _prerender_in_thread(*args) -> None:
+    def run() -> None:
+        try:
+            _prerender(*args)
+        finally:
+            connection.close()  # this thread's own database connection
+
+    threading.Thread(target=run, name="prerender-printouts", daemon=True).start()
+
+
+def prerender_round(
+    *, tournament: Tournament, round_number: int, base_url: str, language: str | None = None
+) -> None:
+    """Render the round's printouts into the cache once the current transaction commits."""
+    mode = getattr(settings, "PRINT_PRERENDER", "thread")
+    args = (tournament.pk, round_number, base_url, language or get_language() or "de")
+    if mode == "inline":
+        transaction.on_commit(lambda: _prerender(*args))
+    elif mode == "thread":
+        transaction.on_commit(lambda: _prerender_in_thread(*args))

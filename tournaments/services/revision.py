@@ -1,0 +1,22 @@
+"""The tournament's revision: the number public pages and printouts are cached under.
+
+Every service that changes something a public page or a printout shows calls
+:func:`bump_revision` inside its own transaction, so the new number becomes visible together
+with the change (and not at all if the transaction rolls back). Cached output is keyed on the
+revision it was built from (``tournaments.caching``): nothing is invalidated by hand and a
+reader never gets output older than the data it would read itself.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+
+from tournaments.models import Tournament
+
+
+def bump_revision(*, tournament_id: int) -> None:
+    """Count one more change of the tournament (an F() update: concurrent bumps all count).
+
+    Called last in a service, so that on PostgreSQL the tournament row stays locked for as
+    short a time as possible (deal entries at different tables only meet here)."""
+    Tournament.objects.filter(pk=tournament_id).update(revision=F("revision") + 1)
