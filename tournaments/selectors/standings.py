@@ -158,6 +158,19 @@ def _lot_rank(lot_orders: list[list[int]], group: list[int]) -> dict[int, int] |
     return None
 
 
+def home_clubs(**membership_filter) -> dict[int, str]:
+    """Player id -> the short name of the club shown beside the name: an active membership
+    first, then alphabetical (one query)."""
+    clubs: dict[int, str] = {}
+    for membership in (
+        Membership.objects.filter(**membership_filter)
+        .order_by("-status", "club__short_name")
+        .values("player_id", "club__short_name")
+    ):
+        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    return clubs
+
+
 def tournament_standings(*, tournament: Tournament) -> Standings:
     """The tournament's standings: 7 queries, whatever the number of players."""
     entries = list(
@@ -175,13 +188,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
             "team__club__short_name",
         )
     )
-    clubs: dict[int, str] = {}
-    for membership in (
-        Membership.objects.filter(player__entries__tournament=tournament)
-        .order_by("-status", "club__short_name")
-        .values("player_id", "club__short_name")
-    ):
-        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    clubs = home_clubs(player__entries__tournament=tournament)
     rounds = list(Round.objects.filter(tournament=tournament).values("number", "state"))
     seats = list(
         Seat.objects.filter(round__tournament=tournament).values(
@@ -464,13 +471,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
             "team__name",
         )
     )
-    clubs: dict[int, str] = {}
-    for membership in (
-        Membership.objects.filter(player__entries__tournament__season=season)
-        .order_by("-status", "club__short_name")
-        .values("player_id", "club__short_name")
-    ):
-        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    clubs = home_clubs(player__entries__tournament__season=season)
     seats = list(
         Seat.objects.filter(round__tournament__season=season).values(
             "id", "table_id", "position", "entry_id", "round__tournament_id", "table__voided"
@@ -740,13 +741,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
             "paper_total",
         )
     )
-    clubs: dict[int, str] = {}
-    for membership in (
-        Membership.objects.filter(player__entries__tournament__season=season)
-        .order_by("-status", "club__short_name")
-        .values("player_id", "club__short_name")
-    ):
-        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    clubs = home_clubs(player__entries__tournament__season=season)
     round_numbers: dict[int, set[int]] = defaultdict(set)
     for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
         round_numbers[round_["tournament_id"]].add(round_["number"])
