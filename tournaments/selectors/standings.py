@@ -158,6 +158,32 @@ def _lot_rank(lot_orders: list[list[int]], group: list[int]) -> dict[int, int] |
     return None
 
 
+def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
+    """Every counting deal of the season added up per entry (3 queries; the deals are
+    streamed: a season has tens of thousands). ``bucket``: the seat field to group by."""
+    seats = list(
+        Seat.objects.filter(round__tournament__season=season).values(
+            "id", "table_id", "position", "entry_id", bucket, "table__voided"
+        )
+    )
+    substitutions = list(
+        Substitution.objects.filter(seat__round__tournament__season=season).values(
+            "seat_id", "entry_id", "from_deal"
+        )
+    )
+    voided = {s["table_id"] for s in seats if s["table__voided"]}
+    deals = (
+        d
+        for d in Deal.objects.filter(
+            table__round__tournament__season=season, status=Deal.Status.CONFIRMED
+        )
+        .values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
+        .iterator(chunk_size=2000)
+        if d["table_id"] not in voided
+    )
+    return _tally(seats=seats, substitutions=substitutions, deals=deals, bucket=bucket)
+
+
 def home_clubs(**membership_filter) -> dict[int, str]:
     """Player id -> the short name of the club shown beside the name: an active membership
     first, then alphabetical (one query)."""
@@ -472,29 +498,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
         )
     )
     clubs = home_clubs(player__entries__tournament__season=season)
-    seats = list(
-        Seat.objects.filter(round__tournament__season=season).values(
-            "id", "table_id", "position", "entry_id", "round__tournament_id", "table__voided"
-        )
-    )
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament__season=season).values(
-            "seat_id", "entry_id", "from_deal"
-        )
-    )
-    voided = {s["table_id"] for s in seats if s["table__voided"]}
-    deals = (
-        d
-        for d in Deal.objects.filter(
-            table__round__tournament__season=season, status=Deal.Status.CONFIRMED
-        )
-        .values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
-        .iterator(chunk_size=2000)  # streamed: a season has tens of thousands of deals
-        if d["table_id"] not in voided
-    )
-    tallies = _tally(
-        seats=seats, substitutions=substitutions, deals=deals, bucket="round__tournament_id"
-    )
+    tallies = _season_tallies(season, bucket="round__tournament_id")
     _add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
     per_player: dict[int, dict[int, int]] = defaultdict(dict)
     people: dict[int, dict] = {}
@@ -745,28 +749,8 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
     round_numbers: dict[int, set[int]] = defaultdict(set)
     for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
         round_numbers[round_["tournament_id"]].add(round_["number"])
-    seats = list(
-        Seat.objects.filter(round__tournament__season=season).values(
-            "id", "table_id", "position", "entry_id", "round__number", "table__voided"
-        )
-    )
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament__season=season).values(
-            "seat_id", "entry_id", "from_deal"
-        )
-    )
-    voided = {s["table_id"] for s in seats if s["table__voided"]}
-    deals = (
-        d
-        for d in Deal.objects.filter(
-            table__round__tournament__season=season, status=Deal.Status.CONFIRMED
-        )
-        .values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
-        .iterator(chunk_size=2000)
-        if d["table_id"] not in voided
-    )
     # Entries belong to one tournament, so the round number is bucket enough.
-    tallies = _tally(seats=seats, substitutions=substitutions, deals=deals, bucket="round__number")
+    tallies = _season_tallies(season, bucket="round__number")
     # Tournaments imported from a paper list: one total per entry, shown as round 1.
     paper = {e["tournament_id"] for e in entries if e["paper_total"] is not None}
     _add_paper_totals(tallies, entries, bucket=lambda entry: 1)
