@@ -50,10 +50,6 @@ def _house_rule_table_exists() -> bool:
         return True
 
 
-def is_practice_only(data: dict) -> bool:
-    return bool(data.get("practice_only"))
-
-
 def all_rule_sources() -> list[RuleSource]:
     """Every rule source: built in first, then the clubs' house rules."""
     from rules.models import HouseRuleSource
@@ -71,15 +67,3 @@ def tournament_rule_sources() -> list[RuleSource]:
     """The rule sources a tournament can be played with: not the practice games (two-hand
     Cego), unless a club's own copy says otherwise."""
     return [source for source in all_rule_sources() if not source.practice_only]
-
-
-def rule_source_choices() -> list[tuple[str, str]]:
-    """(slug, name) of every rule source a tournament can be played with."""
-    return [(source.slug, _name(source)) for source in tournament_rule_sources()]
-
-
-def _name(source: RuleSource) -> str:
-    from django.utils.translation import get_language
-
-    names = source.names
-    return (names.en or names.de) if (get_language() or "de").startswith("en") else names.de
