@@ -138,7 +138,10 @@ if os.environ.get("SQLITE_PATH"):
     DATABASES["default"] = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ["SQLITE_PATH"],
+        "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "0")),
     }
+# A kept connection is checked before a request uses it, so a restarted database is no error.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a concurrent writer instead of failing at once: phones and the desk
     # write at the same time on a laptop running SQLite.
