@@ -165,6 +165,8 @@ if os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
+            # several sites (or test runs) can share one Redis without reading each other's keys
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cego"),
         }
     }
 else:
