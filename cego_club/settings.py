@@ -138,7 +138,10 @@ if os.environ.get("SQLITE_PATH"):
     DATABASES["default"] = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ["SQLITE_PATH"],
+        "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "0")),
     }
+# A kept connection is checked before a request uses it, so a restarted database is no error.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a concurrent writer instead of failing at once: phones and the desk
     # write at the same time on a laptop running SQLite.
@@ -162,6 +165,8 @@ if os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
+            # several sites (or test runs) can share one Redis without reading each other's keys
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cego"),
         }
     }
 else:

@@ -44,6 +44,7 @@ def clean_env(**extra: str) -> dict[str, str]:
             "HTTPS",
             "SQLITE_WAL",
             "SQLITE_PATH",
+            "CONN_MAX_AGE",
             "DJANGO_SETTINGS_MODULE",
             "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by the browser tests for their own process
         }
@@ -98,13 +99,21 @@ class Server:
 
 
 def start_venue(
-    data: Path, *, bind: str = "127.0.0.1", threads: int = 8, log: Path, env: dict[str, str]
+    data: Path,
+    *,
+    bind: str = "127.0.0.1",
+    threads: int = 8,
+    log: Path,
+    env: dict[str, str],
+    prefix: tuple[str, ...] = (),
 ) -> Server:
     """``manage.py venue`` on a free port; its URL is the address it prints for phones
-    (or the local one where it listens on 127.0.0.1 only)."""
+    (or the local one where it listens on 127.0.0.1 only). ``prefix`` runs it through another
+    command (``ip netns exec HOST``: on another host of a test network)."""
     handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data), "--port", "0"]
+        [*prefix, sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]
+        + ["--port", "0"]
         + ["--bind", bind, "--threads", str(threads), "--no-qr"],
         cwd=ROOT,
         env=env,

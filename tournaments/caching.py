@@ -17,6 +17,7 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from django.core.cache import cache
+from django.db import connection
 from django.utils.translation import get_language
 
 from tournaments.models import Tournament
@@ -36,14 +37,28 @@ _building_lock = threading.Lock()
 
 def revision_key(tournament: Tournament, *parts: Hashable) -> str:
     """The cache key of output built from ``tournament`` as read (its revision included)."""
+    return _key(tournament.pk, tournament.revision, parts)
+
+
+def _key(tournament_id: int, revision: int, parts: tuple) -> str:
     raw = "|".join(
-        str(p) for p in (RENDER_VERSION, tournament.pk, tournament.revision, get_language(), *parts)
+        str(p) for p in (RENDER_VERSION, tournament_id, revision, get_language(), *parts)
     )
     return "rev:" + hashlib.sha1(raw.encode()).hexdigest()  # short, and safe for memcached
 
 
 def current_revision(tournament_id: int) -> int | None:
-    return Tournament.objects.filter(pk=tournament_id).values_list("revision", flat=True).first()
+    # Plain SQL: asked on every cached read, where building the ORM query (about 0.5 ms)
+    # would cost more than the rest of serving the page from the cache.
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {quote('revision')} FROM {quote(Tournament._meta.db_table)} "  # noqa: S608
+            f"WHERE {quote(Tournament._meta.pk.column)} = %s",
+            [tournament_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def revision_cached_parts(
@@ -96,6 +111,26 @@ def revision_cached(tournament: Tournament, *parts: Hashable, build: Callable[[]
         with _building_lock:
             _building.pop(key, None)
         done.set()
+
+
+def cached_at_current_revision(
+    tournament_id: int,
+    *parts: Hashable,
+    load: Callable[[], Tournament],
+    build: Callable[[Tournament], T],
+) -> T:
+    """What spectators refresh: ``build(tournament)`` at the tournament's current revision,
+    found with one one-column query and one cache read. Only on a miss is the tournament read
+    in full (``load()``) and the output built, through :func:`revision_cached`.
+    Raises ``Tournament.DoesNotExist`` for an unknown id."""
+    revision = current_revision(tournament_id)
+    if revision is None:
+        raise Tournament.DoesNotExist
+    value = cache.get(_key(tournament_id, revision, parts))
+    if value is not None:
+        return value
+    tournament = load()
+    return revision_cached(tournament, *parts, build=lambda: build(tournament))
 
 
 def season_stamp(season) -> tuple:

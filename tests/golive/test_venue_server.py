@@ -37,6 +37,7 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
         "SECRET_KEY_FILE",
         "SQLITE_PATH",
         "SQLITE_WAL",
+        "CONN_MAX_AGE",
         "STATIC_ROOT",
         "VENUE_BACKUP_DIR",
     ):
@@ -50,6 +51,7 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
     assert "SECRET_KEY" not in os.environ  # the key kept in the data folder wins
     assert os.environ["SECRET_KEY_FILE"] == str(tmp_path / "day" / "secret_key")
     assert os.environ["SQLITE_PATH"] == str(tmp_path / "day" / "db.sqlite3")
+    assert os.environ["SQLITE_WAL"] == "1" and os.environ["CONN_MAX_AGE"] == "600"
     assert "DATABASE_URL" not in os.environ
     assert os.environ["PUBLIC_BASE_URL"] == "http://192.168.1.20:8123"
     assert os.environ["VENUE_BACKUP_DIR"] == str(usb)

@@ -12,12 +12,16 @@ lot draws and (for the signed-in organiser) the session and the navigation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpResponse
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
@@ -37,7 +41,12 @@ from clubs.permissions import (
     player_pages_visible,
     tournament_permission,
 )
-from tournaments.caching import revision_cached, revision_cached_parts, season_cached
+from tournaments.caching import (
+    cached_at_current_revision,
+    revision_cached,
+    revision_cached_parts,
+    season_cached,
+)
 from tournaments.exports import (
     XLSX_CONTENT_TYPE,
     season_rule_text,
@@ -173,8 +182,16 @@ def unresolved_groups(standings: Standings) -> list[list[Shown]]:
 # The live pages are what spectators refresh: their standings part is rendered once per
 # tournament revision and language (tournaments.caching) and served from the cache until the
 # next change. The clock ("updated 12:01:05") is put in per request.
+#
+# A reader who is not signed in (no session cookie, no message waiting) sees the same page as
+# every other such reader: the whole page is cached, found with one small query (the revision),
+# and only the clock and the reader's CSRF token (the language form) are put in per request.
 
 UPDATED_MARK = "\x00updated\x00"
+UPDATED_BYTES = UPDATED_MARK.encode()
+CSRF_MARK = "\x00csrf\x00"
+# The pages a shared reader asks for; any other query string takes the ordinary path.
+SHARED_QUERIES = ("", "partial=1")
 
 
 def _tournament(pk: int) -> Tournament:
@@ -184,6 +201,28 @@ def _tournament(pk: int) -> Tournament:
 
 def _now(format_: str) -> str:
     return date_format(timezone.localtime(), format_)
+
+
+def _shared_reader(request) -> bool:
+    """Not signed in and nothing waiting for this reader: the page is everyone's page."""
+    cookies = request.COOKIES
+    return (
+        settings.SESSION_COOKIE_NAME not in cookies
+        and CookieStorage.cookie_name not in cookies
+        and request.META.get("QUERY_STRING", "") in SHARED_QUERIES
+    )
+
+
+def _shared_page(pk: int, *parts, build: Callable[[Tournament], str]) -> bytes:
+    """``build(tournament)`` as cached, encoded, for the tournament's current revision (404
+    if there is no such tournament). Kept as bytes: encoding a 160-player page on every
+    request would cost more than finding it."""
+    try:
+        return cached_at_current_revision(
+            pk, "shared", *parts, load=lambda: _tournament(pk), build=lambda t: build(t).encode()
+        )
+    except Tournament.DoesNotExist:
+        raise Http404 from None
 
 
 def _standings_parts(tournament: Tournament, *names: str) -> dict:
@@ -219,19 +258,19 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
     return revision_cached_parts(tournament, names, "standings", build=build)
 
 
-def standings(request, pk: int):
-    tournament = _tournament(pk)
-    if _wants_partial(request):
-        live = _standings_parts(tournament, "live")["live"]
-        return _no_store(HttpResponse(live.replace(UPDATED_MARK, _now("H:i:s"))))
-    # who may draw lots gets the form (with their CSRF token); everyone else the cached markup
-    staff = has_perm(request.user, REFEREE_TOURNAMENT, tournament)
+def _live_html(tournament: Tournament) -> str:
+    return _standings_parts(tournament, "live")["live"]
+
+
+def _standings_page(request, tournament: Tournament, *, staff: bool, **extra) -> str:
+    """The whole standings page, with UPDATED_MARK for the clock."""
     parts = _standings_parts(tournament, "live", "teams_html", "ties" if staff else "ties_html")
     context = {
         "tournament": tournament,
-        "live_html": mark_safe(parts["live"].replace(UPDATED_MARK, _now("H:i:s"))),
+        "live_html": mark_safe(parts["live"]),
         "teams_html": mark_safe(parts["teams_html"]),
         "refresh_seconds": STANDINGS_REFRESH_SECONDS,
+        **extra,
     }
     if staff:  # the form to draw lots, with this organiser's CSRF token
         context["ties_html"] = render_to_string(
@@ -239,7 +278,29 @@ def standings(request, pk: int):
         )
     else:
         context["ties_html"] = mark_safe(parts["ties_html"])
-    return _no_store(render(request, "tournaments/standings/standings.html", context))
+    return render_to_string("tournaments/standings/standings.html", context, request=request)
+
+
+def standings(request, pk: int):
+    partial = _wants_partial(request)
+    if _shared_reader(request):
+        if partial:
+            page = _shared_page(pk, "standings-live", build=lambda t: _live_html(t))
+        else:
+            page = _shared_page(
+                pk,
+                "standings-page",
+                build=lambda t: _standings_page(request, t, staff=False, csrf_token=CSRF_MARK),
+            ).replace(CSRF_MARK.encode(), get_token(request).encode())
+        return _no_store(HttpResponse(page.replace(UPDATED_BYTES, _now("H:i:s").encode())))
+    tournament = _tournament(pk)
+    if partial:
+        html = _live_html(tournament)
+    else:
+        # who may draw lots gets the form (with their CSRF token); everyone else the markup
+        staff = has_perm(request.user, REFEREE_TOURNAMENT, tournament)
+        html = _standings_page(request, tournament, staff=staff)
+    return _no_store(HttpResponse(html.replace(UPDATED_MARK, _now("H:i:s"))))
 
 
 def _projector_rows(request) -> int:
@@ -263,38 +324,40 @@ def projector_pages(rows: list[Shown], per_page: int) -> list[list[list[Shown]]]
 
 
 def _projector_board(tournament: Tournament, per_page: int, standings_url: str) -> str:
-    def build() -> str:
-        result = tournament_standings(tournament=tournament)
-        pages = projector_pages(shown(result.rows), per_page)
-        context = {
-            "tournament": tournament,
-            "standings": result,
-            "pages": pages,
-            "open_rounds": sorted({t.round_number for t in result.open_tables}),
-            "updated_time": UPDATED_MARK,
-            "players": len(result.rows),
-            "per_page": per_page,
-            "page_seconds": PROJECTOR_PAGE_SECONDS,
-            "standings_url": standings_url,
-            "standings_qr": segno.make(standings_url, error="m").svg_data_uri(scale=6, border=1),
-        }
-        return render_to_string("tournaments/standings/_projector_board.html", context)
-
-    return revision_cached(tournament, "projector", per_page, standings_url, build=build)
+    """The projector's board as markup (UPDATED_MARK for the clock)."""
+    result = tournament_standings(tournament=tournament)
+    pages = projector_pages(shown(result.rows), per_page)
+    context = {
+        "tournament": tournament,
+        "standings": result,
+        "pages": pages,
+        "open_rounds": sorted({t.round_number for t in result.open_tables}),
+        "updated_time": UPDATED_MARK,
+        "players": len(result.rows),
+        "per_page": per_page,
+        "page_seconds": PROJECTOR_PAGE_SECONDS,
+        "standings_url": standings_url,
+        "standings_qr": segno.make(standings_url, error="m").svg_data_uri(scale=6, border=1),
+    }
+    return render_to_string("tournaments/standings/_projector_board.html", context)
 
 
 def projector(request, pk: int):
+    per_page = _projector_rows(request)
+    standings_url = public_base_url(request) + reverse("tournaments:standings", kwargs={"pk": pk})
+    parts = ("projector", per_page, standings_url)
+    if _wants_partial(request):  # the board is the same for every viewer
+        board = _shared_page(
+            pk, *parts, build=lambda t: _projector_board(t, per_page, standings_url)
+        )
+        return _no_store(HttpResponse(board.replace(UPDATED_BYTES, _now("H:i").encode())))
     tournament = _tournament(pk)
-    standings_url = public_base_url(request) + reverse(
-        "tournaments:standings", kwargs={"pk": tournament.pk}
+    board = revision_cached(
+        tournament, *parts, build=lambda: _projector_board(tournament, per_page, standings_url)
     )
-    board = _projector_board(tournament, _projector_rows(request), standings_url)
-    board = mark_safe(board.replace(UPDATED_MARK, _now("H:i")))
-    if _wants_partial(request):
-        return _no_store(HttpResponse(board))
     context = {
         "tournament": tournament,
-        "board": board,
+        "board": mark_safe(board.replace(UPDATED_MARK, _now("H:i"))),
         "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
         # the round clock of the round being played, if the organiser started one
         "clock_round": tournament.round_set.exclude(state="closed")
