@@ -150,7 +150,7 @@ def late_entry(request, pk):
     """Register a player at the desk: an existing one (search) or a new one on the spot."""
     tournament = get_object_or_404(Tournament, pk=pk)
     query = request.GET.get("q", "")
-    new_form = NewPlayerForm(prefix="new")
+    new_form = NewPlayerForm(prefix="new", user=request.user)
     existing_form = ExistingPlayerForm(prefix="existing")
     duplicates = []
     if request.method == "POST":
@@ -167,7 +167,7 @@ def late_entry(request, pk):
                     )
                     return _registered(request, tournament, entry)
             else:
-                new_form = NewPlayerForm(request.POST, prefix="new")
+                new_form = NewPlayerForm(request.POST, prefix="new", user=request.user)
                 if new_form.is_valid() and request.POST.get("new-different_person") != "1":
                     # The same name (however spelt) is most likely the same person: offer them.
                     duplicates = list(
