@@ -218,10 +218,14 @@ class NewPlayerForm(CapitalisedForm):
     )
     fee_paid = forms.BooleanField(label=_("entry fee paid"), required=False)
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args, user=None, youth_entry_free: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         # A membership is the club's business: only the clubs this user runs are offered.
         self.fields["club"].queryset = manageable_clubs(user).order_by("name")
+        if youth_entry_free:
+            self.fields["fee_paid"].help_text = _(
+                "Youth play free in this tournament: no fee is recorded for a youth player."
+            )
 
 
 class ExistingPlayerForm(CapitalisedForm):

@@ -67,8 +67,14 @@ def set_checked_in(
 
 @transaction.atomic
 def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = None) -> Entry:
-    """Record the entry fee as paid (or undo it)."""
+    """Record the entry fee as paid (or undo it). Refused for an entry that plays free
+    (youth where the tournament says so): there is no fee to take."""
     locked = _locked_entry(entry)
+    if paid and locked.plays_free:
+        raise ValidationError(
+            _("%(name)s plays free (youth): there is no entry fee to take.")
+            % {"name": locked.player.full_name}
+        )
     before = locked.fee_paid
     locked.fee_paid = paid
     locked.save(update_fields=["fee_paid"])
