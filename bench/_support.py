@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+
+
+def timed(
+    label: str, func, *, repeat: int = 1, width: int = 46, seconds: bool = False, indent: str = ""
+):
+    """Run ``func`` ``repeat`` times; print ``label`` (padded to ``width``) and the median time,
+    in milliseconds (or seconds); return the last result and the median in seconds."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    figure = f"{median:8.3f} s" if seconds else f"{median * 1000:9.1f} ms"
+    print(f"{indent}{label:<{width}} {figure}" + (f"  (median of {repeat})" if repeat > 1 else ""))
+    return result, median
 
 
 def scratch_database(kind: str) -> str:

@@ -11,28 +11,17 @@ come from whatever machine runs it (a shared one gives noisy numbers).
 import argparse
 import datetime as dt
 import os
-import statistics
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _support import timed as _timed  # noqa: E402
 
-def timed(label: str, func, repeat: int = 1):
-    times = []
-    result = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    median = statistics.median(times)
-    print(
-        f"{label:<52} {median * 1000:9.1f} ms" + (f"  (median of {repeat})" if repeat > 1 else "")
-    )
-    return result
+timed = partial(_timed, width=52)
 
 
 def main() -> None:
@@ -66,7 +55,7 @@ def main() -> None:
     lines = ["Mitgliederliste;;;;", "Nachname;Vorname;Verein;Mitgliedsnummer;Geburtsjahr"]
     lines += [f"Müller{i:04d};Jürgen;BC;{i};{1940 + i % 70}" for i in range(args.members)]
     data = "\r\n".join(lines).encode("cp1252")
-    table = timed("read the CSV (tablib)", lambda: read_table(data, "liste.csv"))
+    table, _ = timed("read the CSV (tablib)", lambda: read_table(data, "liste.csv"))
     reset_queries()
     with CaptureQueriesContext(connection) as queries:
         timed("preview (plan) of the import", lambda: plan_players(table=table))

@@ -26,6 +26,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import _support  # noqa: E402
+
 from rules.builtin_sources import load_builtin, tournament_slugs  # noqa: E402
 from scoring import deal_from_record, score_deal  # noqa: E402
 from scoring.batch import score_lines  # noqa: E402
@@ -79,11 +81,8 @@ def make_record(rng: random.Random, index: int) -> dict[str, Any]:
 
 
 def timed(label: str, func: Any) -> float:
-    start = time.perf_counter()
-    func()
-    elapsed = time.perf_counter() - start
-    print(f"  {label:<44} {elapsed:8.3f} s")
-    return elapsed
+    """The seconds ``func`` took, printed in this script's format."""
+    return _support.timed(label, func, width=44, seconds=True, indent="  ")[1]
 
 
 def main() -> int:

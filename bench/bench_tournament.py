@@ -12,7 +12,6 @@ figures are indicative; the load average is printed.
 import argparse
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -21,19 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def timed(label: str, func, repeat: int = 1):
-    times = []
-    result = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    median = statistics.median(times)
-    print(
-        f"{label:<46} {median * 1000:9.1f} ms" + (f"  (median of {repeat})" if repeat > 1 else "")
-    )
-    return result, median
+from _support import timed  # noqa: E402
 
 
 def wait_for_background() -> float:

@@ -224,6 +224,20 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "clubs.views.accounts.locked_out"
 AXES_VERBOSE = False
 
+
+def env_count(name: str) -> int:
+    value = os.environ.get(name, "").strip() or "0"
+    if not value.isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number (0 or more), not {value!r}.")
+    return int(value)
+
+
+# The client's address (login throttling, the deal history): REMOTE_ADDR, or behind N reverse
+# proxies (Caddy on the club server: 1) the N-th X-Forwarded-For entry from the right. Only set
+# it when the app is reachable through the proxies alone; see docs/DEPLOY.md.
+TRUSTED_PROXY_COUNT = env_count("TRUSTED_PROXY_COUNT")
+AXES_CLIENT_IP_CALLABLE = "cego_club.client_ip.client_ip"
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # The public address printed in QR codes on score sheets (phones at the tables open it).

@@ -13,6 +13,7 @@ import secrets
 
 from django.http import HttpRequest, HttpResponse
 
+from cego_club.client_ip import client_ip
 from tournaments.services.results import Device
 
 COOKIE = "cego_device"
@@ -29,7 +30,7 @@ def device_of(request: HttpRequest) -> Device:
             device_id = secrets.token_hex(16)
             request._new_device_id = device_id
         request._device_id = device_id
-    return Device(id=device_id, ip_address=request.META.get("REMOTE_ADDR") or None)
+    return Device(id=device_id, ip_address=client_ip(request))
 
 
 class DeviceCookieMiddleware:

@@ -13,6 +13,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Category, Club
+from clubs.permissions import manageable_clubs
 from rules.registry import tournament_rule_sources
 from tournaments.models import Entry, Season, Seat, Tournament
 from tournaments.presets import PRESETS
@@ -207,9 +208,24 @@ class NewPlayerForm(CapitalisedForm):
     last_name = forms.CharField(label=_("last name"), max_length=60)
     category = forms.ChoiceField(label=_("category"), choices=Category.choices)
     club = forms.ModelChoiceField(
-        label=_("club membership"), queryset=Club.objects.all(), required=False
+        label=_("club membership"),
+        queryset=Club.objects.none(),
+        required=False,
+        help_text=_(
+            "Only clubs you run are offered. Leave it blank for a guest from another club: "
+            "the player is entered without a membership, and that club adds them to its members."
+        ),
     )
     fee_paid = forms.BooleanField(label=_("entry fee paid"), required=False)
+
+    def __init__(self, *args, user=None, youth_entry_free: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A membership is the club's business: only the clubs this user runs are offered.
+        self.fields["club"].queryset = manageable_clubs(user).order_by("name")
+        if youth_entry_free:
+            self.fields["fee_paid"].help_text = _(
+                "Youth play free in this tournament: no fee is recorded for a youth player."
+            )
 
 
 class ExistingPlayerForm(CapitalisedForm):

@@ -347,6 +347,13 @@ class Entry(models.Model):
     def is_withdrawn(self) -> bool:
         return self.withdrawn_after_round is not None
 
+    @property
+    def plays_free(self) -> bool:
+        """No entry fee to take (youth where the tournament lets youth play free)."""
+        from tournaments.money import plays_free
+
+        return plays_free(tournament=self.tournament, category=self.category)
+
 
 class KeepApart(models.Model):
     """Two entries the seat draw must not put at one table (couples, clubmates on request)."""

@@ -12,10 +12,15 @@ from dataclasses import dataclass
 from clubs.models import Category
 
 
+def plays_free(*, tournament, category: str) -> bool:
+    """Youth play free where the tournament says so (``youth_entry_free``): no fee to take."""
+    return bool(tournament.youth_entry_free) and category == Category.YOUTH
+
+
 def entry_fee_cents(entry) -> int:
     """What this entry pays: the tournament's fee, nothing for youth where youth play free."""
     tournament = entry.tournament
-    if tournament.youth_entry_free and entry.category == Category.YOUTH:
+    if plays_free(tournament=tournament, category=entry.category):
         return 0
     return tournament.entry_fee_cents
 

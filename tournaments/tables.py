@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry
+
+
+class FeeColumn(tables.BooleanColumn):
+    """Paid or not; "free" for an entry with no fee to take (youth who play free)."""
+
+    def render(self, value, record, bound_column):
+        if record.plays_free:
+            return format_html('<span class="free">{}</span>', _("free"))
+        return super().render(value, record, bound_column)
 
 
 class RegistrationTable(tables.Table):
@@ -19,7 +29,7 @@ class RegistrationTable(tables.Table):
     )
     category = tables.Column(verbose_name=_("category"))
     checked_in = tables.BooleanColumn(verbose_name=_("checked in"))
-    fee_paid = tables.BooleanColumn(verbose_name=_("paid"))
+    fee_paid = FeeColumn(verbose_name=_("paid"))
     withdrawn_after_round = tables.Column(
         verbose_name=_("withdrawn"), empty_values=(), order_by=("withdrawn_after_round",)
     )

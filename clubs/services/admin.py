@@ -41,7 +41,17 @@ def save_club(
         errors["short_name"] = _("Another club has this short name.")
     if errors:
         raise ValidationError(errors)
-    return _save(club, _("A club of this name exists already."))
+    saved = _save(club, _("A club of this name exists already."))
+    _bump_tournaments(club_id=saved.pk)
+    return saved
+
+
+def _bump_tournaments(*, club_id: int) -> None:
+    """The tournaments that show this club (host, a team's club, a player's club) show a
+    rename at once: their cached pages and printouts are keyed on the revision."""
+    from tournaments.services.revision import bump_revisions_showing
+
+    bump_revisions_showing(club_id=club_id)
 
 
 @transaction.atomic
@@ -91,6 +101,10 @@ def update_membership(
     locked.status = status
     locked.full_clean(validate_constraints=False, validate_unique=False)
     locked.save()
+    # The status decides which club is shown beside the player's name.
+    from tournaments.services.revision import bump_revisions_showing
+
+    bump_revisions_showing(player_id=locked.player_id)
     return locked
 
 

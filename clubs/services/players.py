@@ -116,7 +116,16 @@ def update_player(
     locked.full_clean(exclude=["search_key"])
     locked.save()
     _set_home_membership(locked, club, member_number)
+    _bump_tournaments(player_id=locked.pk)
     return locked
+
+
+def _bump_tournaments(*, player_id: int) -> None:
+    """The tournaments that show this player (name, club, category) show the change at once:
+    their cached pages and printouts are keyed on the revision."""
+    from tournaments.services.revision import bump_revisions_showing
+
+    bump_revisions_showing(player_id=player_id)
 
 
 def _snapshot(player: Player) -> dict:
@@ -232,6 +241,7 @@ def merge_players(
         moved_memberships += 1
     entries_moved = Entry.objects.filter(player=remove).update(player=keep)
     _move_other_references(keep=keep, remove=remove)
+    _bump_tournaments(player_id=keep.pk)
     changed = []
     if keep.birth_year is None and remove.birth_year is not None:
         keep.birth_year = remove.birth_year

@@ -68,7 +68,7 @@ def club_form(request, pk: int | None = None):
     return render(
         request,
         "clubs/simple_form.html",
-        {"form": form, "title": club.name if club else _("New club")},
+        {"form": form, "title": club.name if club else _("New club"), "title_is_name": bool(club)},
     )
 
 
@@ -103,7 +103,11 @@ def season_form(request, pk: int | None = None):
     return render(
         request,
         "clubs/simple_form.html",
-        {"form": form, "title": season.name if season else _("New season")},
+        {
+            "form": form,
+            "title": season.name if season else _("New season"),
+            "title_is_name": bool(season),
+        },
     )
 
 

@@ -19,6 +19,7 @@ DEPLOY = {
     "SECRET_KEY": secrets.token_urlsafe(50),
     "ALLOWED_HOSTS": "cego.example.org",
     "DATABASE_URL": "postgres://cego@127.0.0.1:5432/cego",
+    "TRUSTED_PROXY_COUNT": "1",
 }
 
 
@@ -34,6 +35,12 @@ def test_check_deploy_fails_when_https_is_switched_off():
     )
     assert done.returncode != 0
     assert "security.W004" in done.stderr and "security.W008" in done.stderr
+
+
+def test_a_proxy_count_that_is_not_a_number_is_refused_clearly():
+    done = manage("check", env=clean_env(**{**DEPLOY, "TRUSTED_PROXY_COUNT": "eins"}))
+    assert done.returncode != 0
+    assert "TRUSTED_PROXY_COUNT must be a whole number" in done.stderr
 
 
 def test_without_any_settings_it_refuses_to_start_with_a_clear_message():

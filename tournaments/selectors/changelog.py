@@ -1,5 +1,7 @@
 """A tournament's whole log: its own changes, its rounds' and its deals' histories, newest
-first, in three queries whatever the length."""
+first. A page of it (:func:`tournament_log_page`) takes five queries whatever the length: the
+count and the page's keys from one time-ordered UNION of the three histories, then the page's
+rows of each history."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.paginator import Page, Paginator
+from django.db.models import CharField, Value
 from django.utils.translation import gettext as _
 
 from tournaments.models import DealChange, RoundChange, Tournament, TournamentChange
@@ -51,31 +55,39 @@ def _who(user, actor: str = "") -> str:
     return user.get_username() if user is not None else actor
 
 
-def tournament_log(*, tournament: Tournament, limit: int = 2000) -> list[LogLine]:
-    lines: list[LogLine] = []
-    for change in (
-        TournamentChange.objects.filter(tournament=tournament)
-        .select_related("changed_by")
-        .order_by("-changed_at", "-pk")[:limit]
-    ):
-        lines.append(
-            LogLine(
-                at=change.changed_at,
-                area="tournament",
-                action=change.get_action_display(),
-                subject=change.subject,
-                who=_who(change.changed_by, change.actor),
-                reason=change.reason,
-                before=change.before,
-                after=change.after,
-                order=change.pk,
-            )
+AREAS = ("tournament", "round", "deal")
+PER_PAGE = 200
+
+
+def _histories(tournament: Tournament) -> dict:
+    """Each area's history of ``tournament`` (unordered querysets)."""
+    return {
+        "tournament": TournamentChange.objects.filter(tournament=tournament),
+        "round": RoundChange.objects.filter(round__tournament=tournament),
+        "deal": DealChange.objects.filter(deal__table__round__tournament=tournament),
+    }
+
+
+def _tournament_lines(changes) -> list[LogLine]:
+    return [
+        LogLine(
+            at=change.changed_at,
+            area="tournament",
+            action=change.get_action_display(),
+            subject=change.subject,
+            who=_who(change.changed_by, change.actor),
+            reason=change.reason,
+            before=change.before,
+            after=change.after,
+            order=change.pk,
         )
-    for change in (
-        RoundChange.objects.filter(round__tournament=tournament)
-        .select_related("changed_by", "round", "table")
-        .order_by("-changed_at", "-pk")[:limit]
-    ):
+        for change in changes.select_related("changed_by")
+    ]
+
+
+def _round_lines(changes) -> list[LogLine]:
+    lines = []
+    for change in changes.select_related("changed_by", "round", "table"):
         subject = _("Round %(number)s") % {"number": change.round.number}
         if change.table is not None:
             subject += ", " + _("table %(number)s") % {"number": change.table.number}
@@ -92,11 +104,12 @@ def tournament_log(*, tournament: Tournament, limit: int = 2000) -> list[LogLine
                 order=change.pk,
             )
         )
-    for change in (
-        DealChange.objects.filter(deal__table__round__tournament=tournament)
-        .select_related("changed_by", "deal__table__round")
-        .order_by("-changed_at", "-pk")[:limit]
-    ):
+    return lines
+
+
+def _deal_lines(changes) -> list[LogLine]:
+    lines = []
+    for change in changes.select_related("changed_by", "deal__table__round"):
         deal = change.deal
         lines.append(
             LogLine(
@@ -119,5 +132,51 @@ def tournament_log(*, tournament: Tournament, limit: int = 2000) -> list[LogLine
                 order=change.pk,
             )
         )
-    lines.sort(key=lambda line: (line.at, line.order), reverse=True)
-    return lines[:limit]
+    return lines
+
+
+_LINES = {"tournament": _tournament_lines, "round": _round_lines, "deal": _deal_lines}
+
+
+def _newest_first(lines: list[LogLine]) -> list[LogLine]:
+    return sorted(lines, key=lambda line: (line.at, line.order), reverse=True)
+
+
+def tournament_log(*, tournament: Tournament, limit: int = 2000) -> list[LogLine]:
+    """The newest ``limit`` lines of the whole log (three queries)."""
+    lines: list[LogLine] = []
+    for area, changes in _histories(tournament).items():
+        lines += _LINES[area](changes.order_by("-changed_at", "-pk")[:limit])
+    return _newest_first(lines)[:limit]
+
+
+def tournament_log_page(
+    *, tournament: Tournament, page: Any = 1, area: str = "", per_page: int | None = None
+) -> Page:
+    """One page of the log, newest first (``area``: one history only, or all three merged).
+
+    The page's ``object_list`` holds its ``LogLine`` s. Five queries for any page of any
+    length: the count and the page's (time, id, area) keys from one UNION ordered by time,
+    then that page's rows of each history by id. Lines of one moment keep the order of their
+    ids, as in :func:`tournament_log`."""
+    histories = _histories(tournament)
+    areas = (area,) if area in AREAS else AREAS
+    keys = [
+        histories[name]
+        .annotate(area=Value(name, output_field=CharField()))
+        .values_list("changed_at", "id", "area")
+        .order_by()
+        for name in areas
+    ]
+    merged = keys[0].union(*keys[1:], all=True) if len(keys) > 1 else keys[0]
+    merged = merged.order_by("-changed_at", "-id")
+    result = Paginator(merged, per_page or PER_PAGE).get_page(page)
+    wanted: dict[str, list[int]] = {name: [] for name in areas}
+    for _at, pk, name in result.object_list:
+        wanted[name].append(pk)
+    lines: list[LogLine] = []
+    for name, ids in wanted.items():
+        if ids:
+            lines += _LINES[name](histories[name].filter(pk__in=ids))
+    result.object_list = _newest_first(lines)
+    return result

@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from clubs.models import Category, Club, Membership, Player
+from clubs.permissions import MANAGE_CLUB, has_perm
 from tournaments.models import (
     Deal,
     Entry,
@@ -66,8 +67,14 @@ def set_checked_in(
 
 @transaction.atomic
 def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = None) -> Entry:
-    """Record the entry fee as paid (or undo it)."""
+    """Record the entry fee as paid (or undo it). Refused for an entry that plays free
+    (youth where the tournament says so): there is no fee to take."""
     locked = _locked_entry(entry)
+    if paid and locked.plays_free:
+        raise ValidationError(
+            _("%(name)s plays free (youth): there is no entry fee to take.")
+            % {"name": locked.player.full_name}
+        )
     before = locked.fee_paid
     locked.fee_paid = paid
     locked.save(update_fields=["fee_paid"])
@@ -161,7 +168,21 @@ def register_new_player(
 ) -> Entry:
     """A late entry at the desk for somebody not yet in the player list: creates the player
     (and a club membership if a club is given) and registers them with the next start number.
-    A player who turns up at the desk is checked in at once unless ``checked_in`` is False."""
+    A player who turns up at the desk is checked in at once unless ``checked_in`` is False.
+
+    A membership is the club's own business: ``user`` (when given) must be allowed to run
+    ``club`` (``clubs.permissions``, ``MANAGE_CLUB``); otherwise nothing is written and the
+    error names the field. A guest from another club is entered without a club."""
+    if club is not None and user is not None and not has_perm(user, MANAGE_CLUB, club):
+        raise ValidationError(
+            {
+                "club": _(
+                    "You cannot add members to %(club)s. Leave the club blank for a guest; "
+                    "their club adds them to its members."
+                )
+                % {"club": club.name}
+            }
+        )
     player = Player(first_name=first_name.strip(), last_name=last_name.strip(), category=category)
     player.full_clean()
     player.save()

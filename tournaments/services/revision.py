@@ -9,7 +9,7 @@ reader never gets output older than the data it would read itself.
 
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import F, Q
 
 from tournaments.models import Tournament
 
@@ -20,3 +20,20 @@ def bump_revision(*, tournament_id: int) -> None:
     Called last in a service, so that on PostgreSQL the tournament row stays locked for as
     short a time as possible (deal entries at different tables only meet here)."""
     Tournament.objects.filter(pk=tournament_id).update(revision=F("revision") + 1)
+
+
+def bump_revisions_showing(*, player_id: int | None = None, club_id: int | None = None) -> int:
+    """Bump every tournament that shows this player (an entry) or this club (host club, a
+    team's club, or the club of a player entered): one UPDATE, for a rename in the registry
+    or the club list, inside the caller's transaction. Returns the number bumped."""
+    shows = Q(pk__in=[])
+    if player_id is not None:
+        shows |= Q(entries__player_id=player_id)
+    if club_id is not None:
+        shows |= (
+            Q(host_club_id=club_id)
+            | Q(teams__club_id=club_id)
+            | Q(entries__player__memberships__club_id=club_id)
+        )
+    showing = Tournament.objects.filter(shows).values("pk")
+    return Tournament.objects.filter(pk__in=showing).update(revision=F("revision") + 1)

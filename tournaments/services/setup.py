@@ -286,7 +286,10 @@ def register_player(
 ) -> Entry:
     """Register a player; the start number is the next free one in the tournament.
 
-    Raises ValidationError (field ``player``) if the player is registered already."""
+    ``fee_paid`` is ignored for an entry that plays free (youth where the tournament lets
+    youth play free): no fee is recorded for it, as :func:`tournaments.money.entry_fee_cents`
+    counts none. Raises ValidationError (field ``player``) if the player is registered
+    already."""
     # Lock the tournament row so that two desks registering at once get distinct numbers.
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
@@ -306,6 +309,8 @@ def register_player(
         checked_in=checked_in,
         fee_paid=fee_paid,
     )
+    if entry.plays_free:
+        entry.fee_paid = False
     entry.full_clean()
     entry.save()
     changelog.record(
@@ -313,7 +318,7 @@ def register_player(
         action=TournamentChange.Action.REGISTERED,
         user=user,
         subject=f"{entry.number}: {player.full_name}",
-        after={"checked_in": checked_in, "fee_paid": fee_paid, "category": entry.category},
+        after={"checked_in": checked_in, "fee_paid": entry.fee_paid, "category": entry.category},
     )
     bump_revision(tournament_id=tournament.pk)
     return entry

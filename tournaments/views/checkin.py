@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from clubs.models import Player
+from clubs.models import Category, Player
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from clubs.selectors import players_named
 from tournaments import printouts
@@ -25,8 +25,10 @@ from tournaments.forms_setup import (
     add_service_errors,
 )
 from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
+from tournaments.money import plays_free
 from tournaments.printouts import public_base_url
 from tournaments.services import checkin as services
+from tournaments.services.registration import entry_category
 from tournaments.tables import RegistrationTable
 
 
@@ -53,6 +55,8 @@ def filtered_entries(tournament: Tournament, query: str, show: str):
         entries = entries.filter(checked_in=False, withdrawn_after_round__isnull=True)
     elif show == "not_paid":
         entries = entries.filter(fee_paid=False)
+        if tournament.youth_entry_free:  # they play free: nothing to pay
+            entries = entries.exclude(category=Category.YOUTH)
     elif show == "withdrawn":
         entries = entries.filter(withdrawn_after_round__isnull=False)
     return entries
@@ -148,9 +152,10 @@ SHOWN = 20  # search results shown on the late-entry page
 @tournament_permission(MANAGE_TOURNAMENT)
 def late_entry(request, pk):
     """Register a player at the desk: an existing one (search) or a new one on the spot."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(Tournament.objects.select_related("season"), pk=pk)
     query = request.GET.get("q", "")
-    new_form = NewPlayerForm(prefix="new")
+    form_options = {"user": request.user, "youth_entry_free": tournament.youth_entry_free}
+    new_form = NewPlayerForm(prefix="new", **form_options)
     existing_form = ExistingPlayerForm(prefix="existing")
     duplicates = []
     if request.method == "POST":
@@ -167,7 +172,7 @@ def late_entry(request, pk):
                     )
                     return _registered(request, tournament, entry)
             else:
-                new_form = NewPlayerForm(request.POST, prefix="new")
+                new_form = NewPlayerForm(request.POST, prefix="new", **form_options)
                 if new_form.is_valid() and request.POST.get("new-different_person") != "1":
                     # The same name (however spelt) is most likely the same person: offer them.
                     duplicates = list(
@@ -194,6 +199,10 @@ def late_entry(request, pk):
             add_service_errors(form, error)
     # one more than shown tells whether the list is cut off
     found = list(services.search_players(tournament=tournament, query=query, limit=SHOWN + 1))
+    for player in [*found, *duplicates]:  # no fee to tick for those who would play free
+        player.plays_free = plays_free(
+            tournament=tournament, category=entry_category(tournament, player)
+        )
     return render(
         request,
         "tournaments/checkin/late_entry.html",

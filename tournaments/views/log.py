@@ -5,20 +5,20 @@ from django.urls import path
 
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from tournaments.models import Tournament
-from tournaments.selectors.changelog import tournament_log
+from tournaments.selectors.changelog import AREAS, tournament_log_page
 
 
 @tournament_permission(MANAGE_TOURNAMENT)
 def tournament_log_view(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     area = request.GET.get("area", "")
-    lines = tournament_log(tournament=tournament)
-    if area in ("tournament", "round", "deal"):
-        lines = [line for line in lines if line.area == area]
+    if area not in AREAS:
+        area = ""
+    page = tournament_log_page(tournament=tournament, area=area, page=request.GET.get("page"))
     return render(
         request,
         "tournaments/log.html",
-        {"tournament": tournament, "lines": lines, "area": area},
+        {"tournament": tournament, "page": page, "lines": page.object_list, "area": area},
     )
 
 

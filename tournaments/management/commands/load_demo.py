@@ -142,7 +142,8 @@ class Command(BaseCommand):
         """Check everyone in, draw both rounds with fixed seeds and enter every deal."""
         for entry in tournament.entries.all():
             checkin.set_checked_in(entry=entry, checked_in=True)
-            checkin.set_fee_paid(entry=entry, paid=True)
+            if not entry.plays_free:
+                checkin.set_fee_paid(entry=entry, paid=True)
         rng = random.Random(demo.DEMO_SEED)
         rules = results.rule_source_of(tournament)
         for number in range(1, tournament.rounds + 1):
