@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from rules.builtin_sources import BUILTIN_SLUGS, load_builtin
-from tournaments.form_rendering import PlainRenderer
+from tournaments.form_rendering import PlainRenderer, deal_form_fields
 from tournaments.forms_entry import DealForm
 
 NAMES = ["Anna Maier", "Bernd <b>Müller</b>", "Carla & Co", 'Dieter "D" Ott', "Eva O'Neil"]
@@ -112,3 +112,56 @@ def test_the_deal_form_uses_the_plain_renderer():
         deals_per_round=24,
     )
     assert isinstance(form.renderer, PlainRenderer)
+
+
+def _phone_form(rules, names, number, key=None, **kwargs):
+    return DealForm(
+        rules=rules,
+        player_names=names,
+        deals_per_round=24,
+        initial={"number": number, "submission_key": key or uuid.uuid4(), **kwargs},
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_cached_deal_form_fields_are_what_the_template_writes(language, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    from django.core.cache import cache
+
+    cache.clear()
+    rules = load_builtin("swm")
+    with translation.override(language):
+        shown = []
+        for number in (1, 2, 17):  # the first fills the cache, the others read it
+            form = _phone_form(rules, NAMES[:4], number)
+            html = deal_form_fields(form)
+            assert html == render_to_string(
+                "tournaments/entry/_deal_form_fields.html", {"form": form}
+            )
+            assert f'name="number" value="{number}"' in html
+            assert str(form.initial["submission_key"]) in html
+            shown.append(html)
+        assert len(set(shown)) == 3
+        # other players: other fields (names, labels for screen readers)
+        other = _phone_form(rules, ["Xaver Huber", *NAMES[1:4]], 2)
+        html = deal_form_fields(other)
+        assert html == render_to_string("tournaments/entry/_deal_form_fields.html", {"form": other})
+        assert "Xaver Huber" in html and "Anna Maier" not in html
+        assert "Xaver" not in shown[1]
+
+
+def test_a_form_with_data_or_a_stored_deal_is_rendered_as_it_is(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    rules = load_builtin("swm")
+    deal_form_fields(_phone_form(rules, NAMES[:4], 1))  # an empty form in the cache
+    bound = DealForm(
+        {"number": "1", "contract": "cego"},
+        rules=rules,
+        player_names=NAMES[:4],
+        deals_per_round=24,
+    )
+    html = deal_form_fields(bound)
+    assert 'class="errorlist' in html and "selected" in html
+    stored = _phone_form(rules, NAMES[:4], 1, contract="cego", declarer_points=61)
+    html = deal_form_fields(stored)
+    assert 'value="61"' in html and 'value="cego" selected' in html

@@ -58,8 +58,10 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         return render(
             request, "tournaments/entry/phone_choose_seat.html", {"table": table, "sheet": sheet}
         )
-    form = deal_form(sheet)
-    if request.method == "POST":
+    partial = request.htmx and request.GET.get("partial") == "sheet"  # the sheet, every 15 s
+    if request.method != "POST":
+        form = None if partial else deal_form(sheet)
+    else:
         form = deal_form(sheet, data=request.POST, number=_posted_int(request, "number"))
         if form.is_valid():
             try:
@@ -92,7 +94,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "is_open": _is_open(table),
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
     }
-    if request.htmx and request.GET.get("partial") == "sheet":
+    if partial:
         return render(request, "tournaments/entry/_phone_live.html", context)
     return render(request, "tournaments/entry/phone_entry.html", context)
 
