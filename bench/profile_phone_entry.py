@@ -32,6 +32,7 @@ def main() -> None:
     parser.add_argument(
         "--prefill", type=int, default=12, help="deals each table has before (mid-round: 12)"
     )
+    parser.add_argument("--queries", action="store_true", help="print the last deal's SQL")
     parser.add_argument("--only", choices=["POST", "GET"], help="profile only these requests")
     args = parser.parse_args()
     setup_django(scratch_database("sqlite"))
@@ -69,6 +70,7 @@ def main() -> None:
     timings: dict[str, list[float]] = {"POST": [], "GET": []}
     queries: dict[str, list[int]] = {"POST": [], "GET": []}
     profiler = cProfile.Profile()
+    last_sql: dict[str, list[str]] = {}
 
     def timed(kind, call):
         with CaptureQueriesContext(connection) as captured:
@@ -81,6 +83,7 @@ def main() -> None:
             if profiling:
                 profiler.disable()
         queries[kind].append(len(captured.captured_queries))
+        last_sql[kind] = [q["sql"] for q in captured.captured_queries]
         return response
 
     for index in range(args.deals):
@@ -108,6 +111,9 @@ def main() -> None:
         )
     total = statistics.mean(timings["POST"]) + statistics.mean(timings["GET"])
     print(f"deal: {total * 1000:6.1f} ms CPU per deal (POST + redirect GET), {args.deals} deals")
+    if args.queries:
+        for kind, sqls in last_sql.items():
+            print(f"{kind}:", *(f"  {sql[:300]}" for sql in sqls), sep="\n")
     if args.profile:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.profile)

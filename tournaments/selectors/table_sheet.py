@@ -63,17 +63,29 @@ class TableSheet:
         return dealer_position(deal_number=number, table_size=len(self.seats))
 
 
-def table_sheet(*, table: Table) -> TableSheet:
-    """Three queries: seats with players and substitutes, and the deals."""
+def table_seating(*, table: Table) -> TableSheet:
+    """The sheet without its deals (no lines, no next number): the players and the rules, all
+    the deal form needs to check a posted deal. Two queries."""
     tournament = table.round.tournament
-    rules = rule_source_of(tournament)
+    return TableSheet(
+        table=table,
+        rules=rule_source_of(tournament),
+        seats=_seat_infos(table),
+        lines=(),
+        totals=(),
+        next_number=None,
+        deals_per_round=tournament.deals_per_round,
+    )
+
+
+def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
     seats = list(
         Seat.objects.filter(table=table)
         .select_related("entry__player")
         .prefetch_related("substitutions__entry__player")
         .order_by("position")
     )
-    seat_infos = tuple(
+    return tuple(
         SeatInfo(
             position=seat.position,
             name=seat.entry.player.full_name,
@@ -85,7 +97,14 @@ def table_sheet(*, table: Table) -> TableSheet:
         )
         for seat in seats
     )
-    size = len(seats)
+
+
+def table_sheet(*, table: Table) -> TableSheet:
+    """Three queries: seats with players and substitutes, and the deals."""
+    tournament = table.round.tournament
+    rules = rule_source_of(tournament)
+    seat_infos = _seat_infos(table)
+    size = len(seat_infos)
     running = [0] * size
     lines = []
     for deal in Deal.objects.filter(table=table).order_by("number"):
