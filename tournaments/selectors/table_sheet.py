@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
@@ -33,6 +34,16 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class PendingLine:
+    """A deal waiting for confirmation, with the players' names beside its numbers."""
+
+    line: SheetLine
+    declarer_name: str  # short name; "" for none
+    points: tuple[tuple[str, Any] | None, ...]  # per seat: (name, card points entered) or None
+    scores: tuple[tuple[str, int | None], ...]  # (name, score) per seat that has a score
+
+
+@dataclass(frozen=True)
 class TableSheet:
     table: Table
     rules: RuleSource
@@ -53,6 +64,26 @@ class TableSheet:
     @property
     def pending(self) -> list[SheetLine]:
         return [line for line in self.lines if line.deal.status == Deal.Status.PENDING]
+
+    @property
+    def pending_lines(self) -> list[PendingLine]:
+        names = [(seat.position, seat.short_name or seat.name) for seat in self.seats]
+        shown = []
+        for line in self.pending:
+            entered = line.deal.details.get("points") or () if line.deal.details else ()
+            shown.append(
+                PendingLine(
+                    line=line,
+                    declarer_name="".join(n for p, n in names if p == line.declarer),
+                    points=tuple(
+                        (name, entered[p]) if 0 <= p < len(entered) else None for p, name in names
+                    ),
+                    scores=tuple(
+                        (name, line.scores[p]) for p, name in names if 0 <= p < len(line.scores)
+                    ),
+                )
+            )
+        return shown
 
     def sitting_out(self, number: int) -> int | None:
         return sitting_out_position(
