@@ -12,7 +12,14 @@ Phases, each on a fresh tournament of 160 players (40 tables, one phone each):
 On SQLite (a file, IMMEDIATE transactions) and PostgreSQL (127.0.0.1, CONN_MAX_AGE=60).
 
     .venv/bin/python bench/bench_entry.py [--db sqlite|postgres|both] [--seconds 60]
-Port 8220 (SQLite) and 8221 (PostgreSQL); PG_BENCH_URL names the scratch PostgreSQL database.
+        [--phases ABCD] [--port 8220]
+Port 8220 (SQLite) and 8221 (PostgreSQL) unless --port (SQLite on it, PostgreSQL on the next);
+PG_BENCH_URL names the scratch PostgreSQL database.
+
+Besides the wall-clock figures each phase prints the server's CPU time per deal (the waitress
+process's user + system time from /proc over the phase, divided by the deals: one POST and the
+GET its redirect leads to; the database server's own CPU is not in it). CPU time is what the
+shared machine's load disturbs least.
 """
 
 from __future__ import annotations
@@ -132,6 +139,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc), NaN elsewhere."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def phase(label: str, server: Waitress, work, *, wall: bool = False) -> None:
     from tournaments.models import Deal
 
@@ -141,9 +158,11 @@ def phase(label: str, server: Waitress, work, *, wall: bool = False) -> None:
     round_ = draws.draw_next_round(tournament=tournament, number=1, seed=1)
     tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
     phones = [Phone(server.url, token) for token in tokens]
+    cpu_start = cpu_seconds(server.process.pid)
     start = time.perf_counter()
     times, errors = run_phones(phones, work)
     seconds = time.perf_counter() - start
+    cpu = cpu_seconds(server.process.pid) - cpu_start
     keys = [key for phone in phones for key in phone.keys]
     stored = Deal.objects.filter(table__round=round_).count()
     exactly_once = Deal.objects.filter(submission_key__in=keys).count() == len(keys) == stored
@@ -159,24 +178,33 @@ def phase(label: str, server: Waitress, work, *, wall: bool = False) -> None:
         f"  {'':<34} stored {stored}, each accepted deal exactly once: "
         f"{'yes' if exactly_once else 'NO'}; errors: {len(errors)}"
         + (f" (first: {errors[0]})" if errors else "")
+        + f"; server CPU {cpu * 1000 / max(len(times), 1):.1f} ms per deal"
+        + f"; load average {os.getloadavg()[0]:.1f}"
     )
 
 
-def run(kind: str, seconds: int, port: int) -> None:
+def run(kind: str, seconds: int, port: int, phases: str) -> None:
     setup_django(scratch_database(kind))
     env = {"CONN_MAX_AGE": "60"} if kind == "postgres" else {}
     print(f"{kind}: waitress 8 threads, DEBUG off; {PHONES} phones (one per table)")
     with Waitress(port, threads=8, env=env) as server:
-        phase(f"A one deal / 20 s each, {seconds} s", server, poisson(20, seconds))
-        phase("B burst of 40 at one instant", server, burst(threading.Barrier(PHONES)), wall=True)
-        phase("C one deal / 2 s each, 30 s", server, poisson(2, 30))
-        phase("D flat out, 24 deals each", server, flat_out)
+        if "A" in phases:
+            phase(f"A one deal / 20 s each, {seconds} s", server, poisson(20, seconds))
+        if "B" in phases:
+            barrier = threading.Barrier(PHONES)
+            phase("B burst of 40 at one instant", server, burst(barrier), wall=True)
+        if "C" in phases:
+            phase("C one deal / 2 s each, 30 s", server, poisson(2, 30))
+        if "D" in phases:
+            phase("D flat out, 24 deals each", server, flat_out)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
-    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--seconds", type=int, default=60, help="length of phase A")
+    parser.add_argument("--phases", default="ABCD", help="which phases to run, e.g. AB")
+    parser.add_argument("--port", type=int, default=8220, help="SQLite's; PostgreSQL's is next")
     args = parser.parse_args()
     if args.db == "both":
         print(
@@ -186,11 +214,14 @@ def main() -> None:
         )
         for kind in ("sqlite", "postgres"):
             subprocess.run(
-                [sys.executable, __file__, "--db", kind, "--seconds", str(args.seconds)],
+                [
+                    *(sys.executable, __file__, "--db", kind, "--seconds", str(args.seconds)),
+                    *("--phases", args.phases, "--port", str(args.port)),
+                ],
                 check=True,
             )
         return
-    run(args.db, args.seconds, 8220 if args.db == "sqlite" else 8221)
+    run(args.db, args.seconds, args.port + (args.db == "postgres"), args.phases.upper())
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSource
 from tournaments.contract_names import proper_name
+from tournaments.form_rendering import PlainRenderer
 
 YES_NO = [("", "—"), ("1", _("won")), ("0", _("lost"))]
 PENALTY_KINDS = {
@@ -29,6 +30,9 @@ def localized(names: Any) -> str:
 
 class DealForm(forms.Form):
     """Fields named after the deal record; per-seat fields are ``points_0`` … ``points_4``."""
+
+    # Django's HTML, written in Python: the phone page renders this form on every deal.
+    default_renderer = PlainRenderer()
 
     number = forms.IntegerField(label=_("Deal"), min_value=1)
     contract = forms.ChoiceField(label=_("Contract"))

@@ -205,3 +205,32 @@ def test_phone_revise_pending_then_other_confirms(client, table):
     )
     deal.refresh_from_db()
     assert deal.status == Deal.Status.CONFIRMED
+
+
+def test_phone_pending_list_names_the_players_beside_their_numbers(client, table):
+    from tournaments.services import results
+
+    seats = list(table.seats.order_by("position").select_related("entry__player"))
+    short = [f"{s.entry.player.first_name} {s.entry.player.last_name[:1]}." for s in seats]
+    results.enter_deal(
+        table=table,
+        number=1,
+        inputs={"contract": "raeuber", "declarer": 1, "points": [30, 20, 19, 10]},
+        via="table",
+        entered_by_position=1,
+    )
+    results.enter_deal(table=table, number=2, inputs=deal_post(number=2), via="table")
+    url = phone(client, table, 0)
+    page = client.get(url).content.decode()
+    pending = page[page.index('id="pending-1"') : page.index('id="pending-2"')]
+    entered = pending[pending.index('class="pending-points"') :].split("</p>")[0]
+    for name, points in zip(short, [30, 20, 19, 10], strict=True):
+        assert f"{name} <b>{points}</b>" in entered
+    assert entered.count(" · ") == 3
+    head = pending[pending.index('class="pending-head"') :].split("</p>")[0]
+    assert f"· {short[1]}" in head
+    scores = pending[pending.index('class="pending-scores"') :].split("</p>")[0]
+    assert scores.count("<span>") == 4 and all(name in scores for name in short)
+    second = page[page.index('id="pending-2"') :]
+    assert "pending-points" not in second.split("</div>")[0]
+    assert f"· {short[2]}" in second.split("</p>")[0]

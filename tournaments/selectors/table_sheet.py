@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
@@ -33,6 +34,16 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class PendingLine:
+    """A deal waiting for confirmation, with the players' names beside its numbers."""
+
+    line: SheetLine
+    declarer_name: str  # short name; "" for none
+    points: tuple[tuple[str, Any] | None, ...]  # per seat: (name, card points entered) or None
+    scores: tuple[tuple[str, int | None], ...]  # (name, score) per seat that has a score
+
+
+@dataclass(frozen=True)
 class TableSheet:
     table: Table
     rules: RuleSource
@@ -54,6 +65,26 @@ class TableSheet:
     def pending(self) -> list[SheetLine]:
         return [line for line in self.lines if line.deal.status == Deal.Status.PENDING]
 
+    @property
+    def pending_lines(self) -> list[PendingLine]:
+        names = [(seat.position, seat.short_name or seat.name) for seat in self.seats]
+        shown = []
+        for line in self.pending:
+            entered = line.deal.details.get("points") or () if line.deal.details else ()
+            shown.append(
+                PendingLine(
+                    line=line,
+                    declarer_name="".join(n for p, n in names if p == line.declarer),
+                    points=tuple(
+                        (name, entered[p]) if 0 <= p < len(entered) else None for p, name in names
+                    ),
+                    scores=tuple(
+                        (name, line.scores[p]) for p, name in names if 0 <= p < len(line.scores)
+                    ),
+                )
+            )
+        return shown
+
     def sitting_out(self, number: int) -> int | None:
         return sitting_out_position(
             rules=self.rules, table_size=len(self.seats), deal_number=number
@@ -63,17 +94,29 @@ class TableSheet:
         return dealer_position(deal_number=number, table_size=len(self.seats))
 
 
-def table_sheet(*, table: Table) -> TableSheet:
-    """Three queries: seats with players and substitutes, and the deals."""
+def table_seating(*, table: Table) -> TableSheet:
+    """The sheet without its deals (no lines, no next number): the players and the rules, all
+    the deal form needs to check a posted deal. Two queries."""
     tournament = table.round.tournament
-    rules = rule_source_of(tournament)
+    return TableSheet(
+        table=table,
+        rules=rule_source_of(tournament),
+        seats=_seat_infos(table),
+        lines=(),
+        totals=(),
+        next_number=None,
+        deals_per_round=tournament.deals_per_round,
+    )
+
+
+def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
     seats = list(
         Seat.objects.filter(table=table)
         .select_related("entry__player")
         .prefetch_related("substitutions__entry__player")
         .order_by("position")
     )
-    seat_infos = tuple(
+    return tuple(
         SeatInfo(
             position=seat.position,
             name=seat.entry.player.full_name,
@@ -85,7 +128,14 @@ def table_sheet(*, table: Table) -> TableSheet:
         )
         for seat in seats
     )
-    size = len(seats)
+
+
+def table_sheet(*, table: Table) -> TableSheet:
+    """Three queries: seats with players and substitutes, and the deals."""
+    tournament = table.round.tournament
+    rules = rule_source_of(tournament)
+    seat_infos = _seat_infos(table)
+    size = len(seat_infos)
     running = [0] * size
     lines = []
     for deal in Deal.objects.filter(table=table).order_by("number"):

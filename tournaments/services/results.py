@@ -9,6 +9,8 @@ conflict instead of a lost update.
 
 from __future__ import annotations
 
+import functools
+import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,7 +102,18 @@ def last_round_raeuber(table: Table) -> bool:
 
 
 def rule_source_of(tournament: Tournament) -> RuleSource:
-    return rule_source_from_dict(tournament.rules_snapshot)
+    """The tournament's pinned rule source, built once per snapshot (every deal asks)."""
+    try:
+        text = json.dumps(tournament.rules_snapshot, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return rule_source_from_dict(tournament.rules_snapshot)  # raises the error
+    return _rule_source_from_json(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_source_from_json(text: str) -> RuleSource:
+    """A RuleSource is frozen: one copy per snapshot serves every thread."""
+    return rule_source_from_dict(json.loads(text))
 
 
 def table_facts(table: Table) -> TableFacts:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from scoring import count_card_points
+from tournaments.form_rendering import PlainRenderer
 
 FACE_VALUES = {
     "fives": (5, _("Kings, Gstieß, 21 and 1 (5 each)")),
@@ -23,6 +24,7 @@ FACE_VALUES = {
 
 
 class CardCountForm(forms.Form):
+    default_renderer = PlainRenderer()  # shown inside the deal form on every phone page
     method = forms.ChoiceField(choices=[("threes", _("in threes")), ("pairs", _("in pairs"))])
 
     def __init__(self, *args, **kwargs):

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from tournaments.device import device_of
 from tournaments.forms_entry import initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
-from tournaments.selectors.table_sheet import TableSheet, table_sheet
+from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
 from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError
 from tournaments.views.entry import deal_form, render_preview, show_result_error
@@ -52,15 +52,19 @@ def _is_open(table: Table) -> bool:
 def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     table = _table(token)
     device = device_of(request)  # the phone gets its id on its first visit
-    sheet = table_sheet(table=table)
+    number = _posted_int(request, "number") if request.method == "POST" else None
+    # A posted deal needs only the players and the rules; the page, the whole sheet.
+    sheet = table_seating(table=table) if number is not None else table_sheet(table=table)
     position = _my_position(request, table, sheet)
     if position is None:
         return render(
             request, "tournaments/entry/phone_choose_seat.html", {"table": table, "sheet": sheet}
         )
-    form = deal_form(sheet)
-    if request.method == "POST":
-        form = deal_form(sheet, data=request.POST, number=_posted_int(request, "number"))
+    partial = request.htmx and request.GET.get("partial") == "sheet"  # the sheet, every 15 s
+    if request.method != "POST":
+        form = None if partial else deal_form(sheet)
+    else:
+        form = deal_form(sheet, data=request.POST, number=number)
         if form.is_valid():
             try:
                 deal = results.enter_deal(
@@ -82,6 +86,8 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
                     % {"number": deal.number},
                 )
                 return redirect("tournaments:table_entry", token)
+        if number is not None:  # the form again, with the sheet
+            sheet = table_sheet(table=table)
     context = {
         "table": table,
         "tournament": table.round.tournament,
@@ -92,7 +98,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "is_open": _is_open(table),
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
     }
-    if request.htmx and request.GET.get("partial") == "sheet":
+    if partial:
         return render(request, "tournaments/entry/_phone_live.html", context)
     return render(request, "tournaments/entry/phone_entry.html", context)
 
