@@ -24,9 +24,11 @@ from _support import Waitress, build_tournament, scratch_database, setup_django
 from cego_club.venue import VENUE_DATABASE_ENVIRONMENT
 
 
-def wrk(url: str, *, seconds: int, connections: int) -> dict:
+def wrk(url: str, *, seconds: int, connections: int, cookie: str = "") -> dict:
+    header = ["-H", f"Cookie: {cookie}"] if cookie else []
     out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency", url],
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency"]
+        + [*header, url],
         capture_output=True,
         text=True,
         check=True,
@@ -85,14 +87,26 @@ def main() -> None:
             ("projector partial", f"/tournaments/{tournament.pk}/standings/projector/?partial=1"),
         ]
         for label, path in pages:
-            body = urllib.request.urlopen(server.url + path, timeout=10).read()  # warms the cache
-            assert f"Nachname{args.players - 1}".encode() in body
+            with urllib.request.urlopen(server.url + path, timeout=10) as first:  # warms the cache
+                assert f"Nachname{args.players - 1}".encode() in first.read()
+                cookies = [h.split(";", 1)[0] for h in first.headers.get_all("Set-Cookie") or []]
             for connections in [int(c) for c in args.connections.split(",")]:
-                r = wrk(server.url + path, seconds=args.seconds, connections=connections)
-                print(
-                    f"{label:<30} c={connections:<3} {r['rps']:6.0f} req/s  p50 {r['p50']:6.1f} ms"
-                    f"  p99 {r['p99']:6.1f} ms  ({r['requests']} requests; errors: {r['errors']})"
-                )
+                # A first visit, then a browser refreshing: it sends back the cookies it was
+                # given (the CSRF cookie of the page's language form).
+                for visit, cookie in (("first", ""), ("again", "; ".join(cookies))):
+                    if visit == "again" and not cookies:
+                        continue
+                    r = wrk(
+                        server.url + path,
+                        seconds=args.seconds,
+                        connections=connections,
+                        cookie=cookie,
+                    )
+                    print(
+                        f"{label:<27} {visit:<5} c={connections:<3} {r['rps']:5.0f} req/s  "
+                        f"p50 {r['p50']:6.1f} ms  p99 {r['p99']:6.1f} ms  "
+                        f"({r['requests']} requests; errors: {r['errors']})"
+                    )
 
 
 if __name__ == "__main__":
