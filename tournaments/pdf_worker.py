@@ -21,6 +21,7 @@ _WARM_UP_HTML = "<!DOCTYPE html><html><body><p>Cego <b>Club</b></p></body></html
 @cache
 def _html_class():
     from weasyprint import CSS, HTML
+    from weasyprint.css.counters import CounterStyle
 
     try:
         from weasyprint import html as ua
@@ -29,7 +30,9 @@ def _html_class():
         text = re.sub(r"^::(footnote|note)-[a-z]+ \{[^}]*\}\n", "", text, flags=re.M)
         if any(f"\n::{name}" in text for name in ("marker", "footnote", "note")):
             return HTML  # another WeasyPrint's stylesheet: use it as it is
-        lean = CSS(string=text, counter_style=ua.UA_COUNTER_STYLE)
+        # Its @counter-style rules are in WeasyPrint's own set already (parsed here into a
+        # set of their own: defined twice, they would be warned about).
+        lean = CSS(string=text, counter_style=CounterStyle())
         if not callable(getattr(HTML, "_ua_stylesheets", None)):
             return HTML
     except (ImportError, AttributeError):
