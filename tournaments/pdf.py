@@ -3,8 +3,9 @@
 WeasyPrint works on one core and needs about 60-120 ms a page for a score sheet. A template
 that marks its independent parts with ``<!--part-->`` (score sheets: one per table) is split
 into as many runs as there are worker processes, rendered in parallel, and the PDFs joined with
-pypdf. The workers are started on the first large PDF of a server process and kept (from a fork
-server that has WeasyPrint imported; spawned on Windows); ``PDF_WORKERS=1`` renders in-process.
+pypdf. The workers are started by :func:`warm_up` (the draw page calls it) or else on the first
+large PDF of a server process, and kept (from a fork server that has WeasyPrint imported;
+spawned on Windows); ``PDF_WORKERS=1`` renders in-process.
 A script that renders such a PDF needs the usual ``if __name__ == "__main__":`` guard.
 """
 
@@ -54,6 +55,23 @@ def _get_pool() -> ProcessPoolExecutor:
                 context = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=context)
         return _pool
+
+
+def warm_up() -> None:
+    """Start the worker processes in the background, each with WeasyPrint imported and a line
+    rendered (fonts and stylesheets ready): the next large PDF does not wait for that (about 2 s
+    on the venue laptop). Nothing when PDFs are rendered in-process or the pool runs already."""
+    if workers() < 2 or _pool is not None:
+        return
+
+    def run() -> None:
+        try:
+            pool = _get_pool()
+            list(pool.map(pdf_worker.warm_up, range(workers())))
+        except Exception:  # the first real PDF starts the pool instead
+            logger.exception("Starting the PDF workers in advance failed")
+
+    threading.Thread(target=run, name="pdf-warm-up", daemon=True).start()
 
 
 def _discard_pool() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import segno
@@ -29,6 +30,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cego_club.venue import is_loopback
+from tournaments import pdf
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
 from tournaments.money import tournament_money
@@ -69,7 +71,10 @@ def phones_cannot_open(url: str) -> bool:
     return is_loopback(urlsplit(url).hostname or "")
 
 
+@lru_cache(maxsize=512)
 def qr_data_uri(url: str) -> str:
+    """The QR code of ``url`` (a table's address keeps its token until it is re-issued: the
+    sheets rendered again after a swap reuse the codes)."""
     return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
 
 
@@ -220,6 +225,13 @@ def _prerender_in_thread(*args) -> None:
             connection.close()  # this thread's own database connection
 
     threading.Thread(target=run, name="prerender-printouts", daemon=True).start()
+
+
+def warm_up() -> None:
+    """Get the PDF workers ready before the draw (see :func:`tournaments.pdf.warm_up`), when
+    printouts are rendered in the background (``PRINT_PRERENDER`` ``"thread"``)."""
+    if getattr(settings, "PRINT_PRERENDER", "thread") == "thread":
+        pdf.warm_up()
 
 
 def prerender_round(

@@ -14,6 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
+
 from clubs.models import Membership
 from tournaments import ranking
 from tournaments.models import (
@@ -159,11 +161,16 @@ def _lot_rank(lot_orders: list[list[int]], group: list[int]) -> dict[int, int] |
 
 
 def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
-    """Every counting deal of the season added up per entry (3 queries; the deals are
-    streamed: a season has tens of thousands). ``bucket``: the seat field to group by."""
+    """Every counting deal of the season added up per entry (3 queries). ``bucket``: the seat
+    field to group by.
+
+    A season has tens of thousands of deals, but most tables keep their four players all round:
+    for those the database adds up each seat position's scores per table (one row per table),
+    which is the same as adding the deals one by one. The deals of a table with a substitute
+    (who sits where changes from a deal on) come one row per deal, in the same query."""
     seats = list(
         Seat.objects.filter(round__tournament__season=season).values(
-            "id", "table_id", "position", "entry_id", bucket, "table__voided"
+            "id", "table_id", "position", "entry_id", bucket
         )
     )
     substitutions = list(
@@ -171,17 +178,57 @@ def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
             "seat_id", "entry_id", "from_deal"
         )
     )
-    voided = {s["table_id"] for s in seats if s["table__voided"]}
-    deals = (
-        d
-        for d in Deal.objects.filter(
-            table__round__tournament__season=season, status=Deal.Status.CONFIRMED
-        )
-        .values("table_id", "number", "kind", "declarer_position", *SCORE_FIELDS)
-        .iterator(chunk_size=2000)
-        if d["table_id"] not in voided
+    timelines = _occupant_lookup(seats, substitutions)
+    substituted = Substitution.objects.filter(seat__round__tournament__season=season).values(
+        "seat__table_id"
     )
-    return _tally(seats=seats, substitutions=substitutions, deals=deals, bucket=bucket)
+    played = Q(kind=Deal.Kind.DEAL)
+    sums = {}
+    for position, name in enumerate(SCORE_FIELDS):
+        sums[f"sum{position}"] = Sum(name)
+        sums[f"scored{position}"] = Count(name)
+        sums[f"played{position}"] = Count(name, filter=played)
+        sums[f"won{position}"] = Count(
+            name, filter=played & Q(declarer_position=position, **{f"{name}__gt": 0})
+        )
+    groups = (
+        Deal.objects.filter(
+            table__round__tournament__season=season,
+            table__voided=False,
+            status=Deal.Status.CONFIRMED,
+        )
+        # None: the whole table at once; a deal number: that deal alone (a substitute's table)
+        .annotate(
+            deal=Case(
+                When(table_id__in=substituted, then=F("number")),
+                default=Value(None),
+                output_field=IntegerField(),
+            )
+        )
+        .values("table_id", "deal")
+        .annotate(**sums)
+        .order_by()
+    )
+    seat_at = {(s["table_id"], s["position"]): s for s in seats}
+    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    for group in groups:
+        table_id, deal_number = group["table_id"], group["deal"]
+        for position in range(len(SCORE_FIELDS)):
+            seat = seat_at.get((table_id, position))
+            if seat is None or not group[f"scored{position}"]:
+                continue
+            if deal_number is None:
+                entry_id = seat["entry_id"]
+            else:
+                entry_id = _occupant(timelines[seat["id"]], deal_number)
+            tally = tallies[entry_id]
+            key = seat[bucket]
+            tally.round_totals[key] = tally.round_totals.get(key, 0) + group[f"sum{position}"]
+            tally.deals_played += group[f"played{position}"]
+            tally.declarer_wins += group[f"won{position}"]
+    for tally in tallies.values():  # in bucket order, as adding the deals in order gives
+        tally.round_totals = dict(sorted(tally.round_totals.items()))
+    return tallies
 
 
 def home_clubs(**membership_filter) -> dict[int, str]:

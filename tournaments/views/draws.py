@@ -45,6 +45,8 @@ def round_draw(request, pk, round):  # noqa: A002
     if round_ is None and (round != drawn + 1 or round > tournament.rounds):
         raise Http404(_("This round cannot be drawn yet."))
     swap_form = SwapForm(round=round_) if round_ is not None else None
+    if request.method != "POST":
+        printouts.warm_up()  # the sheets are rendered right after the draw
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action == "swap" and round_ is not None:
