@@ -1,13 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
+from django.views.i18n import set_language
 
 from cego_club.health import health
 from clubs.views import accounts
 
 urlpatterns = [
     path("health/", health, name="health"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch takes no CSRF token: a forged switch only changes a reader's
+    # language, and without a token every spectator's copy of the standings is the same page,
+    # served from the cache (a token per request was a third of the server's work there).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     # The app's own login and logout (no namespace: the names Django's settings expect).
     *accounts.urlpatterns,
     # The admin's own login page is not used: everybody logs in on the app's (throttled) one.
