@@ -72,8 +72,6 @@ def build_tournament(
     """A tournament of ``players`` (tables of 4, Schwarzwaldmeisterschaft rules) with
     ``rounds_played`` rounds drawn and every deal entered through the result service."""
     from clubs.models import Club, Player
-    from tournaments import demo
-    from tournaments.seating import sitting_out_position
     from tournaments.services import checkin, draws, results, setup
 
     club, _ = Club.objects.get_or_create(name="Benchclub", short_name="BC", town="Triberg")
@@ -99,14 +97,23 @@ def build_tournament(
             tournament=tournament, number=number, seed=number, while_previous_open=True
         )
         for table in round_.tables.all():
-            size = table.seats.count()
-            for deal_number in range(1, tournament.deals_per_round + 1):
-                out = sitting_out_position(rules=rules, table_size=size, deal_number=deal_number)
-                active = [s for s in range(size) if s != out]
-                inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
-                results.enter_deal(table=table, number=deal_number, inputs=inputs)
+            enter_deals(table, rules=rules, rng=rng, deals=tournament.deals_per_round)
     tournament.refresh_from_db()
     return tournament
+
+
+def enter_deals(table, *, rules, rng: random.Random, deals: int) -> None:
+    """Deals 1 to ``deals`` at ``table``, plausible ones, entered through the result service."""
+    from tournaments import demo
+    from tournaments.seating import sitting_out_position
+    from tournaments.services import results
+
+    size = table.seats.count()
+    for number in range(1, deals + 1):
+        out = sitting_out_position(rules=rules, table_size=size, deal_number=number)
+        active = [s for s in range(size) if s != out]
+        inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
+        results.enter_deal(table=table, number=number, inputs=inputs)
 
 
 class Waitress:

@@ -21,7 +21,7 @@ import statistics
 import time
 import uuid
 
-from _support import build_tournament, scratch_database, setup_django
+from _support import build_tournament, enter_deals, scratch_database, setup_django
 
 
 def main() -> None:
@@ -42,9 +42,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from rules.builtin_sources import load_builtin
-    from tournaments import demo
-    from tournaments.seating import sitting_out_position
-    from tournaments.services import draws, results
+    from tournaments.services import draws
 
     tournament = build_tournament(players=160, rounds_played=0, rounds=1, name="Profile")
     round_ = draws.draw_next_round(tournament=tournament, number=1, seed=1)
@@ -52,12 +50,7 @@ def main() -> None:
     rules = load_builtin("swm")
     rng = random.Random(1)
     for table in round_.tables.all():
-        size = table.seats.count()
-        for number in range(1, args.prefill + 1):
-            out = sitting_out_position(rules=rules, table_size=size, deal_number=number)
-            active = [s for s in range(size) if s != out]
-            inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
-            results.enter_deal(table=table, number=number, inputs=inputs)
+        enter_deals(table, rules=rules, rng=rng, deals=args.prefill)
     phones = []
     for token in tokens:
         client = Client(enforce_csrf_checks=True, HTTP_HOST="127.0.0.1")

@@ -214,13 +214,15 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 def seed_venue(data: Path, *, tables: int, deals: int, env: dict[str, str]) -> dict:
     """A tournament with ``tables`` seated tables (and a staff user ``orga``) in the venue
     database in ``data``: {"tournament": pk, "tables": [{"token", "short_code"}, ...]}."""
+    return json_from(
+        [sys.executable, "-m", "tests.venue_seed", str(data), str(tables), str(deals)], env=env
+    )
+
+
+def json_from(command: list[str], *, env: dict[str, str], timeout: float = 300) -> dict:
+    """Run ``command`` (from the project folder) and read the JSON of its last line."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.venue_seed", str(data), str(tables), str(deals)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])

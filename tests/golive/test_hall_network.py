@@ -5,7 +5,6 @@ address the venue printed and the short code on the score sheet, and enters a de
 
 Needs root and iproute2 (`ip netns`), as in CI; elsewhere skipped, saying why."""
 
-import json
 import os
 import shutil
 import subprocess
@@ -16,7 +15,7 @@ import pytest
 
 from tests.conftest import REQUIRE_TOOLS
 from tests.golive.test_venue_server import deal_count
-from tests.servers import ROOT, clean_env, seed_venue, start_venue
+from tests.servers import clean_env, json_from, seed_venue, start_venue
 
 pytestmark = pytest.mark.servers
 
@@ -76,17 +75,13 @@ def test_a_phone_on_the_hall_network_enters_a_deal(tmp_path, hall):
         # This machine is not on the hall's network: the server is not reachable from here.
         with pytest.raises(OSError):
             urllib.request.urlopen(server.url + "/health/", timeout=3)
-        done = subprocess.run(
+        done = json_from(
             ["ip", "netns", "exec", phone, sys.executable, "-m", "tests.hall_phone"]
             + [server.url, table["token"], table["short_code"]],
-            cwd=ROOT,
             env=env,
-            capture_output=True,
-            text=True,
             timeout=120,
         )
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stdout.strip().splitlines()[-1]) == {"opened": True, "stored": True}
+        assert done == {"opened": True, "stored": True}
     finally:
         server.stop()
     assert deal_count(data) == 1

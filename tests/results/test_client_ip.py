@@ -49,9 +49,14 @@ def test_a_missing_short_or_garbled_header_falls_back_to_the_peer(settings):
 
 
 def _fail(client, address):
+    return _log_in(client, address, password="falsch")
+
+
+def _log_in(client, address, *, password="richtig-geheim"):
+    """A login through the proxy from the client at ``address``."""
     return client.post(
         reverse("login"),
-        {"username": "orga", "password": "falsch"},
+        {"username": "orga", "password": password},
         REMOTE_ADDR=PROXY,
         HTTP_X_FORWARDED_FOR=address,
     )
@@ -66,12 +71,7 @@ def test_login_throttling_locks_the_forwarded_client_only(settings):
         last = _fail(client, "203.0.113.9")
     assert last.status_code == 429
     # Another client behind the same proxy is not locked out.
-    response = Client().post(
-        reverse("login"),
-        {"username": "orga", "password": "richtig-geheim"},
-        REMOTE_ADDR=PROXY,
-        HTTP_X_FORWARDED_FOR="198.51.100.4",
-    )
+    response = _log_in(Client(), "198.51.100.4")
     assert response.status_code == 302
 
 
@@ -81,12 +81,7 @@ def test_without_the_setting_every_client_behind_the_proxy_shares_one_lock(setti
     get_user_model().objects.create_user("orga", "", "richtig-geheim")
     for _ in range(settings.AXES_FAILURE_LIMIT):
         _fail(Client(), "203.0.113.9")
-    response = Client().post(
-        reverse("login"),
-        {"username": "orga", "password": "richtig-geheim"},
-        REMOTE_ADDR=PROXY,
-        HTTP_X_FORWARDED_FOR="198.51.100.4",
-    )
+    response = _log_in(Client(), "198.51.100.4")
     assert response.status_code == 429
 
 
