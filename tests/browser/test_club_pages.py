@@ -29,20 +29,6 @@ MEMBER_LIST = (
 
 
 @pytest.fixture
-def browser(chromium_path):
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM calls between browser steps
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
 def club_data():
     club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CFB", town="Bräunlingen")
     season = SeasonFactory(

@@ -21,20 +21,6 @@ ARTIFACTS = "test-artifacts"
 
 
 @pytest.fixture
-def browser(chromium_path):
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
 def table():
     tournament = TournamentFactory(name="Sheet test", rules_slug="swm", rounds=2, deals_per_round=6)
     for index in range(4):

@@ -57,35 +57,27 @@ def test_headings_mark_the_names_as_german_on_an_english_page(admin_client, tour
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_heading_hyphenates_as_german_at_phone_width(
-    chromium_path, live_server, tournament, django_user_model, tmp_path
+    browser, live_server, tournament, django_user_model, tmp_path
 ):
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
     django_user_model.objects.create_superuser("orga", "", "pw")
     out = Path(os.environ.get("SCREENSHOT_DIR") or tmp_path)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path, args=["--no-sandbox", "--disable-gpu"]
-        )
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(f"{live_server.url}/login/")
-        page.click("button[name=language][value=en]")
-        page.wait_for_load_state()
-        page.fill("input[name=username]", "orga")
-        page.fill("input[name=password]", "pw")
-        page.click("form.login-form button[type=submit]")
-        page.wait_for_load_state()
-        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
-        assert page.evaluate("document.documentElement.lang") == "en"
-        style = page.evaluate(
-            """() => {
-                const name = document.querySelector('h1 .de-name');
-                const css = getComputedStyle(name);
-                return [name.lang, css.hyphens, css.overflowWrap];
-            }"""
-        )
-        assert style == ["de", "auto", "anywhere"]
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-        page.screenshot(path=str(out / "german-name-heading-phone.png"))
-        browser.close()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/login/")
+    page.click("button[name=language][value=en]")
+    page.wait_for_load_state()
+    page.fill("input[name=username]", "orga")
+    page.fill("input[name=password]", "pw")
+    page.click("form.login-form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    style = page.evaluate(
+        """() => {
+            const name = document.querySelector('h1 .de-name');
+            const css = getComputedStyle(name);
+            return [name.lang, css.hyphens, css.overflowWrap];
+        }"""
+    )
+    assert style == ["de", "auto", "anywhere"]
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(out / "german-name-heading-phone.png"))

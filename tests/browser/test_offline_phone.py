@@ -15,20 +15,6 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def browser(chromium_path):
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
 def table():
     return seat_table(tournament=TournamentFactory(rules_slug="swm", deals_per_round=24))
 

@@ -17,22 +17,6 @@ DEALS = 2
 
 
 @pytest.fixture
-def browser(chromium_path):
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
-    # between browser steps are ordinary synchronous calls.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
 def tournament():
     tournament = TournamentFactory(
         name="Dorfturnier", rules_slug="swm", rounds=1, deals_per_round=DEALS
