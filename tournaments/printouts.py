@@ -30,7 +30,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cego_club.venue import is_loopback
-from tournaments import pdf
+from tournaments import pdf, sheet_pdf
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
 from tournaments.money import tournament_money
@@ -44,13 +44,6 @@ logger = logging.getLogger(__name__)
 # Seat plan: two columns of this many lines per A4 page (150 players on two pages).
 SEAT_PLAN_ROWS_PER_COLUMN = 38
 SEAT_PLAN_COLUMNS = 2
-# Score sheet: the height (mm) the deal rows share (each row's 0.6 pt border comes on top), and
-# the bounds of one row.
-SHEET_ROWS_BUDGET_MM = 181.0
-SHEET_SUBSTITUTE_MM = 12.0
-SHEET_LOOPBACK_WARNING_MM = 10.0
-SHEET_ROW_MAX_MM = 9.0
-SHEET_ROW_MIN_MM = 5.0
 
 
 def public_base_url(request) -> str:
@@ -105,43 +98,15 @@ def table_cards_pdf(*, tournament: Tournament, round_number: int) -> bytes:
 
 
 def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
-    """One A4 page per table; its QR code opens ``base_url`` + the table's entry path."""
+    """One A4 page per table, drawn by :mod:`tournaments.sheet_pdf`; its QR code opens
+    ``base_url`` + the table's entry path."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
-    deals = max(sheets.tournament.deals_per_round, 1)
-    loopback = phones_cannot_open(base_url + "/")
-    tables = []
-    heights: list[str] = []
-    for table in sheets.tables:
-        # Every substitute adds a few lines to the column headers: the deal rows give way.
-        subs = max((len(seat.substitutes) for seat in table.seats), default=0)
-        budget = SHEET_ROWS_BUDGET_MM - SHEET_SUBSTITUTE_MM * subs
-        if loopback:
-            budget -= SHEET_LOOPBACK_WARNING_MM
-        row_mm = max(SHEET_ROW_MIN_MM, min(SHEET_ROW_MAX_MM, budget / deals))
-        height = f"{row_mm:.2f}"
-        if height not in heights:
-            heights.append(height)
-        url = base_url + table.entry_path
-        tables.append(
-            {
-                "table": table,
-                "url": url,
-                "short_url": base_url + table.short_path,
-                "qr": qr_data_uri(url),
-                "row_class": heights.index(height),
-                "compact": row_mm < 7,
-            }
-        )
-    return render_pdf(
-        "print/score_sheets.html",
-        {
-            "sheets": sheets,
-            "tables": tables,
-            "row_heights": heights,
-            "rules_name": _rules_name(sheets),
-            "contract_names": sheets.contract_names(get_language() or "de"),
-            "loopback": loopback,
-        },
+    return sheet_pdf.score_sheets_pdf(
+        sheets=sheets,
+        base_url=base_url,
+        rules_name=_rules_name(sheets),
+        contract_names=sheets.contract_names(get_language() or "de"),
+        loopback=phones_cannot_open(base_url + "/"),
     )
 
 
@@ -228,10 +193,12 @@ def _prerender_in_thread(*args) -> None:
 
 
 def warm_up() -> None:
-    """Get the PDF workers ready before the draw (see :func:`tournaments.pdf.warm_up`), when
-    printouts are rendered in the background (``PRINT_PRERENDER`` ``"thread"``)."""
+    """Get the PDF workers (see :func:`tournaments.pdf.warm_up`) and the score sheets' fonts
+    (read once per process, about 0.4 s) ready before the draw, when printouts are rendered
+    in the background (``PRINT_PRERENDER`` ``"thread"``)."""
     if getattr(settings, "PRINT_PRERENDER", "thread") == "thread":
         pdf.warm_up()
+        threading.Thread(target=sheet_pdf.fonts, name="sheet-fonts", daemon=True).start()
 
 
 def prerender_round(

@@ -1,6 +1,6 @@
 """Printouts are cached by tournament revision: a second click is served from the cache, a
 change in between (swap, substitution, deal) gives the next click a new PDF, the draw page
-renders the sheets in advance, and a large round is rendered in parallel processes."""
+renders the sheets in advance, and a larger round has each table on its own page."""
 
 import pytest
 from django.core.cache import cache
@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printouts.conftest import pdf_pages, pdf_text, seat_round
-from tournaments import pdf_worker, printouts
+from tournaments import pdf_worker, printouts, sheet_pdf
 from tournaments.caching import revision_cached, revision_key
 from tournaments.models import Seat, Tournament
 from tournaments.services import draws, results
@@ -24,15 +24,20 @@ def first_table_names(pdftotext, content) -> str:
 
 @pytest.fixture
 def renders(monkeypatch):
-    """Counts WeasyPrint runs."""
+    """Counts PDFs built: WeasyPrint runs and score sheets drawn."""
     calls = []
-    real = pdf_worker.render
+    real_render, real_sheets = pdf_worker.render, sheet_pdf.score_sheets_pdf
 
-    def counting(html, base_url):
-        calls.append(1)
-        return real(html, base_url)
+    def counting_render(html, base_url):
+        calls.append("html")
+        return real_render(html, base_url)
 
-    monkeypatch.setattr(pdf_worker, "render", counting)
+    def counting_sheets(**kwargs):
+        calls.append("sheets")
+        return real_sheets(**kwargs)
+
+    monkeypatch.setattr(pdf_worker, "render", counting_render)
+    monkeypatch.setattr(sheet_pdf, "score_sheets_pdf", counting_sheets)
     return calls
 
 
@@ -127,8 +132,7 @@ def swm_round(db):
 
 
 @pytest.mark.pdf
-def test_a_large_round_is_rendered_in_parallel_and_joined(settings, pdftotext, db):
-    settings.PDF_WORKERS = 2
+def test_a_larger_round_has_each_table_on_its_own_page_in_order(pdftotext, db):
     tournament = TournamentFactory(rules_slug="swm", deals_per_round=24)
     entries = [
         EntryFactory(
