@@ -160,59 +160,58 @@ def _lot_rank(lot_orders: list[list[int]], group: list[int]) -> dict[int, int] |
     return None
 
 
-def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
-    """Every counting deal of the season added up per entry (3 queries). ``bucket``: the seat
-    field to group by.
-
-    A season has tens of thousands of deals, but most tables keep their four players all round:
-    for those the database adds up each seat position's scores per table (one row per table),
-    which is the same as adding the deals one by one. The deals of a table with a substitute
-    (who sits where changes from a deal on) come one row per deal, in the same query."""
-    seats = list(
-        Seat.objects.filter(round__tournament__season=season).values(
-            "id", "table_id", "position", "entry_id", bucket
-        )
-    )
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament__season=season).values(
-            "seat_id", "entry_id", "from_deal"
-        )
-    )
-    timelines = _occupant_lookup(seats, substitutions)
-    substituted = Substitution.objects.filter(seat__round__tournament__season=season).values(
-        "seat__table_id"
-    )
-    played = Q(kind=Deal.Kind.DEAL)
-    sums = {}
+def _deal_sums() -> dict:
+    """Aggregates per seat position: the sum of the scores, the deals scored, and those won as
+    declarer; and the number of deals."""
+    sums: dict = {"count": Count("pk")}
     for position, name in enumerate(SCORE_FIELDS):
         sums[f"sum{position}"] = Sum(name)
         sums[f"scored{position}"] = Count(name)
-        sums[f"played{position}"] = Count(name, filter=played)
         sums[f"won{position}"] = Count(
-            name, filter=played & Q(declarer_position=position, **{f"{name}__gt": 0})
+            name, filter=Q(declarer_position=position, **{f"{name}__gt": 0})
         )
-    groups = (
-        Deal.objects.filter(
-            table__round__tournament__season=season,
-            table__voided=False,
-            status=Deal.Status.CONFIRMED,
-        )
+    return sums
+
+
+def _grouped_deals(deals, *, substituted_tables):
+    """``deals`` added up by the database per table, status and kind (one row per table
+    instead of every deal), which is the same as adding the deals one by one while a table
+    keeps its players. The deals of a table with a substitute (who sits where changes from a
+    deal on) come one row per deal, in the same query."""
+    return (
+        deals
         # None: the whole table at once; a deal number: that deal alone (a substitute's table)
         .annotate(
             deal=Case(
-                When(table_id__in=substituted, then=F("number")),
+                When(table_id__in=substituted_tables, then=F("number")),
                 default=Value(None),
                 output_field=IntegerField(),
             )
         )
-        .values("table_id", "deal")
-        .annotate(**sums)
+        .values("table_id", "deal", "status", "kind")
+        .annotate(**_deal_sums())
         .order_by()
     )
+
+
+def _tallies_from_groups(
+    groups: Iterable[dict],
+    *,
+    seats: list[dict],
+    substitutions: list[dict],
+    bucket: str,
+    skip_tables: set[int] = frozenset(),
+) -> dict[int, _Tally]:
+    """The confirmed rows of :func:`_grouped_deals` added up per entry, in buckets (the seat
+    field ``bucket``), as :func:`_tally` adds up the deals one by one."""
+    timelines = _occupant_lookup(seats, substitutions)
     seat_at = {(s["table_id"], s["position"]): s for s in seats}
     tallies: dict[int, _Tally] = defaultdict(_Tally)
     for group in groups:
         table_id, deal_number = group["table_id"], group["deal"]
+        if group["status"] != Deal.Status.CONFIRMED or table_id in skip_tables:
+            continue
+        played = group["kind"] == Deal.Kind.DEAL  # a typed-in round total is no deal played
         for position in range(len(SCORE_FIELDS)):
             seat = seat_at.get((table_id, position))
             if seat is None or not group[f"scored{position}"]:
@@ -224,11 +223,38 @@ def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
             tally = tallies[entry_id]
             key = seat[bucket]
             tally.round_totals[key] = tally.round_totals.get(key, 0) + group[f"sum{position}"]
-            tally.deals_played += group[f"played{position}"]
-            tally.declarer_wins += group[f"won{position}"]
+            if played:
+                tally.deals_played += group[f"scored{position}"]
+                tally.declarer_wins += group[f"won{position}"]
     for tally in tallies.values():  # in bucket order, as adding the deals in order gives
         tally.round_totals = dict(sorted(tally.round_totals.items()))
     return tallies
+
+
+def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
+    """Every counting deal of the season added up per entry (3 queries). ``bucket``: the seat
+    field to group by."""
+    seats = list(
+        Seat.objects.filter(round__tournament__season=season).values(
+            "id", "table_id", "position", "entry_id", bucket
+        )
+    )
+    substitutions = list(
+        Substitution.objects.filter(seat__round__tournament__season=season).values(
+            "seat_id", "entry_id", "from_deal"
+        )
+    )
+    groups = _grouped_deals(
+        Deal.objects.filter(
+            table__round__tournament__season=season,
+            table__voided=False,
+            status=Deal.Status.CONFIRMED,
+        ),
+        substituted_tables=Substitution.objects.filter(
+            seat__round__tournament__season=season
+        ).values("seat__table_id"),
+    )
+    return _tallies_from_groups(groups, seats=seats, substitutions=substitutions, bucket=bucket)
 
 
 def home_clubs(**membership_filter) -> dict[int, str]:
@@ -279,9 +305,13 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
             "seat_id", "entry_id", "from_deal"
         )
     )
-    deals = list(
-        Deal.objects.filter(table__round__tournament=tournament).values(
-            "table_id", "number", "kind", "status", "declarer_position", *SCORE_FIELDS
+    substituted_seats = {sub["seat_id"] for sub in substitutions}
+    # Every deal of the tournament, added up per table and status by the database (see
+    # _grouped_deals): the confirmed ones for the totals, all of them for the open tables.
+    groups = list(
+        _grouped_deals(
+            Deal.objects.filter(table__round__tournament=tournament),
+            substituted_tables=[s["table_id"] for s in seats if s["id"] in substituted_seats],
         )
     )
     lot_orders = [
@@ -292,13 +322,12 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
     ]
 
     voided_tables = {s["table_id"] for s in seats if s["table__voided"]}
-    counting = [
-        d
-        for d in deals
-        if d["status"] == Deal.Status.CONFIRMED and d["table_id"] not in voided_tables
-    ]
-    tallies = _tally(
-        seats=seats, substitutions=substitutions, deals=counting, bucket="round__number"
+    tallies = _tallies_from_groups(
+        groups,
+        seats=seats,
+        substitutions=substitutions,
+        bucket="round__number",
+        skip_tables=voided_tables,
     )
     round_numbers = tuple(sorted(r["number"] for r in rounds))
     if _add_paper_totals(tallies, entries, bucket=lambda entry: 1):
@@ -312,7 +341,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         lot_orders=lot_orders,
     )
     open_tables = _open_tables(
-        tournament=tournament, rounds=rounds, seats=seats, deals=deals, voided=voided_tables
+        tournament=tournament, rounds=rounds, seats=seats, groups=groups, voided=voided_tables
     )
     unresolved = _unresolved_groups(rows)
     return Standings(
@@ -425,10 +454,11 @@ def _open_tables(
     tournament: Tournament,
     rounds: list[dict],
     seats: list[dict],
-    deals: list[dict],
+    groups: list[dict],
     voided: set[int],
 ) -> list[OpenTable]:
-    """Tables of rounds not yet closed that still miss confirmed deals."""
+    """Tables of rounds not yet closed that still miss confirmed deals (``groups``: the
+    deals counted per table, see :func:`tournament_standings`)."""
     closed = {r["number"] for r in rounds if r["state"] == Round.State.CLOSED}
     expected = (
         1 if tournament.entry_mode == Tournament.EntryMode.TOTALS else tournament.deals_per_round
@@ -436,14 +466,14 @@ def _open_tables(
     confirmed: dict[int, int] = defaultdict(int)
     pending: dict[int, int] = defaultdict(int)
     totals_tables: set[int] = set()  # a table typed in as round totals needs just that line
-    for deal in deals:
-        if deal["kind"] == Deal.Kind.TOTAL:
-            totals_tables.add(deal["table_id"])
-        if deal["status"] == Deal.Status.PENDING:
-            pending[deal["table_id"]] += 1
-        elif deal["status"] in (Deal.Status.CONFIRMED, Deal.Status.ANNULLED):
+    for group in groups:
+        if group["kind"] == Deal.Kind.TOTAL:
+            totals_tables.add(group["table_id"])
+        if group["status"] == Deal.Status.PENDING:
+            pending[group["table_id"]] += group["count"]
+        elif group["status"] in (Deal.Status.CONFIRMED, Deal.Status.ANNULLED):
             # An annulled deal is finished business: the table does not wait for it.
-            confirmed[deal["table_id"]] += 1
+            confirmed[group["table_id"]] += group["count"]
     tables = {
         s["table_id"]: (s["round__number"], s["table__number"])
         for s in seats

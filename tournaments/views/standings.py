@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from django.conf import settings
@@ -323,6 +324,13 @@ def projector_pages(rows: list[Shown], per_page: int) -> list[list[list[Shown]]]
     return pages
 
 
+@lru_cache(maxsize=64)
+def _standings_qr(url: str) -> str:
+    """The QR code on the projector board (the same address all day: made once, not at every
+    new revision; about 4 ms)."""
+    return segno.make(url, error="m").svg_data_uri(scale=6, border=1)
+
+
 def _projector_board(tournament: Tournament, per_page: int, standings_url: str) -> str:
     """The projector's board as markup (UPDATED_MARK for the clock)."""
     result = tournament_standings(tournament=tournament)
@@ -337,7 +345,7 @@ def _projector_board(tournament: Tournament, per_page: int, standings_url: str) 
         "per_page": per_page,
         "page_seconds": PROJECTOR_PAGE_SECONDS,
         "standings_url": standings_url,
-        "standings_qr": segno.make(standings_url, error="m").svg_data_uri(scale=6, border=1),
+        "standings_qr": _standings_qr(standings_url),
     }
     return render_to_string("tournaments/standings/_projector_board.html", context)
 
