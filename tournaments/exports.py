@@ -160,39 +160,47 @@ def write_workbook(sheets: Iterable[Sheet], target: BinaryIO | None = None) -> b
     workbook = Workbook(write_only=True)
     bold = Font(bold=True)
     titles: set[str] = set()
-    for sheet in sheets:
-        title = _unique_title(sheet_title(sheet.title), titles)
-        worksheet = RowXmlSheet(parent=workbook, title=title)
-        workbook._add_sheet(worksheet)
-        rows = _RowRenderer(worksheet, bold)
-        header_line = len(sheet.preamble) + 1
-        worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
-        for index, width in enumerate(sheet.widths, start=1):
-            worksheet.column_dimensions[get_column_letter(index)].width = width
-        number = 0
-        for number, values in enumerate(sheet.preamble, start=1):
-            worksheet.append_xml(rows.render(number, values, bold_first=True))
-        lines = 0
-        columns = 0
-        for line, values in enumerate(sheet.rows):
-            number += 1
-            if line == 0:
-                values = [str(value) for value in values]
-                worksheet.append_xml(rows.render(number, values, bold_all=True))
-            else:
-                worksheet.append_xml(rows.render(number, values, sheet.formats))
-            lines = line + 1
-            columns = max(columns, len(values))
-        if lines and columns:
-            worksheet.auto_filter.ref = (
-                f"A{header_line}:{get_column_letter(columns)}{header_line + lines - 1}"
-            )
+    try:
+        for sheet in sheets:
+            worksheet = RowXmlSheet(workbook, _unique_title(sheet_title(sheet.title), titles))
+            workbook._add_sheet(worksheet)
+            _write_sheet(worksheet, sheet, bold)
+    except BaseException:
+        for worksheet in workbook.worksheets:
+            worksheet.discard()  # its half-written file, now rather than at exit
+        raise
     if target is not None:
         workbook.save(target)
         return None
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _write_sheet(worksheet: RowXmlSheet, sheet: Sheet, bold: Font) -> None:
+    rows = _RowRenderer(worksheet, bold)
+    header_line = len(sheet.preamble) + 1
+    worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
+    for index, width in enumerate(sheet.widths, start=1):
+        worksheet.column_dimensions[get_column_letter(index)].width = width
+    number = 0
+    for number, values in enumerate(sheet.preamble, start=1):
+        worksheet.append_xml(rows.render(number, values, bold_first=True))
+    lines = 0
+    columns = 0
+    for line, values in enumerate(sheet.rows):
+        number += 1
+        if line == 0:
+            values = [str(value) for value in values]
+            worksheet.append_xml(rows.render(number, values, bold_all=True))
+        else:
+            worksheet.append_xml(rows.render(number, values, sheet.formats))
+        lines = line + 1
+        columns = max(columns, len(values))
+    if lines and columns:
+        worksheet.auto_filter.ref = (
+            f"A{header_line}:{get_column_letter(columns)}{header_line + lines - 1}"
+        )
 
 
 def _unique_title(title: str, taken: set[str]) -> str:
@@ -248,6 +256,13 @@ class _RowRenderer:
         letters = self.letters
         while len(letters) < len(values):
             letters.append(get_column_letter(len(letters) + 1))
+        if bold_first:
+            # openpyxl made a preamble line's cells before formatting them, and a date cell
+            # registers its default format when made: so too here, the styles stay numbered
+            # as they were.
+            for value in values:
+                if isinstance(value, _TIME_TYPES):
+                    safe_cell(value, self.worksheet)
         n_formats = len(formats)
         parts = [f'<row r="{number}">']
         for column, value in enumerate(values):
@@ -317,9 +332,9 @@ class _RowRenderer:
 
 
 def _number(value: Any) -> str:
-    """A number's ``<v>`` as openpyxl writes it (none for NaN and infinity)."""
+    """A number's ``<v>`` as openpyxl writes it (empty for NaN and infinity)."""
     if value != value or value in (_INFINITY, -_INFINITY):
-        return ""
+        return "<v></v>"
     return f"<v>{float(value):.16g}</v>"  # as openpyxl: "%.16g" of the float
 
 

@@ -88,5 +88,13 @@ class RowXmlSheet(WriteOnlyWorksheet):
             next(self._rows)
         self._rows.send(row)
 
+    def discard(self) -> None:
+        """Give up the sheet after a failure: close its file in order and remove it."""
+        if self._rows is not None:
+            self._rows.close()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer.cleanup()
+
     def append(self, row):
         raise TypeError("RowXmlSheet takes rendered rows: use append_xml")
