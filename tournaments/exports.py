@@ -178,23 +178,23 @@ def write_workbook(sheets: Iterable[Sheet], target: BinaryIO | None = None) -> b
 
 
 def _write_sheet(worksheet: RowXmlSheet, sheet: Sheet, bold: Font) -> None:
-    rows = _RowRenderer(worksheet, bold)
+    rows = _RowRenderer(worksheet, bold, sheet.formats)
     header_line = len(sheet.preamble) + 1
     worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
     for index, width in enumerate(sheet.widths, start=1):
         worksheet.column_dimensions[get_column_letter(index)].width = width
     number = 0
     for number, values in enumerate(sheet.preamble, start=1):
-        worksheet.append_xml(rows.render(number, values, bold_first=True))
+        worksheet.append_xml(rows.render(number, values, "preamble"))
     lines = 0
     columns = 0
     for line, values in enumerate(sheet.rows):
         number += 1
         if line == 0:
             values = [str(value) for value in values]
-            worksheet.append_xml(rows.render(number, values, bold_all=True))
+            worksheet.append_xml(rows.render(number, values, "header"))
         else:
-            worksheet.append_xml(rows.render(number, values, sheet.formats))
+            worksheet.append_xml(rows.render(number, values))
         lines = line + 1
         columns = max(columns, len(values))
     if lines and columns:
@@ -225,7 +225,7 @@ def _format(cell: WriteOnlyCell, value: Any, fmt: str | None = None) -> None:
 
 _TIME_TYPES = (dt.datetime, dt.date, dt.time, dt.timedelta)
 _NUMBERS = (int, float, Decimal)
-_TEXT_CACHE = 5000  # distinct texts kept rendered per sheet (names repeat on every deal)
+_CACHED = 5000  # distinct texts and dates kept rendered per sheet (names repeat every deal)
 
 
 class _RowRenderer:
@@ -236,64 +236,81 @@ class _RowRenderer:
     quote prefix) is made with ``safe_cell`` and its style id reused for the others.
     """
 
-    def __init__(self, worksheet: Any, bold: Font) -> None:
+    def __init__(self, worksheet: Any, bold: Font, formats: Sequence[str | None]) -> None:
         self.worksheet = worksheet
         self.bold = bold
+        self.formats = formats  # of the table's rows, per column
         self.epoch = worksheet.parent.epoch
         self.styles: dict[tuple, str] = {}
         self.texts: dict[str, tuple[bool, str]] = {}
-        self.letters: list[str] = []
+        self.serials: dict[Any, str] = {}
+        self.columns: dict[tuple[str, int], list[tuple[str, str | None, bool]]] = {}
 
-    def render(
-        self,
-        number: int,
-        values: Sequence,
-        formats: Sequence[str | None] = (),
-        *,
-        bold_first: bool = False,
-        bold_all: bool = False,
-    ) -> bytes:
-        letters = self.letters
-        while len(letters) < len(values):
-            letters.append(get_column_letter(len(letters) + 1))
-        if bold_first:
+    def render(self, number: int, values: Sequence, line: str = "row") -> bytes:
+        """Row ``number`` of the sheet; ``line`` is "row" (of the table: number formats per
+        column), "header" (bold) or "preamble" (the first value bold)."""
+        columns = self.columns.get((line, len(values)))
+        if columns is None:
+            columns = self._columns(line, len(values))
+        if line == "preamble":
             # openpyxl made a preamble line's cells before formatting them, and a date cell
             # registers its default format when made: so too here, the styles stay numbered
             # as they were.
             for value in values:
                 if isinstance(value, _TIME_TYPES):
                     safe_cell(value, self.worksheet)
-        n_formats = len(formats)
         parts = [f'<row r="{number}">']
-        for column, value in enumerate(values):
-            fmt = formats[column] if column < n_formats else None
-            bold = bold_all or (bold_first and column == 0)
-            ref = f'<c r="{letters[column]}{number}"'
+        for value, (letter, fmt, bold) in zip(values, columns, strict=True):
+            ref = f'<c r="{letter}{number}"'
+            plain = fmt is None and not bold
             if value is None:
-                if fmt is not None or bold:  # an empty cell with a style is still written
+                if not plain:  # an empty cell with a style is still written
                     parts.append(f'{ref}{self._style(None, fmt, bold)} t="n"></c>')
             elif isinstance(value, str):
                 quoted, body = self._text(value)
-                if fmt is None and not bold and not quoted:
+                if plain and not quoted:
                     parts.append(ref + body)
                 else:
                     parts.append(ref + self._style(value, fmt, bold, quoted) + body)
             elif value is True or value is False:
-                style = self._style(value, fmt, bold) if fmt or bold else ""
+                style = "" if plain else self._style(value, fmt, bold)
                 parts.append(f'{ref}{style} t="b"><v>{int(value)}</v></c>')
             elif isinstance(value, _NUMBERS):
-                plain = fmt is None and not bold and type(value) is int
-                style = "" if plain else self._style(value, fmt, bold)
+                style = "" if plain and type(value) is int else self._style(value, fmt, bold)
                 parts.append(f'{ref}{style} t="n">{_number(value)}</c>')
             elif isinstance(value, _TIME_TYPES):
-                if getattr(value, "tzinfo", None) is not None:
-                    raise TypeError("Excel does not support timezones in datetimes.")
-                serial = _number(to_excel(value, self.epoch))
-                parts.append(f'{ref}{self._style(value, fmt, bold)} t="n">{serial}</c>')
+                parts.append(
+                    f'{ref}{self._style(value, fmt, bold)} t="n">{self._serial(value)}</c>'
+                )
             else:
                 raise ValueError(f"Cannot convert {value!r} to Excel")
         parts.append("</row>")
         return encode_row("".join(parts))
+
+    def _columns(self, line: str, count: int) -> list[tuple[str, str | None, bool]]:
+        """Per column: its letter, number format and whether bold."""
+        columns = [
+            (
+                get_column_letter(column + 1),
+                self.formats[column] if line == "row" and column < len(self.formats) else None,
+                line == "header" or (line == "preamble" and column == 0),
+            )
+            for column in range(count)
+        ]
+        self.columns[line, count] = columns
+        return columns
+
+    def _serial(self, value: Any) -> str:
+        """A date's or time's ``<v>``: Excel's serial number."""
+        serial = self.serials.get(value)
+        if serial is None:
+            if getattr(value, "tzinfo", None) is not None:
+                raise TypeError("Excel does not support timezones in datetimes.")
+            serial = _number(to_excel(value, self.epoch))
+            if len(self.serials) >= _CACHED:
+                self.serials.clear()
+            self.serials[value] = serial
+        return serial
 
     def _text(self, value: str) -> tuple[bool, str]:
         """Whether ``value`` gets the quote prefix, and its cell from the type on."""
@@ -311,7 +328,7 @@ class _RowRenderer:
                 space = ' xml:space="preserve"' if text != text.strip() else ""
                 body = f' t="inlineStr"><is><t{space}>{xml_text(text)}</t></is></c>'
             cached = (quoted, body)
-            if len(self.texts) >= _TEXT_CACHE:
+            if len(self.texts) >= _CACHED:
                 self.texts.clear()
             self.texts[value] = cached
         return cached
@@ -333,12 +350,15 @@ class _RowRenderer:
 
 def _number(value: Any) -> str:
     """A number's ``<v>`` as openpyxl writes it (empty for NaN and infinity)."""
+    if type(value) is int and -_EXACT < value < _EXACT:
+        return f"<v>{value}</v>"  # the same digits as "%.16g", sooner
     if value != value or value in (_INFINITY, -_INFINITY):
         return "<v></v>"
     return f"<v>{float(value):.16g}</v>"  # as openpyxl: "%.16g" of the float
 
 
 _INFINITY = float("inf")
+_EXACT = 10**15
 
 
 def team_rows(teams: Sequence[TeamRow]) -> Iterator[list]:
