@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from openpyxl import LXML
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet._writer import WorksheetWriter
 from openpyxl.xml.constants import SHEET_MAIN_NS
@@ -64,6 +65,11 @@ class _SheetFileWriter(WorksheetWriter):
 class RowXmlSheet(WriteOnlyWorksheet):
     """A write-only sheet whose rows arrive as ``<row>`` XML (``append_xml``). Set panes and
     column widths before the first row, the autofilter after the last, as with openpyxl."""
+
+    def __init__(self, parent, title: str) -> None:
+        if not LXML:  # et_xmlfile buffers its writes: the rows would land out of order
+            raise RuntimeError("openpyxl must write through lxml here (OPENPYXL_LXML is off)")
+        super().__init__(parent, title)
 
     def _get_writer(self):
         if self._writer is None:

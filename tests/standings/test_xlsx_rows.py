@@ -192,3 +192,9 @@ def test_the_row_sheet_takes_only_rendered_rows():
     sheet = RowXmlSheet(parent=Workbook(write_only=True), title="x")
     with pytest.raises(TypeError):
         sheet.append([1, 2])
+
+
+def test_the_row_sheet_needs_openpyxl_on_lxml(monkeypatch):
+    monkeypatch.setattr("tournaments.xlsx_rows.LXML", False)
+    with pytest.raises(RuntimeError, match="lxml"):
+        RowXmlSheet(parent=Workbook(write_only=True), title="x")
