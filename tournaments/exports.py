@@ -12,13 +12,17 @@ import datetime as dt
 import io
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, BinaryIO
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
+from openpyxl.utils.datetime import to_excel
+from openpyxl.utils.exceptions import IllegalCharacterError
 
 from clubs.models import Category
 from tournaments.models import MAX_SEATS, Deal
@@ -39,6 +43,7 @@ from tournaments.selectors.standings import (
     season_standings,
     season_tournament_standings,
 )
+from tournaments.xlsx_rows import RowXmlSheet, encode_row, xml_text
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 SIGNED_FORMAT = "+0;-0;0"
@@ -129,12 +134,17 @@ def sheet_title(title: str) -> str:
     return str(title).translate(_BAD_TITLE_CHARACTERS).strip()[:31] or "Sheet"
 
 
+def looks_like_formula(value: Any) -> bool:
+    """Text that a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return). The one place that decides this."""
+    return isinstance(value, str) and value.startswith(FORMULA_STARTS)
+
+
 def safe_cell(value: Any, worksheet: Any = None) -> WriteOnlyCell:
-    """A cell holding ``value``. Text that a spreadsheet would run as a formula (it starts
-    with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is stored as plain text:
-    a player named "=HYPERLINK(…)" stays a name. The one place that decides this."""
+    """A cell holding ``value``; text that looks like a formula is stored as plain text: a
+    player named "=HYPERLINK(…)" stays a name."""
     cell = WriteOnlyCell(worksheet, value=value)
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if looks_like_formula(value):
         cell.data_type = "s"
         cell.quotePrefix = True  # editing the cell in Excel keeps it text
     return cell
@@ -150,46 +160,47 @@ def write_workbook(sheets: Iterable[Sheet], target: BinaryIO | None = None) -> b
     workbook = Workbook(write_only=True)
     bold = Font(bold=True)
     titles: set[str] = set()
-    for sheet in sheets:
-        title = _unique_title(sheet_title(sheet.title), titles)
-        worksheet = workbook.create_sheet(title)
-        header_line = len(sheet.preamble) + 1
-        n_formats = len(sheet.formats)
-        worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
-        for index, width in enumerate(sheet.widths, start=1):
-            worksheet.column_dimensions[get_column_letter(index)].width = width
-        for values in sheet.preamble:
-            cells = [safe_cell(value, worksheet) for value in values]
-            if cells:
-                cells[0].font = bold
-            for cell in cells:
-                _format(cell, cell.value)
-            worksheet.append(cells)
-        lines = 0
-        columns = 0
-        for line, values in enumerate(sheet.rows):
-            if line == 0:
-                cells = [safe_cell(str(value), worksheet) for value in values]
-                for cell in cells:
-                    cell.font = bold
-            else:
-                cells = [
-                    _cell(worksheet, value, sheet.formats[column] if column < n_formats else None)
-                    for column, value in enumerate(values)
-                ]
-            worksheet.append(cells)
-            lines = line + 1
-            columns = max(columns, len(cells))
-        if lines and columns:
-            worksheet.auto_filter.ref = (
-                f"A{header_line}:{get_column_letter(columns)}{header_line + lines - 1}"
-            )
+    try:
+        for sheet in sheets:
+            worksheet = RowXmlSheet(workbook, _unique_title(sheet_title(sheet.title), titles))
+            workbook._add_sheet(worksheet)
+            _write_sheet(worksheet, sheet, bold)
+    except BaseException:
+        for worksheet in workbook.worksheets:
+            worksheet.discard()  # its half-written file, now rather than at exit
+        raise
     if target is not None:
         workbook.save(target)
         return None
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _write_sheet(worksheet: RowXmlSheet, sheet: Sheet, bold: Font) -> None:
+    rows = _RowRenderer(worksheet, bold, sheet.formats)
+    header_line = len(sheet.preamble) + 1
+    worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
+    for index, width in enumerate(sheet.widths, start=1):
+        worksheet.column_dimensions[get_column_letter(index)].width = width
+    number = 0
+    for number, values in enumerate(sheet.preamble, start=1):
+        worksheet.append_xml(rows.render(number, values, "preamble"))
+    lines = 0
+    columns = 0
+    for line, values in enumerate(sheet.rows):
+        number += 1
+        if line == 0:
+            values = [str(value) for value in values]
+            worksheet.append_xml(rows.render(number, values, "header"))
+        else:
+            worksheet.append_xml(rows.render(number, values))
+        lines = line + 1
+        columns = max(columns, len(values))
+    if lines and columns:
+        worksheet.auto_filter.ref = (
+            f"A{header_line}:{get_column_letter(columns)}{header_line + lines - 1}"
+        )
 
 
 def _unique_title(title: str, taken: set[str]) -> str:
@@ -201,22 +212,6 @@ def _unique_title(title: str, taken: set[str]) -> str:
     return candidate
 
 
-_PLAIN = (int, float, type(None))
-
-
-def _cell(worksheet: Any, value: Any, fmt: str | None) -> Any:
-    """A value as the writer appends it: plain numbers and harmless text as they are (the
-    fast path for 500,000 cells), the rest as a styled or text-forced cell."""
-    if fmt is None and not isinstance(value, Points | bool | dt.date):
-        if isinstance(value, _PLAIN):
-            return value
-        if isinstance(value, str) and not value.startswith(FORMULA_STARTS):
-            return value
-    cell = safe_cell(int(value) if isinstance(value, Points) else value, worksheet)
-    _format(cell, value, fmt)
-    return cell
-
-
 def _format(cell: WriteOnlyCell, value: Any, fmt: str | None = None) -> None:
     if fmt:
         cell.number_format = fmt
@@ -226,6 +221,144 @@ def _format(cell: WriteOnlyCell, value: Any, fmt: str | None = None) -> None:
         cell.number_format = DATETIME_FORMAT
     elif isinstance(value, dt.date):
         cell.number_format = DATE_FORMAT
+
+
+_TIME_TYPES = (dt.datetime, dt.date, dt.time, dt.timedelta)
+_NUMBERS = (int, float, Decimal)
+_CACHED = 5000  # distinct texts and dates kept rendered per sheet (names repeat every deal)
+
+
+class _RowRenderer:
+    """A sheet's rows as the XML openpyxl writes for them cell by cell (``safe_cell`` with
+    the number format of ``_format``), rendered as text: the fast path for 500,000 cells.
+
+    Styles are openpyxl's: the first cell of each kind (value type, number format, bold,
+    quote prefix) is made with ``safe_cell`` and its style id reused for the others.
+    """
+
+    def __init__(self, worksheet: Any, bold: Font, formats: Sequence[str | None]) -> None:
+        self.worksheet = worksheet
+        self.bold = bold
+        self.formats = formats  # of the table's rows, per column
+        self.epoch = worksheet.parent.epoch
+        self.styles: dict[tuple, str] = {}
+        self.texts: dict[str, tuple[bool, str]] = {}
+        self.serials: dict[Any, str] = {}
+        self.columns: dict[tuple[str, int], list[tuple[str, str | None, bool]]] = {}
+
+    def render(self, number: int, values: Sequence, line: str = "row") -> bytes:
+        """Row ``number`` of the sheet; ``line`` is "row" (of the table: number formats per
+        column), "header" (bold) or "preamble" (the first value bold)."""
+        columns = self.columns.get((line, len(values)))
+        if columns is None:
+            columns = self._columns(line, len(values))
+        if line == "preamble":
+            # openpyxl made a preamble line's cells before formatting them, and a date cell
+            # registers its default format when made: so too here, the styles stay numbered
+            # as they were.
+            for value in values:
+                if isinstance(value, _TIME_TYPES):
+                    safe_cell(value, self.worksheet)
+        parts = [f'<row r="{number}">']
+        for value, (letter, fmt, bold) in zip(values, columns, strict=True):
+            ref = f'<c r="{letter}{number}"'
+            plain = fmt is None and not bold
+            if value is None:
+                if not plain:  # an empty cell with a style is still written
+                    parts.append(f'{ref}{self._style(None, fmt, bold)} t="n"></c>')
+            elif isinstance(value, str):
+                quoted, body = self._text(value)
+                if plain and not quoted:
+                    parts.append(ref + body)
+                else:
+                    parts.append(ref + self._style(value, fmt, bold, quoted) + body)
+            elif value is True or value is False:
+                style = "" if plain else self._style(value, fmt, bold)
+                parts.append(f'{ref}{style} t="b"><v>{int(value)}</v></c>')
+            elif isinstance(value, _NUMBERS):
+                style = "" if plain and type(value) is int else self._style(value, fmt, bold)
+                parts.append(f'{ref}{style} t="n">{_number(value)}</c>')
+            elif isinstance(value, _TIME_TYPES):
+                parts.append(
+                    f'{ref}{self._style(value, fmt, bold)} t="n">{self._serial(value)}</c>'
+                )
+            else:
+                raise ValueError(f"Cannot convert {value!r} to Excel")
+        parts.append("</row>")
+        return encode_row("".join(parts))
+
+    def _columns(self, line: str, count: int) -> list[tuple[str, str | None, bool]]:
+        """Per column: its letter, number format and whether bold."""
+        columns = [
+            (
+                get_column_letter(column + 1),
+                self.formats[column] if line == "row" and column < len(self.formats) else None,
+                line == "header" or (line == "preamble" and column == 0),
+            )
+            for column in range(count)
+        ]
+        self.columns[line, count] = columns
+        return columns
+
+    def _serial(self, value: Any) -> str:
+        """A date's or time's ``<v>``: Excel's serial number."""
+        serial = self.serials.get(value)
+        if serial is None:
+            if getattr(value, "tzinfo", None) is not None:
+                raise TypeError("Excel does not support timezones in datetimes.")
+            serial = _number(to_excel(value, self.epoch))
+            if len(self.serials) >= _CACHED:
+                self.serials.clear()
+            self.serials[value] = serial
+        return serial
+
+    def _text(self, value: str) -> tuple[bool, str]:
+        """Whether ``value`` gets the quote prefix, and its cell from the type on."""
+        cached = self.texts.get(value)
+        if cached is None:
+            text = value[:32767]  # as openpyxl: longer text is cut, control characters refused
+            if ILLEGAL_CHARACTERS_RE.search(text):
+                raise IllegalCharacterError(f"{text} cannot be used in worksheets.")
+            quoted = looks_like_formula(value)
+            if not quoted and text in ERROR_CODES:
+                body = f' t="e"><v>{text}</v></c>'
+            elif not text:
+                body = ' t="inlineStr"></c>'
+            else:
+                space = ' xml:space="preserve"' if text != text.strip() else ""
+                body = f' t="inlineStr"><is><t{space}>{xml_text(text)}</t></is></c>'
+            cached = (quoted, body)
+            if len(self.texts) >= _CACHED:
+                self.texts.clear()
+            self.texts[value] = cached
+        return cached
+
+    def _style(self, value: Any, fmt: str | None, bold: bool, quoted: bool = False) -> str:
+        """The cell's style attribute: a cell of this kind made the usual way says which."""
+        kind = type(value) if isinstance(value, (Points, *_TIME_TYPES)) else None
+        key = (kind, fmt, bold, quoted)
+        style = self.styles.get(key)
+        if style is None:
+            cell = safe_cell(int(value) if isinstance(value, Points) else value, self.worksheet)
+            _format(cell, value, fmt)
+            if bold:
+                cell.font = self.bold
+            style = f' s="{cell.style_id}"' if cell.has_style else ""
+            self.styles[key] = style
+        return style
+
+
+def _number(value: Any) -> str:
+    """A number's ``<v>`` as openpyxl writes it (empty for NaN and infinity)."""
+    if type(value) is int and -_EXACT < value < _EXACT:
+        return f"<v>{value}</v>"  # the same digits as "%.16g", sooner
+    if value != value or value in (_INFINITY, -_INFINITY):
+        return "<v></v>"
+    return f"<v>{float(value):.16g}</v>"  # as openpyxl: "%.16g" of the float
+
+
+_INFINITY = float("inf")
+_EXACT = 10**15
 
 
 def team_rows(teams: Sequence[TeamRow]) -> Iterator[list]:

@@ -7,14 +7,18 @@ are per season, a few thousand rows at most. Five queries, plus the deals in chu
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from tournaments.models import (
+    MAX_SEATS,
     SCORE_FIELDS,
     Deal,
     DealChange,
@@ -81,8 +85,9 @@ def season_tournaments(*, season: Season) -> list[TournamentLine]:
     ]
 
 
-@dataclass(frozen=True)
-class DealLine:
+class DealLine(NamedTuple):
+    """One deal as the deals sheet shows it (a named tuple: 23,000 of them are made)."""
+
     tournament: str
     date: date
     round: int
@@ -122,6 +127,29 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
         ),
     )
     seat_at = {(s["table_id"], s["position"]): s["id"] for s in seats}
+    # The deals where a table's players change (substitutions): between two of them every
+    # deal of the table has the same names, worked out once.
+    changes: dict[int, list[int]] = defaultdict(list)
+    for (table_id, _position), seat_id in seat_at.items():
+        changes[table_id] += [from_deal for from_deal, _entry in timelines[seat_id][1:]]
+    for numbers in changes.values():
+        numbers.sort()
+    sitters: dict[tuple[int, int], tuple[str | None, ...]] = {}
+
+    def sitters_at(table_id: int, number: int) -> tuple[str | None, ...]:
+        """The player per seat position at this deal ("" unknown, None no seat)."""
+        key = (table_id, bisect_right(changes.get(table_id, ()), number))
+        found = sitters.get(key)
+        if found is None:
+            found = tuple(
+                None
+                if (seat_id := seat_at.get((table_id, position))) is None
+                else names.get(_occupant(timelines[seat_id], number), "")
+                for position in range(MAX_SEATS)
+            )
+            sitters[key] = found
+        return found
+
     corrected = set(
         DealChange.objects.filter(
             deal__table__round__tournament__season=season,
@@ -137,7 +165,7 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
             "table__number",
             "number",
         )
-        .values(
+        .values_list(
             "id",
             "table_id",
             "number",
@@ -157,33 +185,49 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
         )
         .iterator(chunk_size=chunk_size)
     )
-
-    for deal in deals:
-
-        def sitter(position: int | None, deal=deal) -> str:
-            seat_id = seat_at.get((deal["table_id"], position))
-            if seat_id is None:
-                return ""
-            return names.get(_occupant(timelines[seat_id], deal["number"]), "")
-
+    for (
+        deal_id,
+        table_id,
+        number,
+        kind,
+        status,
+        dealer,
+        contract,
+        declarer,
+        declarer_points,
+        won,
+        voided,
+        table_number,
+        round_number,
+        tournament,
+        day,
+        *scores,
+    ) in deals:
+        at_table = sitters_at(table_id, number)
         yield DealLine(
-            tournament=deal["table__round__tournament__name"],
-            date=deal["table__round__tournament__date"],
-            round=deal["table__round__number"],
-            table=deal["table__number"],
-            number=deal["number"],
-            kind=deal["kind"],
-            dealer=sitter(deal["dealer_position"]),
-            contract=deal["contract"],
-            declarer=sitter(deal["declarer_position"]),
-            declarer_points=deal["declarer_points"],
-            won=deal["won"],
+            tournament=tournament,
+            date=day,
+            round=round_number,
+            table=table_number,
+            number=number,
+            kind=kind,
+            dealer=_name_at(at_table, dealer),
+            contract=contract,
+            declarer=_name_at(at_table, declarer),
+            declarer_points=declarer_points,
+            won=won,
             seats=tuple(
-                (sitter(position), deal[name])
-                for position, name in enumerate(SCORE_FIELDS)
-                if (deal["table_id"], position) in seat_at
+                (name, score)
+                for name, score in zip(at_table, scores, strict=True)
+                if name is not None
             ),
-            status=deal["status"],
-            table_voided=deal["table__voided"],
-            corrected=deal["id"] in corrected,
+            status=status,
+            table_voided=voided,
+            corrected=deal_id in corrected,
         )
+
+
+def _name_at(sitters: tuple[str | None, ...], position: int | None) -> str:
+    if position is None or not 0 <= position < len(sitters):
+        return ""
+    return sitters[position] or ""
