@@ -152,6 +152,7 @@ def _join(pdfs: list[bytes], *, margin_boxes_of: str | None = None, base_url: st
         overlay = _margin_boxes(margin_boxes_of, len(writer.pages), base_url)
         for page, boxes in zip(writer.pages, PdfReader(io.BytesIO(overlay)).pages, strict=True):
             page.merge_page(boxes)
+            page.compress_content_streams()  # merging leaves the page's drawing uncompressed
     first = PdfReader(io.BytesIO(pdfs[0])).metadata
     if first:
         writer.add_metadata({key: str(value) for key, value in first.items()})

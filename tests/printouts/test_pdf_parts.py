@@ -267,3 +267,16 @@ def test_standings_without_rows_are_one_page(monkeypatch, pdftotext, english, se
     settings.PDF_WORKERS = 2  # one part: rendered in-process all the same
     content = standings_pdf(monkeypatch, standings_of(TournamentFactory(), 0))
     assert page_numbers(page_texts(pdftotext, content)) == [(1, 1)]
+
+
+def test_joined_pages_stay_compressed(monkeypatch, settings):
+    """The page numbers merged into each page leave its drawing compressed: the PDF from the
+    workers is not much larger than the one rendered in one piece (fonts come once per run)."""
+    standings = standings_of(TournamentFactory(), 150)
+    settings.PDF_WORKERS = 1
+    in_one_piece = standings_pdf(monkeypatch, standings)
+    settings.PDF_WORKERS = 2
+    pdf.start_workers()
+    joined = standings_pdf(monkeypatch, standings)
+    assert pdf_pages(joined) == pdf_pages(in_one_piece) == 4
+    assert len(joined) < 2 * len(in_one_piece)
