@@ -1,11 +1,20 @@
 """Render a template to PDF bytes with WeasyPrint (templates in ``templates/print/``).
 
-WeasyPrint works on one core and needs about 60-120 ms a page for a score sheet. A template
-that marks its independent parts with ``<!--part-->`` (score sheets: one per table) is split
-into as many runs as there are worker processes, rendered in parallel, and the PDFs joined with
-pypdf. The workers are started by :func:`warm_up` (the draw page calls it) or else on the first
-large PDF of a server process, and kept (from a fork server that has WeasyPrint imported;
-spawned on Windows); ``PDF_WORKERS=1`` renders in-process.
+WeasyPrint works on one core and needs about 30-300 ms a page. A template that marks its
+independent parts with ``<!--part-->`` (a page of the standings or the seat plan, a sheet of
+table cards) is split into as many runs as there are worker processes, rendered
+in parallel, and the PDFs joined with pypdf. Everything in the body belongs in a part: what
+comes before the first mark is repeated in every run. A part should start a new page (a run
+starts one). The workers are started by :func:`warm_up` (the draw page calls it) or by the
+first large PDF of a server process, and kept (from a fork server that has WeasyPrint imported;
+spawned on Windows); a small PDF that finds them not running (or still starting) is rendered
+in-process and starts them for the next one. ``PDF_WORKERS=1`` renders in-process.
+
+Page numbers: ``counter(page)`` and ``counter(pages)`` in a run would count that run's pages
+only. When the page's margin boxes count pages, the runs are rendered without margin boxes,
+and the margin boxes of the whole document (the template's ``@page`` rules on as many blank
+pages as the runs gave) are rendered once and laid over the joined pages. Margin boxes of such
+a template may show fixed text and page counters only (not ``string()``).
 A script that renders such a PDF needs the usual ``if __name__ == "__main__":`` guard.
 """
 
@@ -18,6 +27,7 @@ import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -28,12 +38,26 @@ from django.template.loader import render_to_string
 from tournaments import pdf_worker
 
 PART_MARK = "<!--part-->"
-# Fewer parts than this are rendered in-process: starting the pool would cost more.
+# A document of fewer parts than this does not start the worker processes (that would cost
+# more than it saves): it is rendered in-process while they start in the background.
 PARALLEL_MIN_PARTS = 8
+_MARGIN_BOXES = [
+    *(f"top-{where}" for where in ("left-corner", "left", "center", "right", "right-corner")),
+    *(f"bottom-{where}" for where in ("left-corner", "left", "center", "right", "right-corner")),
+    *(f"{side}-{where}" for side in ("left", "right") for where in ("top", "middle", "bottom")),
+]
+# Added to each run of a document whose margin boxes count pages: they are drawn afterwards.
+_NO_MARGIN_BOXES = (
+    "<style>@page { "
+    + " ".join(f"@{box} {{ content: none; }}" for box in _MARGIN_BOXES)
+    + " }</style>"
+)
 
 logger = logging.getLogger(__name__)
 _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
+# Set once the workers have rendered something: a small PDF does not wait for them to start.
+_ready = threading.Event()
 
 
 def workers() -> int:
@@ -66,12 +90,18 @@ def warm_up() -> None:
 
     def run() -> None:
         try:
-            pool = _get_pool()
-            list(pool.map(pdf_worker.warm_up, range(workers())))
+            start_workers()
         except Exception:  # the first real PDF starts the pool instead
             logger.exception("Starting the PDF workers in advance failed")
 
     threading.Thread(target=run, name="pdf-warm-up", daemon=True).start()
+
+
+def start_workers() -> None:
+    """Start the worker processes and wait until each has rendered a line."""
+    pool = _get_pool()
+    list(pool.map(pdf_worker.warm_up, range(workers())))
+    _ready.set()
 
 
 def _discard_pool() -> None:
@@ -80,6 +110,7 @@ def _discard_pool() -> None:
         if _pool is not None:
             _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
+        _ready.clear()
 
 
 def _split(html: str, runs: int) -> list[str]:
@@ -92,12 +123,36 @@ def _split(html: str, runs: int) -> list[str]:
     return [head + "".join(parts[i : i + size]) + tail for i in range(0, len(parts), size)]
 
 
-def _join(pdfs: list[bytes]) -> bytes:
+def _counts_pages(head: str) -> bool:
+    return "counter(page" in head
+
+
+def _without_margin_boxes(document: str) -> str:
+    return document.replace("</head>", _NO_MARGIN_BOXES + "</head>", 1)
+
+
+@lru_cache(maxsize=16)  # the same head again: a printout rendered anew after a change
+def _margin_boxes(head: str, pages: int, base_url: str) -> bytes:
+    """``pages`` blank pages of the document whose head is ``head``: its margin boxes only
+    (page numbers of the whole document)."""
+    document = head[: head.find("<body")] if "<body" in head else head
+    blanks = '<div style="break-before: page"></div>' * (pages - 1)
+    return pdf_worker.render(f"{document}<body><div></div>{blanks}</body></html>", base_url)
+
+
+def _join(pdfs: list[bytes], *, margin_boxes_of: str | None = None, base_url: str = "") -> bytes:
+    """The PDFs one after the other; with ``margin_boxes_of`` (a document's head), its margin
+    boxes laid over the joined pages."""
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
     for content in pdfs:
         writer.append(PdfReader(io.BytesIO(content)))
+    if margin_boxes_of is not None:
+        overlay = _margin_boxes(margin_boxes_of, len(writer.pages), base_url)
+        for page, boxes in zip(writer.pages, PdfReader(io.BytesIO(overlay)).pages, strict=True):
+            page.merge_page(boxes)
+            page.compress_content_streams()  # merging leaves the page's drawing uncompressed
     first = PdfReader(io.BytesIO(pdfs[0])).metadata
     if first:
         writer.add_metadata({key: str(value) for key, value in first.items()})
@@ -108,10 +163,18 @@ def _join(pdfs: list[bytes]) -> bytes:
 
 def html_to_pdf(html: str) -> bytes:
     base_url = str(settings.BASE_DIR)
-    runs = min(workers(), html.count(PART_MARK))
-    if runs < 2 or html.count(PART_MARK) < PARALLEL_MIN_PARTS:
+    parts = html.count(PART_MARK)
+    runs = min(workers(), parts)
+    if runs < 2:
+        return pdf_worker.render(html, base_url)
+    if not _ready.is_set() and parts < PARALLEL_MIN_PARTS:
+        warm_up()  # the next one is rendered in parallel
         return pdf_worker.render(html, base_url)
     documents = _split(html, runs)
+    head = html.partition(PART_MARK)[0]
+    numbered = _counts_pages(head)
+    if numbered:
+        documents = [_without_margin_boxes(document) for document in documents]
     try:
         pool = _get_pool()
         pdfs = list(pool.map(pdf_worker.render, documents, [base_url] * len(documents)))
@@ -119,7 +182,8 @@ def html_to_pdf(html: str) -> bytes:
         logger.warning("PDF workers failed (%s); rendering in-process", error)
         _discard_pool()
         return pdf_worker.render(html, base_url)
-    return _join(pdfs)
+    _ready.set()
+    return _join(pdfs, margin_boxes_of=head if numbered else None, base_url=base_url)
 
 
 def render_pdf(
