@@ -665,8 +665,10 @@ class TableSheetDrawing:
         for index, player in enumerate(self.names):
             x = MARGIN_LEFT + gap + index * (width + gap)
             page.rule(x, y, x + width, y, 0.6)
-            name = _fit(f"{player.last_name}, {player.first_name}", f.regular, 7.5, width)
-            page.string(x, y + 0.8 * mm, Span(name, f.regular, 7.5))
+            # a name to sign under is set smaller rather than cut, down to 5.5 pt
+            name = f"{player.last_name}, {player.first_name}"
+            size = _shrink(name, f.regular, 7.5, width)
+            page.string(x, y + 0.8 * mm, Span(_fit(name, f.regular, size, width), f.regular, size))
 
     def _footer(self, page: SheetCanvas) -> None:
         f = self.f

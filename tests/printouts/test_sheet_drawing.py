@@ -153,3 +153,11 @@ def test_a_long_name_wraps_within_its_column(staff_client, db, pdftotext):
     lines = [line for line in layout.splitlines() if "Schwarzwälder" in line or "Kirsch" in line]
     assert lines and all("Kurz1" not in line[: line.find("Kirsch") + 1] for line in lines)
     assert "Oberndorfer" in layout
+
+
+def test_every_player_signs_under_the_whole_name(staff_client, cego_round, pdftotext):
+    content = get_pdf(staff_client, "print_score_sheets", cego_round["tournament"].pk, 1)
+    table_1 = page_texts(pdftotext, content)[0]
+    # the longest name is set smaller to fit its line, not cut
+    assert "Schwarzwälder-Kirschbaum, Maximilian" in table_1
+    assert "Faller, Hans-Peter" in table_1 and "Öhler, Eva" in table_1
