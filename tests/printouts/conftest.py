@@ -41,6 +41,18 @@ def seat_round(tournament, entries, sizes, *, number=1):
     return round_, tables
 
 
+def numbered_entries(tournament, count, *, first_name="Eva", digits=3):
+    """``count`` entries numbered 1, 2, ... named Spieler001, Spieler002, ... (``digits``)."""
+    return [
+        EntryFactory(
+            tournament=tournament,
+            number=i + 1,
+            player=PlayerFactory(last_name=f"Spieler{i + 1:0{digits}d}", first_name=first_name),
+        )
+        for i in range(count)
+    ]
+
+
 @pytest.fixture
 def cego_round(db):
     """13 players at tables of 4, 4 and 5 (Schwärzehof rules), one substitution at table 3."""

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
-from tests.printouts.conftest import pdf_pages, pdf_text, seat_round
+from tests.printouts.conftest import numbered_entries, pdf_pages, pdf_text, seat_round
 from tournaments import pdf_worker, printouts, sheet_pdf
 from tournaments.caching import revision_cached, revision_key
 from tournaments.models import Seat, Tournament
@@ -134,14 +134,7 @@ def swm_round(db):
 @pytest.mark.pdf
 def test_a_larger_round_has_each_table_on_its_own_page_in_order(pdftotext, db):
     tournament = TournamentFactory(rules_slug="swm", deals_per_round=24)
-    entries = [
-        EntryFactory(
-            tournament=tournament,
-            number=i + 1,
-            player=PlayerFactory(last_name=f"Spieler{i + 1:02d}", first_name="Hans"),
-        )
-        for i in range(36)
-    ]
+    entries = numbered_entries(tournament, 36, first_name="Hans", digits=2)
     seat_round(tournament, entries, [4] * 9)
     content = printouts.score_sheets_pdf(
         tournament=tournament, round_number=1, base_url="http://192.0.2.1:8000"

@@ -11,8 +11,14 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
-from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
-from tests.printouts.conftest import page_texts, pdf_pages, pdf_text, seat_round
+from tests.factories import TournamentFactory
+from tests.printouts.conftest import (
+    numbered_entries,
+    page_texts,
+    pdf_pages,
+    pdf_text,
+    seat_round,
+)
 from tournaments import pdf, pdf_worker, printouts
 from tournaments.selectors.standings import OpenTable, StandingRow, Standings, TeamInfo
 
@@ -179,14 +185,7 @@ def test_a_last_part_of_several_pages_keeps_the_numbers_right(
 
 def test_seat_plan_pages_in_parallel(pdftotext, english, workers):
     tournament = TournamentFactory(name="Großes Cego-Turnier")
-    entries = [
-        EntryFactory(
-            tournament=tournament,
-            number=i + 1,
-            player=PlayerFactory(last_name=f"Spieler{i + 1:03d}", first_name="Eva"),
-        )
-        for i in range(100)
-    ]
+    entries = numbered_entries(tournament, 100)
     seat_round(tournament, entries, [4] * 25)
     content = printouts.seat_plan_pdf(tournament=tournament, round_number=1)
     texts = page_texts(pdftotext, content)
@@ -199,14 +198,7 @@ def test_seat_plan_pages_in_parallel(pdftotext, english, workers):
 
 def test_table_cards_one_sheet_a_part_in_order(pdftotext, english, workers):
     tournament = TournamentFactory()
-    entries = [
-        EntryFactory(
-            tournament=tournament,
-            number=i + 1,
-            player=PlayerFactory(last_name=f"Spieler{i + 1:03d}", first_name="Eva"),
-        )
-        for i in range(40)
-    ]
+    entries = numbered_entries(tournament, 40)
     seat_round(tournament, entries, [4] * 10)
     content = printouts.table_cards_pdf(tournament=tournament, round_number=1)
     texts = page_texts(pdftotext, content)
