@@ -68,6 +68,7 @@ SUB_RULE = HexColor("#777777")
 
 LINE_HEIGHT = 1.17  # DejaVu's own line height ("normal"), in ems
 ASCENT = 0.93  # DejaVu's ascender, in ems: the baseline below a line's top
+CAP_HEIGHT = 0.73  # DejaVu's capitals and digits, in ems
 
 FONT_FILES = {
     "regular": ("DejaVuSans.ttf", "Vera.ttf"),
@@ -611,15 +612,17 @@ class TableSheetDrawing:
                     )
                 if cell.new_occupant:
                     thick.append((x, x + seat_width, y, CHANGE_LINE))
-            middle = y + (row_height - number_size * ASCENT * 0.78) / 2 - number_size * 0.16
             page.string(
-                xs[1] - CELL_PAD, middle, Span(str(row.number), f.bold, number_size), align="right"
+                xs[1] - CELL_PAD,
+                _centred(y, row_height, number_size),
+                Span(str(row.number), f.bold, number_size),
+                align="right",
             )
             dealer = f"{row.dealer_position + 1} · {Truncator(row.dealer.last_name).chars(13)}"
             dealer = _fit(dealer, f.regular, dealer_size, self.columns[1] - 2 * CELL_PAD)
             page.string(
                 xs[1] + CELL_PAD,
-                middle + (number_size - dealer_size) * 0.7,
+                _centred(y, row_height, dealer_size),
                 Span(dealer, f.regular, dealer_size),
             )
             y += row_height
@@ -640,7 +643,7 @@ class TableSheetDrawing:
         page.rule(xs[0], top, xs[-1], top, SUM_LINE)
         page.rule(xs[0], bottom, xs[-1], bottom, GRID)
         label = Span(_("Sum"), self.f.bold, 10)
-        page.string(xs[0] + CELL_PAD, top + (SUM_ROW - 10 * LINE_HEIGHT) / 2, label)
+        page.string(xs[0] + CELL_PAD, _centred(top, SUM_ROW, label.size), label)
         return bottom
 
     def _total_row(self, page: SheetCanvas, top: float) -> float:
@@ -648,7 +651,7 @@ class TableSheetDrawing:
         bottom = top + TOTAL_ROW
         self._grid(page, top, [bottom], xs, top_line=GRID)
         label = Span(_("Round total"), self.f.bold, 11)
-        page.string(xs[0] + CELL_PAD, top + (TOTAL_ROW - 11 * LINE_HEIGHT) / 2, label)
+        page.string(xs[0] + CELL_PAD, _centred(top, TOTAL_ROW, label.size), label)
         return bottom
 
     def _tail(self, page: SheetCanvas, top: float) -> None:
@@ -680,6 +683,12 @@ class TableSheetDrawing:
         page.string(
             PAGE_WIDTH - MARGIN_RIGHT, y, Span(label, f.regular, 7.5, GREY_TEXT), align="right"
         )
+
+
+def _centred(top: float, height: float, size: float) -> float:
+    """The top of a line of ``size`` whose capitals sit in the middle of a row from ``top``
+    of ``height``."""
+    return top + height / 2 - (ASCENT - CAP_HEIGHT / 2) * size
 
 
 def _shrink(text: str, font: str, size: float, width: float, smallest: float = 5.5) -> float:
