@@ -18,3 +18,9 @@ def browser(chromium_path):
         )
         yield browser
         browser.close()
+        # Inside Playwright's block the ORM sees other connections than outside it (Playwright
+        # runs the block in a context of its own): close those the test opened there, or one
+        # stays open and PostgreSQL refuses to drop the test database at the end.
+        from django.db import connections
+
+        connections.close_all()
