@@ -94,8 +94,8 @@ def phones_cannot_open(url: str) -> bool:
 
 @lru_cache(maxsize=512)
 def qr_data_uri(url: str) -> str:
-    """The QR code of ``url`` (a table's address keeps its token until it is re-issued: the
-    sheets rendered again after a swap reuse the codes)."""
+    """The QR code of ``url`` as an image address (the desk's "enter by phone" box; the
+    printed sheets draw theirs in :mod:`tournaments.sheet_pdf`)."""
     return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
 
 
@@ -332,7 +332,8 @@ def warm_up() -> None:
     in the background (``PRINT_PRERENDER`` ``"thread"``)."""
     if getattr(settings, "PRINT_PRERENDER", "thread") == "thread":
         pdf.warm_up()
-        threading.Thread(target=sheet_pdf.fonts, name="sheet-fonts", daemon=True).start()
+        if not sheet_pdf.fonts.cache_info().currsize:  # not read yet in this process
+            threading.Thread(target=sheet_pdf.fonts, name="sheet-fonts", daemon=True).start()
 
 
 def prerender_round(
