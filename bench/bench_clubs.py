@@ -42,12 +42,13 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubs.models import Club, Player
-    from clubs.selectors import search_players, treasurer_view
+    from clubs.selectors import search_players
     from clubs.services.admin import charge_season_fees
     from clubs.services.imports import apply_players, plan_players
     from clubs.tabular import read_table
     from tests.factories import SeasonFactory, TournamentFactory
     from tournaments.services.registration import register_players
+    from treasury.selectors import treasurer_view
 
     call_command("migrate", verbosity=0)
     print(f"club area, {args.members} members (shared machine: figures are indicative)")

@@ -31,13 +31,13 @@ def build_season(*, name: str, tournaments: int, players: int, deals_per_round: 
 
     from clubs.models import Club, Membership, Player
     from rules.builtin_sources import builtin_data
+    from seasons.models import Season
     from tournaments import demo
     from tournaments.models import (
         Deal,
         DealChange,
         Entry,
         Round,
-        Season,
         Seat,
         Substitution,
         Table,
@@ -163,7 +163,7 @@ def build_season(*, name: str, tournaments: int, players: int, deals_per_round: 
 
 
 def measure(season, label: str) -> tuple[float, int, int]:
-    from tournaments.exports import season_workbook
+    from exports.season import season_workbook
     from tournaments.models import Deal
 
     deals = Deal.objects.filter(table__round__tournament__season=season).count()

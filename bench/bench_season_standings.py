@@ -19,7 +19,8 @@ from _support import scratch_database, setup_django
 
 def build_season(*, tournaments: int, players: int):
     from clubs.models import Club, Membership, Player
-    from tournaments.models import Deal, Entry, Round, Season, Seat, Table, Tournament
+    from seasons.models import Season
+    from tournaments.models import Deal, Entry, Round, Seat, Table, Tournament
     from tournaments.services.setup import rule_source_data
 
     rng = random.Random(1)
@@ -94,8 +95,8 @@ def main() -> None:
     setup_django(scratch_database("sqlite"))
     from django.test import Client
 
+    from seasons.selectors.standings import season_standings
     from tournaments.models import Deal
-    from tournaments.selectors.standings import season_standings
 
     start = time.perf_counter()
     season = build_season(tournaments=args.tournaments, players=args.players)

@@ -151,7 +151,7 @@ def main() -> None:
 
     # The round's draw page starts the PDF worker processes in the background (the rounds here
     # were drawn through the service): the printouts below find them ready, as at the venue.
-    from tournaments import pdf
+    from printing import pdf
 
     timed("PDF workers started (the draw page's warm-up)", pdf.start_workers)
     sheets_url = f"/tournaments/{pk}/rounds/1/print/score-sheets.pdf"

@@ -87,9 +87,14 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_htmx",
     "axes",
-    "rules",
-    "clubs",
-    "tournaments",
+    # The product's areas, from the bottom up (docs/ARCHITECTURE.md has the map):
+    "rules",  # rule sources as data, tariff cards (the engine is the package `scoring`)
+    "clubs",  # the registry: clubs, players, memberships, fees, roles, member lists
+    "seasons",  # a season's rules, standings and pages
+    "tournaments",  # the tournament day: setup, check-in, draw, results, standings
+    "treasury",  # entry fees, prize money, the treasurer's view
+    "printing",  # every PDF: the toolkit and the documents
+    "exports",  # every Excel workbook
 ]
 
 MIDDLEWARE = [

@@ -24,5 +24,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("rules/", include("rules.urls")),
     path("", include("clubs.urls")),
+    path("", include("seasons.urls")),
     path("", include("tournaments.urls")),
+    path("", include("treasury.urls")),
 ]

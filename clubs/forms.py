@@ -50,19 +50,6 @@ class ClubForm(forms.Form):
     town = forms.CharField(label=_("town"), max_length=80)
 
 
-class SeasonForm(forms.Form):
-    name = forms.CharField(label=_("name"), max_length=120)
-    starts_on = forms.DateField(label=_("starts on"), widget=DATE)
-    ends_on = forms.DateField(label=_("ends on"), widget=DATE)
-    youth_born_from = forms.IntegerField(
-        label=_("youth: born in or after"),
-        min_value=1900,
-        max_value=2100,
-        required=False,
-        help_text=_("Players born in this year or later count as youth in this season."),
-    )
-
-
 class MembershipForm(forms.Form):
     member_number = forms.CharField(label=_("member number"), max_length=20, required=False)
     since = forms.DateField(label=_("member since"), widget=DATE, required=False)
@@ -111,27 +98,3 @@ class ImportForm(forms.Form):
         required=False,
         help_text=_("For rows without a club column."),
     )
-
-
-class PrizeMoneyForm(forms.Form):
-    shares = forms.CharField(
-        label=_("prize money per place (€)"),
-        required=False,
-        help_text=_("First place first, separated by spaces or semicolons: 30; 20; 10"),
-    )
-    youth_entry_free = forms.BooleanField(label=_("youth play free"), required=False)
-
-    def clean_shares(self) -> list[int]:
-        text = self.cleaned_data["shares"].replace(";", " ").replace("€", " ")
-        amounts = []
-        for word in text.split():
-            try:
-                amount = Decimal(word.replace(",", "."))
-            except ArithmeticError:
-                amount = None
-            if amount is None or amount < 0 or amount != amount.quantize(Decimal("0.01")):
-                raise forms.ValidationError(
-                    _("“%(value)s” is not an amount in euros.") % {"value": word}
-                )
-            amounts.append(cents(amount))
-        return amounts

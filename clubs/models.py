@@ -20,6 +20,14 @@ class Category(models.TextChoices):
     SENIOR = "senior", _("senior")
 
 
+def category_label(code: str) -> str:
+    """The category's name in the page's language; an unknown code as it is."""
+    try:
+        return str(Category(code).label)
+    except ValueError:
+        return code
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     short_name = models.CharField(_("short name"), max_length=20, unique=True)
@@ -173,7 +181,7 @@ class AnnualFee(models.Model):
         Membership, on_delete=models.CASCADE, related_name="fees", verbose_name=_("membership")
     )
     season = models.ForeignKey(
-        "tournaments.Season",
+        "seasons.Season",
         on_delete=models.PROTECT,
         related_name="annual_fees",
         verbose_name=_("season"),

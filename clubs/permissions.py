@@ -123,7 +123,7 @@ def tournament_of(obj: Any):
 
 def _club_ids_of(obj: Any) -> frozenset[int]:
     from clubs.models import Club, Player
-    from tournaments.models import Season
+    from seasons.models import Season
 
     if isinstance(obj, Club):
         return frozenset({obj.pk})

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
-from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from clubs.models import AnnualFee, Club, Membership, Player
+from clubs.models import Club, Membership, Player
 from clubs.search import normalise, player_key
 
 
@@ -51,47 +49,6 @@ def active_members(*, club: Club, on: dt.date) -> QuerySet:
     )
 
 
-@dataclass(frozen=True)
-class FeeLine:
-    membership: Membership
-    fee: AnnualFee | None
-    entry_fees_cents: int  # entry fees this member paid at the season's tournaments
-    entries_unpaid: int  # entries in the season without the fee taken
-
-    @property
-    def owes_cents(self) -> int:
-        if self.fee is None or self.fee.paid:
-            return 0
-        return self.fee.amount_cents
-
-
-@dataclass(frozen=True)
-class TreasurerView:
-    club: Club
-    season: object
-    lines: tuple[FeeLine, ...]
-
-    @property
-    def due_cents(self) -> int:
-        return sum(line.fee.amount_cents for line in self.lines if line.fee is not None)
-
-    @property
-    def paid_cents(self) -> int:
-        return sum(line.fee.amount_cents for line in self.lines if line.fee and line.fee.paid)
-
-    @property
-    def owed_cents(self) -> int:
-        return sum(line.owes_cents for line in self.lines)
-
-    @property
-    def entry_fees_cents(self) -> int:
-        return sum(line.entry_fees_cents for line in self.lines)
-
-    @property
-    def without_fee(self) -> int:
-        return sum(1 for line in self.lines if line.fee is None)
-
-
 def season_memberships(*, club: Club, season) -> QuerySet:
     """Memberships of ``club`` that overlap the season (joined before its end, not left
     before its start)."""
@@ -102,37 +59,3 @@ def season_memberships(*, club: Club, season) -> QuerySet:
         .select_related("player", "club")
         .order_by("player__last_name", "player__first_name", "pk")
     )
-
-
-def treasurer_view(*, club: Club, season) -> TreasurerView:
-    """Every member of the club in the season: the annual fee (due, paid, how) and the entry
-    fees taken from them at the season's tournaments. Three queries."""
-    from tournaments.models import Entry
-    from tournaments.money import entry_fee_cents
-
-    memberships = list(season_memberships(club=club, season=season))
-    fees = {
-        fee.membership_id: fee
-        for fee in AnnualFee.objects.filter(season=season, membership__club=club)
-    }
-    player_ids = [m.player_id for m in memberships]
-    taken: dict[int, int] = {}
-    unpaid: dict[int, int] = {}
-    entries: Iterable[Entry] = Entry.objects.filter(
-        tournament__season=season, player_id__in=player_ids
-    ).select_related("tournament")
-    for entry in entries:
-        if entry.fee_paid:
-            taken[entry.player_id] = taken.get(entry.player_id, 0) + entry_fee_cents(entry)
-        elif entry_fee_cents(entry):
-            unpaid[entry.player_id] = unpaid.get(entry.player_id, 0) + 1
-    lines = tuple(
-        FeeLine(
-            membership=m,
-            fee=fees.get(m.pk),
-            entry_fees_cents=taken.get(m.player_id, 0),
-            entries_unpaid=unpaid.get(m.player_id, 0),
-        )
-        for m in memberships
-    )
-    return TreasurerView(club=club, season=season, lines=lines)

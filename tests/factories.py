@@ -4,7 +4,8 @@ import factory
 
 from clubs.models import Club, Membership, Player
 from rules.builtin_sources import builtin_data
-from tournaments.models import Entry, Season, Tournament
+from seasons.models import Season
+from tournaments.models import Entry, Tournament
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

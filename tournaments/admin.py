@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from seasons.models import Season
 from tournaments.models import (
     Deal,
     DealChange,
@@ -9,7 +10,6 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
-    Season,
     Seat,
     Substitution,
     Table,

@@ -65,60 +65,6 @@ def share_prizes(rows: Sequence, shares_cents: Sequence[int]) -> list[PrizeLine]
     return lines
 
 
-@dataclass(frozen=True)
-class TournamentMoney:
-    entry_fee_cents: int
-    fees_taken_cents: int
-    entries_paid: int
-    entries_free: int  # youth who play free
-    entries_unpaid: int
-    outstanding_cents: int
-    prizes: tuple[PrizeLine, ...]
-
-    @property
-    def prizes_cents(self) -> int:
-        return sum(line.amount_cents for line in self.prizes)
-
-    @property
-    def remainder_cents(self) -> int:
-        """What stays with the host club after the prizes (negative: prizes exceed the pot)."""
-        return self.fees_taken_cents - self.prizes_cents
-
-    @property
-    def balances(self) -> bool:
-        return self.remainder_cents >= 0
-
-
-def tournament_money(*, tournament, standings) -> TournamentMoney:
-    from tournaments.models import Entry
-
-    taken = paid = free = unpaid = outstanding = 0
-    for entry in Entry.objects.filter(tournament=tournament).select_related("tournament"):
-        fee = entry_fee_cents(entry)
-        if fee == 0:
-            free += 1
-        elif entry.fee_paid:
-            paid += 1
-            taken += fee
-        elif entry.withdrawn_after_round != 0:
-            unpaid += 1
-            outstanding += fee
-    playing = [
-        row
-        for row in standings.rows
-        if not row.withdrawn and any(total is not None for total in row.round_totals)
-    ]
-    return TournamentMoney(
-        entry_fee_cents=tournament.entry_fee_cents,
-        fees_taken_cents=taken,
-        entries_paid=paid,
-        entries_free=free,
-        entries_unpaid=unpaid,
-        outstanding_cents=outstanding,
-        prizes=tuple(share_prizes(playing, tournament.prize_shares_cents or [])),
-    )
-
-
 def euros(cents: int) -> str:
     """German money format: 1234 → "12,34 €"."""
     sign = "-" if cents < 0 else ""

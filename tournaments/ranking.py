@@ -1,13 +1,7 @@
-"""Season and team ranking rules as pure functions (no Django, no database).
+"""Places by total and team ranking as pure functions (no Django, no database); the season's
+rules build on them (``seasons.ranking``).
 
-Season rules (``Season.scoring``):
-- ``sum``: every tournament result counts, negative ones included (the championship's rule);
-- ``best_n``: only a player's N best results count;
-- ``cup``: each tournament gives points by place from a table the organiser edits (place 1
-  gets the first number, …; places beyond the table get nothing); equal totals share a place
-  and each of them gets that place's points.
-A player with fewer than ``min_tournaments`` results is listed after the ranked players,
-without a rank.
+Places: equal totals share a place (1, 2, 2, 4).
 
 Teams: a team's tournament total is the sum of its members' totals. Complete teams (four
 members who all played) are ranked first, incomplete ones after them, each group by total.
@@ -16,31 +10,11 @@ Over a season a team (same name) adds up its tournament totals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-SUM = "sum"
-BEST_N = "best_n"
-CUP = "cup"
-
 Key = TypeVar("Key", bound=Hashable)
-
-
-@dataclass(frozen=True)
-class SeasonRule:
-    scoring: str = SUM
-    best_of: int | None = None
-    cup_points: tuple[int, ...] = ()
-    min_tournaments: int = 1
-
-    def __post_init__(self) -> None:
-        if self.scoring not in (SUM, BEST_N, CUP):
-            raise ValueError(f"unknown season rule {self.scoring!r}")
-        if self.scoring == BEST_N and (self.best_of is None or self.best_of < 1):
-            raise ValueError("the best-N rule needs N >= 1")
-        if self.min_tournaments < 1:
-            raise ValueError("min_tournaments must be at least 1")
 
 
 def competition_ranks(values: Sequence[int]) -> list[int]:
@@ -59,72 +33,6 @@ def places(totals: dict[Key, int]) -> dict[Key, int]:
     ordered = sorted(totals.items(), key=lambda item: -item[1])
     ranks = competition_ranks([total for _, total in ordered])
     return {key: rank for (key, _), rank in zip(ordered, ranks, strict=True)}
-
-
-def cup_points_for(place: int, table: Sequence[int]) -> int:
-    return table[place - 1] if 1 <= place <= len(table) else 0
-
-
-@dataclass(frozen=True)
-class SeasonScore:
-    score: int  # what the season ranking sorts by
-    counted: frozenset  # the tournaments whose result counts towards it
-    played: int
-    ranked: bool  # enough tournaments played to be ranked
-
-
-def season_score(
-    results: dict[Key, int], rule: SeasonRule, place_of: dict[Key, int] | None = None
-) -> SeasonScore:
-    """One player's season score from ``results`` (tournament -> total) under ``rule``.
-
-    ``place_of`` (tournament -> place) is needed for cup points.
-    """
-    played = len(results)
-    ranked = played >= rule.min_tournaments
-    if rule.scoring == SUM:
-        return SeasonScore(sum(results.values()), frozenset(results), played, ranked)
-    if rule.scoring == BEST_N:
-        # Best first; among equal results the earlier key wins, so the choice is stable.
-        best = sorted(results.items(), key=lambda item: -item[1])[: rule.best_of]
-        return SeasonScore(
-            sum(total for _, total in best), frozenset(k for k, _ in best), played, ranked
-        )
-    if place_of is None:
-        raise ValueError("cup points need each tournament's places")
-    points = sum(cup_points_for(place_of[key], rule.cup_points) for key in results)
-    return SeasonScore(points, frozenset(results), played, ranked)
-
-
-@dataclass(frozen=True)
-class Ranked:
-    key: Hashable
-    rank: int | None  # None: not ranked (too few tournaments)
-    score: int
-    tied: bool
-
-
-def rank_season(
-    scores: dict[Key, SeasonScore], *, name_of: Callable[[Key], str] = str
-) -> list[Ranked]:
-    """Ranked players by score (ties share a rank, listed by name), then the unranked ones."""
-    ranked = sorted(
-        (k for k, s in scores.items() if s.ranked), key=lambda k: (-scores[k].score, name_of(k))
-    )
-    unranked = sorted(
-        (k for k, s in scores.items() if not s.ranked),
-        key=lambda k: (-scores[k].played, -scores[k].score, name_of(k)),
-    )
-    ranks = competition_ranks([scores[k].score for k in ranked])
-    counts: dict[int, int] = {}
-    for rank in ranks:
-        counts[rank] = counts.get(rank, 0) + 1
-    rows = [
-        Ranked(key=k, rank=r, score=scores[k].score, tied=counts[r] > 1)
-        for k, r in zip(ranked, ranks, strict=True)
-    ]
-    rows += [Ranked(key=k, rank=None, score=scores[k].score, tied=False) for k in unranked]
-    return rows
 
 
 @dataclass(frozen=True)

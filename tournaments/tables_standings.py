@@ -19,7 +19,7 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from tournaments.exports import category_label
+from clubs.models import category_label
 
 MINUS = "\u2212"  # a real minus sign: "−40" reads better than "-40" in large type
 
@@ -179,7 +179,7 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
         if record.player_id in linked_players:
             name = format_html(
                 '<a class="player" href="{}">{}</a><span class="club-inline">{}</span>',
-                reverse("tournaments:player_detail", args=[record.player_id]),
+                reverse("seasons:player_detail", args=[record.player_id]),
                 record.name,
                 record.club,
             )

@@ -7,9 +7,7 @@ from tournaments.views import (
     finish,
     home,
     log,
-    players,
     printouts,
-    seasons,
     setup,
     standings,
     table_entry,
@@ -33,8 +31,6 @@ urlpatterns = [
     *printouts.urlpatterns,
     *card_count.urlpatterns,
     *teams.urlpatterns,
-    *seasons.urlpatterns,
-    *players.urlpatterns,
     *archive.urlpatterns,
     *log.urlpatterns,
 ]

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from clubs.models import AnnualFee, Club, Membership
 
 
-def _save(instance, unique_message: str):
+def save_checked(instance, unique_message: str):
+    """Validate and save ``instance``; a clash with a unique constraint becomes ``unique_message``."""
     instance.full_clean(validate_unique=False)
     try:
         with transaction.atomic():
@@ -41,7 +42,7 @@ def save_club(
         errors["short_name"] = _("Another club has this short name.")
     if errors:
         raise ValidationError(errors)
-    saved = _save(club, _("A club of this name exists already."))
+    saved = save_checked(club, _("A club of this name exists already."))
     _bump_tournaments(club_id=saved.pk)
     return saved
 
@@ -52,28 +53,6 @@ def _bump_tournaments(*, club_id: int) -> None:
     from tournaments.services.revision import bump_revisions_showing
 
     bump_revisions_showing(club_id=club_id)
-
-
-@transaction.atomic
-def save_season(
-    *,
-    season=None,
-    name: str,
-    starts_on: dt.date,
-    ends_on: dt.date,
-    youth_born_from: int | None = None,
-    user: AbstractBaseUser | None = None,
-):
-    from tournaments.models import Season
-
-    season = Season.objects.select_for_update().get(pk=season.pk) if season else Season()
-    if ends_on < starts_on:
-        raise ValidationError({"ends_on": _("The season cannot end before it starts.")})
-    if Season.objects.exclude(pk=season.pk).filter(name__iexact=name.strip()).exists():
-        raise ValidationError({"name": _("A season of this name exists already.")})
-    season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
-    season.youth_born_from = youth_born_from
-    return _save(season, _("A season of this name exists already."))
 
 
 @transaction.atomic
@@ -179,23 +158,3 @@ def charge_season_fees(
     ]
     AnnualFee.objects.bulk_create(new)
     return len(new)
-
-
-@transaction.atomic
-def set_prize_money(
-    *,
-    tournament,
-    shares_cents: list[int],
-    youth_entry_free: bool,
-    user: AbstractBaseUser | None = None,
-):
-    """The amounts per place shared out of the entry-fee pot, and whether youth play free."""
-    from tournaments.models import Tournament
-
-    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if any(amount < 0 for amount in shares_cents):
-        raise ValidationError({"shares": _("Amounts cannot be negative.")})
-    locked.prize_shares_cents = list(shares_cents)
-    locked.youth_entry_free = youth_entry_free
-    locked.save(update_fields=["prize_shares_cents", "youth_entry_free"])
-    return locked

@@ -3,41 +3,25 @@ and a tournament's prize money."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.exports import XLSX_CONTENT_TYPE, treasurer_workbook
 from clubs.forms import (
-    ChargeFeesForm,
     ClubForm,
-    FeeForm,
-    MembershipForm,
-    PrizeMoneyForm,
-    SeasonForm,
-    cents,
 )
-from clubs.models import AnnualFee, Club, Membership
+from clubs.models import Club
 from clubs.permissions import (
     MANAGE_CLUB,
-    MANAGE_SEASON,
-    MANAGE_TOURNAMENT,
     check,
     is_superuser,
     organiser_required,
 )
-from clubs.selectors import treasurer_view
 from clubs.services import admin as services
 from clubs.views.common import add_service_errors
-from tournaments.models import Season, Tournament
-from tournaments.money import tournament_money
-from tournaments.selectors.standings import tournament_standings
+from seasons.models import Season
 
 
 @organiser_required
@@ -72,228 +56,8 @@ def club_form(request, pk: int | None = None):
     )
 
 
-@organiser_required
-def season_list(request):
-    return render(request, "clubs/season_list.html", {"seasons": Season.objects.all()})
-
-
-@organiser_required
-def season_form(request, pk: int | None = None):
-    season = get_object_or_404(Season, pk=pk) if pk else None
-    check(request.user, MANAGE_SEASON, season)
-    initial = (
-        {
-            "name": season.name,
-            "starts_on": season.starts_on,
-            "ends_on": season.ends_on,
-            "youth_born_from": season.youth_born_from,
-        }
-        if season
-        else {}
-    )
-    form = SeasonForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            saved = services.save_season(season=season, user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, _("%(season)s saved.") % {"season": saved.name})
-            return redirect("clubs:season_list")
-    return render(
-        request,
-        "clubs/simple_form.html",
-        {
-            "form": form,
-            "title": season.name if season else _("New season"),
-            "title_is_name": bool(season),
-        },
-    )
-
-
-def _club_season(request, pk: int, season_pk: int):
-    club = get_object_or_404(Club, pk=pk)
-    check(request.user, MANAGE_CLUB, club)
-    season = get_object_or_404(Season, pk=season_pk)
-    return club, season
-
-
-def _hosted(club: Club, season: Season) -> list:
-    """The season's tournaments this club hosted, each with its money."""
-    return [
-        (t, tournament_money(tournament=t, standings=tournament_standings(tournament=t)))
-        for t in Tournament.objects.filter(season=season, host_club=club).order_by("date")
-    ]
-
-
-@organiser_required
-def treasurer(request, pk: int, season_pk: int | None = None):
-    if season_pk is None:
-        club = get_object_or_404(Club, pk=pk)
-        check(request.user, MANAGE_CLUB, club)
-        season = Season.objects.first()
-        if season is None:
-            messages.error(request, _("Create a season first."))
-            return redirect("clubs:season_create")
-        return redirect("clubs:treasurer", pk=club.pk, season_pk=season.pk)
-    club, season = _club_season(request, pk, season_pk)
-    view = treasurer_view(club=club, season=season)
-    charge = ChargeFeesForm(request.POST or None, prefix="charge")
-    if request.method == "POST" and charge.is_valid():
-        data = charge.cleaned_data
-        count = services.charge_season_fees(
-            club=club,
-            season=season,
-            active_cents=cents(data["active_amount"]),
-            passive_cents=cents(data["passive_amount"]),
-            due_on=data["due_on"],
-            user=request.user,
-        )
-        messages.success(request, _("%(count)s fees entered.") % {"count": count})
-        return redirect("clubs:treasurer", pk=club.pk, season_pk=season.pk)
-    return render(
-        request,
-        "clubs/treasurer.html",
-        {
-            "club": club,
-            "season": season,
-            "seasons": Season.objects.all(),
-            "view": view,
-            "charge": charge,
-            "hosted": _hosted(club, season),
-        },
-    )
-
-
-@organiser_required
-def treasurer_xlsx(request, pk: int, season_pk: int):
-    club, season = _club_season(request, pk, season_pk)
-    data = treasurer_workbook(treasurer_view(club=club, season=season), _hosted(club, season))
-    response = HttpResponse(data, content_type=XLSX_CONTENT_TYPE)
-    name = "-".join(p for p in (slugify(club.short_name), slugify(season.name), "beitraege") if p)
-    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
-    return response
-
-
-@organiser_required
-def fee_form(request, pk: int, season_pk: int, membership_pk: int):
-    club, season = _club_season(request, pk, season_pk)
-    membership = get_object_or_404(
-        Membership.objects.select_related("player"), pk=membership_pk, club=club
-    )
-    fee = AnnualFee.objects.filter(membership=membership, season=season).first()
-    initial = {
-        "status": fee.status if fee else membership.status,
-        "amount": Decimal(fee.amount_cents) / 100 if fee else None,
-        "due_on": fee.due_on if fee else season.starts_on,
-        "paid_on": fee.paid_on if fee else None,
-        "method": fee.method if fee else "",
-        "note": fee.note if fee else "",
-    }
-    member_initial = {
-        "member_number": membership.member_number,
-        "since": membership.since,
-        "left_on": membership.left_on,
-        "status": membership.status,
-    }
-    is_member_form = request.POST.get("form") == "membership"
-    form = FeeForm(None if is_member_form else (request.POST or None), initial=initial)
-    member_form = MembershipForm(
-        request.POST if is_member_form else None, initial=member_initial, prefix="m"
-    )
-    back = redirect("clubs:treasurer", pk=club.pk, season_pk=season.pk)
-    if request.method == "POST" and is_member_form and member_form.is_valid():
-        try:
-            services.update_membership(
-                membership=membership, user=request.user, **member_form.cleaned_data
-            )
-        except ValidationError as error:
-            add_service_errors(member_form, error)
-        else:
-            messages.success(request, _("Membership saved."))
-            return back
-    elif request.method == "POST" and not is_member_form and form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.set_annual_fee(
-                membership=membership,
-                season=season,
-                amount_cents=cents(data["amount"]),
-                due_on=data["due_on"],
-                status=data["status"],
-                paid_on=data["paid_on"],
-                method=data["method"],
-                note=data["note"],
-                user=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request, _("Fee of %(name)s saved.") % {"name": membership.player.full_name}
-            )
-            return back
-    return render(
-        request,
-        "clubs/fee_form.html",
-        {
-            "club": club,
-            "season": season,
-            "membership": membership,
-            "form": form,
-            "member_form": member_form,
-        },
-    )
-
-
-@organiser_required
-def prize_money(request, pk: int):
-    tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
-    check(request.user, MANAGE_TOURNAMENT, tournament)
-    initial = {
-        "shares": "; ".join(
-            f"{c / 100:.2f}".replace(".", ",") for c in tournament.prize_shares_cents
-        ),
-        "youth_entry_free": tournament.youth_entry_free,
-    }
-    form = PrizeMoneyForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.set_prize_money(
-                tournament=tournament,
-                shares_cents=form.cleaned_data["shares"],
-                youth_entry_free=form.cleaned_data["youth_entry_free"],
-                user=request.user,
-            )
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(request, _("Prize money saved."))
-            return redirect("clubs:prize_money", pk=tournament.pk)
-    money = tournament_money(
-        tournament=tournament, standings=tournament_standings(tournament=tournament)
-    )
-    return render(
-        request,
-        "clubs/prize_money.html",
-        {"tournament": tournament, "form": form, "money": money},
-    )
-
-
 urlpatterns = [
     path("clubs/", club_list, name="club_list"),
     path("clubs/new/", club_form, name="club_create"),
     path("clubs/<int:pk>/edit/", club_form, name="club_edit"),
-    path("clubs/<int:pk>/fees/", treasurer, name="treasurer_latest"),
-    path("clubs/<int:pk>/fees/<int:season_pk>/", treasurer, name="treasurer"),
-    path("clubs/<int:pk>/fees/<int:season_pk>/export.xlsx", treasurer_xlsx, name="treasurer_xlsx"),
-    path(
-        "clubs/<int:pk>/fees/<int:season_pk>/member/<int:membership_pk>/",
-        fee_form,
-        name="fee_edit",
-    ),
-    path("seasons/", season_list, name="season_list"),
-    path("seasons/new/", season_form, name="season_create"),
-    path("seasons/<int:pk>/edit/", season_form, name="season_edit"),
-    path("tournaments/<int:pk>/prize-money/", prize_money, name="prize_money"),
 ]

@@ -12,14 +12,14 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.exports import XLSX_CONTENT_TYPE, category_label, players_workbook
+from clubs.exports import XLSX_CONTENT_TYPE, players_workbook
 from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm
-from clubs.models import Membership, Player
+from clubs.models import Membership, Player, category_label
 from clubs.permissions import MANAGE_CLUB, check, organiser_required
 from clubs.selectors import players_named, search_players
 from clubs.services import players as services
 from clubs.views.common import add_service_errors
-from tournaments.pdf import pdf_response, render_pdf
+from printing.pdf import pdf_response, render_pdf
 
 PAGE_SIZE = 100
 

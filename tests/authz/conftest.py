@@ -23,7 +23,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from clubs.models import Club, ClubRole, Membership, Player
-from tournaments.models import Deal, Entry, KeepApart, Season, Table, Team, Tournament
+from seasons.models import Season
+from tournaments.models import Deal, Entry, KeepApart, Table, Team, Tournament
 from tournaments.services import checkin, draws, results, setup
 from tournaments.services.results import Device
 

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from clubs.models import Club, ClubRole, Membership, Player
+from seasons.models import Season
 from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
 from tournaments.models import (
     Deal,
@@ -27,7 +28,6 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
-    Season,
     Seat,
     Substitution,
     Table,
@@ -112,7 +112,7 @@ MATRIX: dict[str, Spec] = {
     "tournaments:home": Spec(lambda w: {}, EVERYONE),
     "tournaments:standings": Spec(day, EVERYONE),
     "tournaments:projector": Spec(day, EVERYONE),
-    "tournaments:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    "seasons:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     "tournaments:count_cards": Spec(
         lambda w: {},
         EVERYONE,
@@ -214,7 +214,7 @@ MATRIX: dict[str, Spec] = {
         lambda w: {"table_pk": w.table.pk}, MANAGE, post_only=True, changes=True
     ),
     "tournaments:standings_xlsx": Spec(day, MANAGE),
-    "tournaments:season_standings_xlsx": Spec(lambda w: {"pk": w.season.pk}, SEASON),
+    "seasons:season_standings_xlsx": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     "tournaments:print_seat_plan": Spec(round_1("round_number"), MANAGE),
     "tournaments:print_table_cards": Spec(round_1("round_number"), MANAGE),
     "tournaments:print_score_sheets": Spec(round_1("round_number"), MANAGE),
@@ -262,19 +262,19 @@ MATRIX: dict[str, Spec] = {
         post=lambda w, p: {"name": "Cegofreunde A neu", "short_name": "CF A", "town": "A"},
         changes=True,
     ),
-    "clubs:season_list": Spec(lambda w: {}, ANY_ROLE),
-    "clubs:season_create": Spec(lambda w: {}, CLUB_ORGANISERS, changes=None),
-    "clubs:season_edit": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
-    "clubs:treasurer_latest": Spec(
+    "seasons:season_list": Spec(lambda w: {}, ANY_ROLE),
+    "seasons:season_create": Spec(lambda w: {}, CLUB_ORGANISERS, changes=None),
+    "seasons:season_edit": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
+    "treasury:treasurer_latest": Spec(
         lambda w: {"pk": w.club_a.pk}, MANAGE, get_ok=frozenset({200, 302}), changes=None
     ),
-    "clubs:treasurer": Spec(
+    "treasury:treasurer": Spec(
         lambda w: {"pk": w.club_a.pk, "season_pk": w.season.pk}, MANAGE, changes=None
     ),
-    "clubs:treasurer_xlsx": Spec(
+    "treasury:treasurer_xlsx": Spec(
         lambda w: {"pk": w.club_a.pk, "season_pk": w.season.pk}, MANAGE, changes=None
     ),
-    "clubs:fee_edit": Spec(
+    "treasury:fee_edit": Spec(
         lambda w: {
             "pk": w.club_a.pk,
             "season_pk": w.season.pk,
@@ -298,7 +298,7 @@ MATRIX: dict[str, Spec] = {
     "clubs:unregister": Spec(
         lambda w: {"pk": w.day.pk, "entry_pk": w.spare.pk}, MANAGE, post_only=True, changes=None
     ),
-    "clubs:prize_money": Spec(day, MANAGE, changes=None),
+    "treasury:prize_money": Spec(day, MANAGE, changes=None),
     "clubs:results_import": Spec(day, MANAGE, changes=None),
     # teams, seasons, player pages, archives (main's season10b)
     "tournaments:teams": Spec(day, MANAGE, changes=None),
@@ -312,9 +312,9 @@ MATRIX: dict[str, Spec] = {
     "tournaments:keep_teams_apart": Spec(day, MANAGE, post_only=True, changes=None),
     "tournaments:archive_download": Spec(day, MANAGE),
     "tournaments:archive_upload": Spec(lambda w: {}, ANY_ROLE, changes=None),
-    "tournaments:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
-    "tournaments:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
-    "tournaments:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, ANY_ROLE),
+    "seasons:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
+    "seasons:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
+    "seasons:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, ANY_ROLE),
     # organisers and the tournament's referees
     "tournaments:tournament_detail": Spec(day, REFEREE),
     "tournaments:desk_round": Spec(round_1("round_number"), REFEREE),

@@ -37,7 +37,7 @@ def test_headings_mark_the_names_as_german_on_an_english_page(admin_client, tour
     html = standings.content.decode()
     assert f'<span lang="de" class="de-name">{LONG}</span>' in html
     assert '<span lang="de" class="de-name">Schwarzwaldmeisterschaft 2026/27</span>' in html
-    season = admin_client.get(reverse("tournaments:season_standings", args=[tournament.season_id]))
+    season = admin_client.get(reverse("seasons:season_standings", args=[tournament.season_id]))
     assert '<span lang="de" class="de-name">Schwarzwaldmeisterschaft 2026/27</span>' in (
         season.content.decode()
     )

@@ -12,12 +12,12 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from clubs.models import AnnualFee, Club, Membership, Player
-from clubs.selectors import treasurer_view
 from clubs.services.admin import charge_season_fees, set_annual_fee
+from seasons.models import Season
 from tests.factories import ClubFactory, EntryFactory, SeasonFactory, TournamentFactory
-from tournaments.models import Season
-from tournaments.money import share_prizes, tournament_money
+from tournaments.money import share_prizes
 from tournaments.selectors.standings import tournament_standings
+from treasury.selectors import tournament_money, treasurer_view
 
 pytestmark = pytest.mark.django_db
 
@@ -134,10 +134,10 @@ def test_treasurer_page_and_excel_export(staff_client, members):
         passive_cents=1000,
         due_on=dt.date(2026, 12, 31),
     )
-    page = staff_client.get(reverse("clubs:treasurer", args=[club.pk, season.pk]))
+    page = staff_client.get(reverse("treasury:treasurer", args=[club.pk, season.pk]))
     assert page.status_code == 200 and "Passiv" in page.content.decode()
     assert "Gegangen" not in page.content.decode()
-    response = staff_client.get(reverse("clubs:treasurer_xlsx", args=[club.pk, season.pk]))
+    response = staff_client.get(reverse("treasury:treasurer_xlsx", args=[club.pk, season.pk]))
     sheet = load_workbook(io.BytesIO(response.content)).active
     rows = list(sheet.iter_rows(values_only=True))
     assert rows[0][0] == "last name" and len(rows) == 4
@@ -160,7 +160,7 @@ def test_treasurer_export_lists_the_hosted_tournaments_money(staff_client, membe
     TournamentFactory(season=season)  # another club's: not listed
     for number, total in enumerate([30, -30], start=1):
         EntryFactory(tournament=hosted, number=number, paper_total=total, fee_paid=True)
-    response = staff_client.get(reverse("clubs:treasurer_xlsx", args=[club.pk, season.pk]))
+    response = staff_client.get(reverse("treasury:treasurer_xlsx", args=[club.pk, season.pk]))
     book = load_workbook(io.BytesIO(response.content))
     rows = list(book.worksheets[1].iter_rows(values_only=True))
     assert len(rows) == 2
@@ -170,7 +170,7 @@ def test_treasurer_export_lists_the_hosted_tournaments_money(staff_client, membe
 def test_fee_page_records_a_payment(staff_client, members):
     club, season = members
     membership = Membership.objects.get(player__last_name="Aktiv")
-    url = reverse("clubs:fee_edit", args=[club.pk, season.pk, membership.pk])
+    url = reverse("treasury:fee_edit", args=[club.pk, season.pk, membership.pk])
     data = {
         "form": "fee",
         "status": "active",
@@ -246,7 +246,7 @@ def test_the_prize_list_pdf_shows_the_money(staff_client, pdftotext, tmp_path):
 
 def test_prize_money_page_parses_amounts(staff_client):
     tournament = TournamentFactory()
-    url = reverse("clubs:prize_money", args=[tournament.pk])
+    url = reverse("treasury:prize_money", args=[tournament.pk])
     staff_client.post(url, {"shares": "30; 20,50 10", "youth_entry_free": "on"})
     tournament.refresh_from_db()
     assert tournament.prize_shares_cents == [3000, 2050, 1000] and tournament.youth_entry_free
@@ -277,11 +277,11 @@ def test_clubs_and_seasons_are_created_and_edited_in_the_app(staff_client):
         "ends_on": "2028-04-30",
         "youth_born_from": "2009",
     }
-    staff_client.post(reverse("clubs:season_create"), data)
+    staff_client.post(reverse("seasons:season_create"), data)
     season = Season.objects.get(name="Saison 2027/28")
     assert season.youth_born_from == 2009
     backwards = staff_client.post(
-        reverse("clubs:season_edit", args=[season.pk]), {**data, "ends_on": "2027-01-01"}
+        reverse("seasons:season_edit", args=[season.pk]), {**data, "ends_on": "2027-01-01"}
     )
     assert backwards.status_code == 200
     assert Season.objects.get(pk=season.pk).ends_on == dt.date(2028, 4, 30)

@@ -22,8 +22,9 @@ from clubs.services.imports import (
     plan_results,
 )
 from clubs.tabular import TabularError, read_table
+from seasons.selectors.standings import season_standings
 from tests.factories import SeasonFactory, TournamentFactory
-from tournaments.selectors.standings import season_standings, tournament_standings
+from tournaments.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -301,7 +302,7 @@ def test_a_paper_tournament_shows_on_every_standings_page(staff_client, club):
         ("tournaments:standings_xlsx", [paper.pk]),
         ("tournaments:print_standings", [paper.pk]),
         ("tournaments:print_prizes", [paper.pk]),
-        ("tournaments:season_standings", [season.pk]),
+        ("seasons:season_standings", [season.pk]),
         ("tournaments:tournament_detail", [paper.pk]),
     ]:
         response = staff_client.get(reverse(name, args=args))

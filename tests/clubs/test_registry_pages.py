@@ -31,10 +31,17 @@ def registry():
 
 
 @pytest.mark.parametrize(
-    "name", ["player_list", "player_create", "player_import", "club_list", "season_list"]
+    "name",
+    [
+        "clubs:player_list",
+        "clubs:player_create",
+        "clubs:player_import",
+        "clubs:club_list",
+        "seasons:season_list",
+    ],
 )
 def test_pages_send_visitors_to_the_login(client, name):
-    response = client.get(reverse(f"clubs:{name}"))
+    response = client.get(reverse(name))
     assert response.status_code == 302 and "login" in response["Location"]
 
 

@@ -31,7 +31,7 @@ def test_dates_per_language(language, expected):
     [("de", "28.11.2026", "28.11.2026"), ("en", "2026-11-28", "28 Nov 2026")],
 )
 def test_the_tournament_date_box_speaks_the_language(db, language, shown, typed):
-    from tournaments.forms_setup import TournamentForm
+    from tournaments.forms.setup import TournamentForm
 
     with translation.override(language):
         form = TournamentForm(initial={"date": datetime.date(2026, 11, 28)})

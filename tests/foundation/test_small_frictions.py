@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.urls import reverse
 
+from printing.pdf import content_disposition
 from tests.factories import TournamentFactory
-from tournaments.pdf import content_disposition
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from printing import pdf_worker, printouts, score_sheets
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printouts.conftest import numbered_entries, pdf_pages, pdf_text, seat_round
-from tournaments import pdf_worker, printouts, sheet_pdf
 from tournaments.caching import revision_cached, revision_key
 from tournaments.models import Seat, Tournament
 from tournaments.services import draws, results
@@ -26,7 +26,7 @@ def first_table_names(pdftotext, content) -> str:
 def renders(monkeypatch):
     """Counts PDFs built: WeasyPrint runs and score sheets drawn."""
     calls = []
-    real_render, real_sheets = pdf_worker.render, sheet_pdf.score_sheets_pdf
+    real_render, real_sheets = pdf_worker.render, score_sheets.score_sheets_pdf
 
     def counting_render(html, base_url):
         calls.append("html")
@@ -37,7 +37,7 @@ def renders(monkeypatch):
         return real_sheets(**kwargs)
 
     monkeypatch.setattr(pdf_worker, "render", counting_render)
-    monkeypatch.setattr(sheet_pdf, "score_sheets_pdf", counting_sheets)
+    monkeypatch.setattr(score_sheets, "score_sheets_pdf", counting_sheets)
     return calls
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
+from printing import pdf, pdf_worker, printouts
 from tests.factories import TournamentFactory
 from tests.printouts.conftest import (
     numbered_entries,
@@ -19,7 +20,6 @@ from tests.printouts.conftest import (
     pdf_text,
     seat_round,
 )
-from tournaments import pdf, pdf_worker, printouts
 from tournaments.selectors.standings import OpenTable, StandingRow, Standings, TeamInfo
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pdf]

@@ -160,7 +160,7 @@ def test_pdf_workers_render_lists_with_the_lean_stylesheet():
     from pypdf import PdfReader
     from weasyprint import HTML
 
-    from tournaments import pdf_worker
+    from printing import pdf_worker
 
     assert pdf_worker._html_class() is not HTML  # this WeasyPrint's stylesheet was trimmed
     html = "<ol><li>Eins</li><li>Zwei</li></ol><ul><li>Drei</li></ul><p>Tisch 1</p>"

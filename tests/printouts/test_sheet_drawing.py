@@ -1,4 +1,4 @@
-"""The score sheets drawn with ReportLab (tournaments.sheet_pdf): what a table gets on paper,
+"""The score sheets drawn with ReportLab (printing.score_sheets): what a table gets on paper,
 read back (pdftotext), looked at (pdftoppm, pixels) and scanned (zbarimg, as a phone would)."""
 
 import io
@@ -9,11 +9,11 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from printing import printouts, score_sheets
 from tests.conftest import require_tool
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printouts.conftest import page_texts, pdf_pages, pdf_text, seat_round
 from tests.printouts.test_printouts import deal_rows, get_pdf
-from tournaments import printouts, sheet_pdf
 from tournaments.models import Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pdf]
@@ -116,17 +116,17 @@ def test_a_seat_that_scores_nothing_is_hatched_one_that_defends_is_grey(
 
 
 def test_without_dejavu_the_sheets_use_the_font_reportlab_ships(monkeypatch, cego_round, pdftotext):
-    monkeypatch.setattr(sheet_pdf, "FONT_DIRS", ())
-    sheet_pdf.fonts.cache_clear()
+    monkeypatch.setattr(score_sheets, "FONT_DIRS", ())
+    score_sheets.fonts.cache_clear()
     try:
-        assert sheet_pdf.fonts().missing_glyphs
+        assert score_sheets.fonts().missing_glyphs
         content = printouts.score_sheets_pdf(
             tournament=cego_round["tournament"], round_number=1, base_url="http://192.0.2.1"
         )
     finally:
-        sheet_pdf.fonts.cache_clear()
+        score_sheets.fonts.cache_clear()
         monkeypatch.undo()
-        sheet_pdf.fonts()  # DejaVu registered again for the tests that follow
+        score_sheets.fonts()  # DejaVu registered again for the tests that follow
     page = PdfReader(io.BytesIO(content)).pages[0]
     fonts = {str(font["/BaseFont"]) for font in page["/Resources"]["/Font"].values()}
     assert fonts and all("Vera" in name for name in fonts)

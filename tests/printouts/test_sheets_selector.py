@@ -2,10 +2,10 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
+from printing import printouts
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printouts.conftest import pdf_pages, pdf_text, seat_round
 from tests.printouts.test_printouts import render_png
-from tournaments import printouts
 from tournaments.models import Substitution
 from tournaments.selectors.sheets import round_sheets, sort_key, table_entry_path
 

@@ -338,8 +338,8 @@ def test_engine_messages_name_the_rule_source_not_its_slug(table):
 
 
 def test_new_tournament_form_preselects_the_only_club_and_season(client, organiser):
+    from seasons.models import Season
     from tests.factories import ClubFactory
-    from tournaments.models import Season
 
     club = ClubFactory()
     season = Season.objects.create(

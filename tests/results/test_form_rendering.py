@@ -1,4 +1,4 @@
-"""The phone's deal form is rendered by ``tournaments.form_rendering.PlainRenderer``, which
+"""The phone's deal form is rendered by ``tournaments.forms.rendering.PlainRenderer``, which
 writes the common widgets in Python: its HTML must be Django's, byte for byte."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from rules.builtin_sources import BUILTIN_SLUGS, load_builtin
-from tournaments.form_rendering import PlainRenderer, deal_form_fields
-from tournaments.forms_entry import DealForm
+from tournaments.forms.entry import DealForm
+from tournaments.forms.rendering import PlainRenderer
+from tournaments.templatetags.deal_forms import deal_form_fields
 
 NAMES = ["Anna Maier", "Bernd <b>Müller</b>", "Carla & Co", 'Dieter "D" Ott', "Eva O'Neil"]
 KEY = uuid.UUID("12345678-1234-5678-1234-567812345678")

@@ -1,9 +1,10 @@
 import pytest
 
+from seasons.selectors.standings import season_standings
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.results.conftest import seat_table
 from tournaments.models import Deal, LotDraw, Round, Substitution, Tournament
-from tournaments.selectors.standings import season_standings, tournament_standings
+from tournaments.selectors.standings import tournament_standings
 from tournaments.services.results import annul_deal, enter_deal, void_table
 from tournaments.services.standings import draw_lots
 

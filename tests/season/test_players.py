@@ -5,9 +5,9 @@ from django.urls import reverse
 
 from clubs.models import Membership
 from clubs.permissions import may_view_player_page
+from seasons.selectors.players import player_page
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, SeasonFactory
 from tests.season.conftest import play, tournament_in
-from tournaments.selectors.players import player_page
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_statistics_by_contract(career):
 def test_the_page_shows_tables_and_the_chart(client, organiser, career):
     anna, *_ = career
     client.force_login(organiser)
-    response = client.get(reverse("tournaments:player_detail", kwargs={"pk": anna.pk}))
+    response = client.get(reverse("seasons:player_detail", kwargs={"pk": anna.pk}))
     html = response.content.decode()
     assert response.status_code == 200
     assert "<svg" in html and "<polyline" in html and "<script" not in html.split("</main>")[0]
@@ -64,7 +64,7 @@ def test_the_page_shows_tables_and_the_chart(client, organiser, career):
 
 def test_public_only_where_the_club_allows_it(client, visitor, organiser, career):
     anna, club, _ = career
-    url = reverse("tournaments:player_detail", kwargs={"pk": anna.pk})
+    url = reverse("seasons:player_detail", kwargs={"pk": anna.pk})
     assert client.get(url).status_code == 302  # to the login page
     client.force_login(visitor)
     assert client.get(url).status_code == 403
@@ -78,8 +78,8 @@ def test_public_only_where_the_club_allows_it(client, visitor, organiser, career
 
 def test_season_page_links_names_the_viewer_may_open(client, organiser, season, career):
     anna, club, _ = career
-    url = reverse("tournaments:season_standings", kwargs={"pk": season.pk})
-    link = reverse("tournaments:player_detail", kwargs={"pk": anna.pk})
+    url = reverse("seasons:season_standings", kwargs={"pk": season.pk})
+    link = reverse("seasons:player_detail", kwargs={"pk": anna.pk})
     assert link not in client.get(url).content.decode()
     club.public_player_pages = True
     club.save()
@@ -91,7 +91,7 @@ def test_player_page_queries_do_not_grow_with_tournaments(
 ):
     anna, *_ = career
     client.force_login(organiser)
-    url = reverse("tournaments:player_detail", kwargs={"pk": anna.pk})
+    url = reverse("seasons:player_detail", kwargs={"pk": anna.pk})
     with django_assert_max_num_queries(10):  # session, user, role, player, 6 of the selector
         client.get(url)
     for day in (22, 23, 24):
@@ -112,7 +112,7 @@ def test_paper_totals_count_on_the_player_page_and_in_the_workbook(season):
     from django.utils import translation
     from openpyxl import load_workbook
 
-    from tournaments.exports import season_workbook
+    from exports.season import season_workbook
 
     anna = PlayerFactory(first_name="Anna", last_name="Papier")
     paper = tournament_in(season, "Vom Papier", 12, entry_mode="totals")

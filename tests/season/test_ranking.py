@@ -2,9 +2,11 @@
 
 import pytest
 
+from seasons import ranking as season_ranking
+from seasons.charts import line_chart
+from seasons.ranking import SeasonRule
 from tournaments import ranking
-from tournaments.charts import line_chart
-from tournaments.ranking import SeasonRule, TeamResult
+from tournaments.ranking import TeamResult
 
 
 def test_competition_ranks_share_and_skip():
@@ -17,29 +19,31 @@ def test_places_by_total():
 
 
 def test_sum_rule_counts_negative_results():
-    score = ranking.season_score({1: 100, 2: -120, 3: 30}, SeasonRule())
+    score = season_ranking.season_score({1: 100, 2: -120, 3: 30}, SeasonRule())
     assert score.score == 10 and score.counted == {1, 2, 3} and score.ranked
 
 
 def test_best_n_drops_the_worst_results():
-    score = ranking.season_score({1: 100, 2: -120, 3: 30}, SeasonRule(scoring="best_n", best_of=2))
+    score = season_ranking.season_score(
+        {1: 100, 2: -120, 3: 30}, SeasonRule(scoring="best_n", best_of=2)
+    )
     assert score.score == 130 and score.counted == {1, 3}
 
 
 def test_best_n_with_fewer_results_counts_them_all():
-    score = ranking.season_score({1: -5}, SeasonRule(scoring="best_n", best_of=3))
+    score = season_ranking.season_score({1: -5}, SeasonRule(scoring="best_n", best_of=3))
     assert score.score == -5 and score.counted == {1}
 
 
 def test_cup_points_by_place_and_none_beyond_the_table():
     rule = SeasonRule(scoring="cup", cup_points=(25, 20, 16))
-    score = ranking.season_score({1: 0, 2: 0, 3: 0}, rule, {1: 1, 2: 3, 3: 4})
+    score = season_ranking.season_score({1: 0, 2: 0, 3: 0}, rule, {1: 1, 2: 3, 3: 4})
     assert score.score == 25 + 16 + 0
 
 
 def test_cup_needs_places():
     with pytest.raises(ValueError):
-        ranking.season_score({1: 5}, SeasonRule(scoring="cup", cup_points=(3,)))
+        season_ranking.season_score({1: 5}, SeasonRule(scoring="cup", cup_points=(3,)))
 
 
 def test_rule_is_checked():
@@ -54,18 +58,20 @@ def test_rule_is_checked():
 def test_minimum_tournaments_lists_the_rest_unranked_after_the_ranked():
     rule = SeasonRule(min_tournaments=2)
     scores = {
-        "anna": ranking.season_score({1: 10, 2: 5}, rule),
-        "bert": ranking.season_score({1: 200}, rule),  # the best total, but one tournament
-        "carl": ranking.season_score({1: 15, 2: 1}, rule),
+        "anna": season_ranking.season_score({1: 10, 2: 5}, rule),
+        "bert": season_ranking.season_score({1: 200}, rule),  # the best total, but one tournament
+        "carl": season_ranking.season_score({1: 15, 2: 1}, rule),
     }
-    rows = ranking.rank_season(scores)
+    rows = season_ranking.rank_season(scores)
     assert [(r.key, r.rank) for r in rows] == [("carl", 1), ("anna", 2), ("bert", None)]
 
 
 def test_equal_scores_share_a_rank_and_are_marked_tied():
     rule = SeasonRule()
-    scores = {k: ranking.season_score({1: v}, rule) for k, v in {"b": 5, "a": 5, "c": 1}.items()}
-    rows = ranking.rank_season(scores)
+    scores = {
+        k: season_ranking.season_score({1: v}, rule) for k, v in {"b": 5, "a": 5, "c": 1}.items()
+    }
+    rows = season_ranking.rank_season(scores)
     assert [(r.key, r.rank, r.tied) for r in rows] == [
         ("a", 1, True),
         ("b", 1, True),

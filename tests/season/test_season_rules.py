@@ -7,11 +7,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from clubs.models import Category
+from seasons.models import Season
+from seasons.selectors.standings import season_sides, season_standings
+from seasons.services import set_season_rules
 from tests.factories import EntryFactory, PlayerFactory
 from tests.season.conftest import play, tournament_in
-from tournaments.models import Season
-from tournaments.selectors.standings import season_sides, season_standings
-from tournaments.services.seasons import set_season_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,7 @@ def test_the_service_refuses_incomplete_rules(season):
 
 
 def test_the_rules_form(client, organiser, visitor, season, three):
-    url = reverse("tournaments:season_rules", kwargs={"pk": season.pk})
+    url = reverse("seasons:season_rules", kwargs={"pk": season.pk})
     client.force_login(visitor)
     assert client.get(url).status_code == 403  # signed in without a role: refused
     client.force_login(organiser)
@@ -124,14 +124,14 @@ def test_the_rules_form(client, organiser, visitor, season, three):
     assert response.status_code == 200 and b"whole numbers" in response.content
     season.refresh_from_db()
     assert season.min_tournaments == 2
-    page = client.get(reverse("tournaments:season_standings", kwargs={"pk": season.pk}))
+    page = client.get(reverse("seasons:season_standings", kwargs={"pk": season.pk}))
     assert b"cup points per place: 10, 6, 4" in page.content
     assert b"Team ranking" not in page.content  # no teams this season
     assert b"Seniors" in page.content and b"Last place" in page.content
 
 
 def test_the_notice_board_pdf(client, organiser, season, three, pdftotext):
-    url = reverse("tournaments:season_pdf", kwargs={"pk": season.pk})
+    url = reverse("seasons:season_pdf", kwargs={"pk": season.pk})
     assert client.get(url).status_code == 302
     client.force_login(organiser)
     response = client.get(url)
@@ -150,7 +150,7 @@ def test_the_season_page_queries_do_not_grow(
 ):
     if not public:
         client.force_login(organiser)
-    url = reverse("tournaments:season_standings", kwargs={"pk": season.pk})
+    url = reverse("seasons:season_standings", kwargs={"pk": season.pk})
     # a cold cache: the selector's 6, the season, the cache stamp (the tournaments' revisions,
     # read before and after building), visible players, session
     with django_assert_max_num_queries(11):
@@ -164,7 +164,7 @@ def test_the_season_page_queries_do_not_grow(
 def test_a_new_season_rule_shows_on_the_cached_season_page_at_once(client, season, three):
     """The season page is cached under its tournaments' revisions; changing the season's own
     rule must not serve the ranking of the old rule."""
-    url = reverse("tournaments:season_standings", kwargs={"pk": season.pk})
+    url = reverse("seasons:season_standings", kwargs={"pk": season.pk})
     struck_under_sum = client.get(url).content.decode().count("<s title=")
     set_season_rules(season=season, scoring="best_n", best_of=1, cup_points=[], min_tournaments=1)
     # best of 1: every played result but each player's best is struck through

@@ -3,11 +3,12 @@ table): they must equal adding every counting deal one by one, as the tournament
 
 import pytest
 
+from seasons.selectors.standings import _season_tallies
 from tests.factories import EntryFactory
 from tests.season.conftest import play, tournament_in
 from tests.standings.conftest import cego
 from tournaments.models import SCORE_FIELDS, Deal, Seat, Substitution
-from tournaments.selectors.standings import _season_tallies, _tally, tournament_standings
+from tournaments.selectors.standings import _tally, tournament_standings
 from tournaments.services.results import annul_deal, enter_deal, void_table
 
 pytestmark = pytest.mark.django_db

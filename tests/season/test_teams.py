@@ -172,8 +172,8 @@ def test_team_form_shows_the_services_error(client, organiser, tournament):
 
 
 def test_season_team_ranking_adds_up_tournaments_of_the_same_team_name(season):
+    from seasons.selectors.standings import season_standings
     from tests.season.conftest import tournament_in
-    from tournaments.selectors.standings import season_standings
 
     first = tournament_in(season, "Eins", 7)
     second = tournament_in(season, "Zwei", 14)

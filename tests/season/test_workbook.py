@@ -14,11 +14,12 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from clubs.models import Category, Membership
+from exports.season import season_workbook
+from exports.xlsx import safe_cell
 from tests.conftest import require_tool
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory
 from tests.season.conftest import play, tournament_in
 from tests.standings.conftest import cego
-from tournaments.exports import safe_cell, season_workbook
 from tournaments.models import Deal, Substitution, Team
 from tournaments.services.results import revise_deal
 
@@ -171,7 +172,7 @@ def test_queries_do_not_grow_with_tables_and_deals(season, organiser):
 
 def test_the_download_is_for_organisers(client, season, organiser, visitor):
     build(season, organiser)
-    url = reverse("tournaments:season_standings_xlsx", kwargs={"pk": season.pk})
+    url = reverse("seasons:season_standings_xlsx", kwargs={"pk": season.pk})
     assert client.get(url).status_code == 302
     client.force_login(visitor)
     assert client.get(url).status_code == 403  # signed in without a role: refused

@@ -5,16 +5,10 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from clubs.models import Category
+from exports.standings import tournament_standings_rows
+from exports.xlsx import SIGNED_FORMAT, Points, Sheet, sheet_title, write_workbook
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.standings.conftest import cego, entries_of, table_of
-from tournaments.exports import (
-    SIGNED_FORMAT,
-    Points,
-    Sheet,
-    sheet_title,
-    tournament_standings_rows,
-    write_workbook,
-)
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.results import enter_deal
 
@@ -81,7 +75,7 @@ def test_season_workbook(client, organiser):
     enter_deal(table=table_of(tournament=second, entries=again), number=1, inputs=cego(0, 34))
     client.force_login(organiser)
     book = workbook_from(
-        client.get(reverse("tournaments:season_standings_xlsx", kwargs={"pk": season.pk}))
+        client.get(reverse("seasons:season_standings_xlsx", kwargs={"pk": season.pk}))
     )
     assert book.sheetnames == [
         "Overview",
@@ -154,7 +148,7 @@ def test_a_name_that_looks_like_a_formula_stays_text(
     client.force_login(organiser)
     for url in (
         reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}),
-        reverse("tournaments:season_standings_xlsx", kwargs={"pk": season.pk}),
+        reverse("seasons:season_standings_xlsx", kwargs={"pk": season.pk}),
     ):
         book = workbook_from(client.get(url))
         cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row]

@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 def page(client, name, pk, **params):
-    response = client.get(reverse(f"tournaments:{name}", kwargs={"pk": pk}), params)
+    name = name if ":" in name else f"tournaments:{name}"
+    response = client.get(reverse(name, kwargs={"pk": pk}), params)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -179,7 +180,7 @@ def test_season_page_sums_tournaments_with_negatives(client):
     again = [EntryFactory(tournament=second, player=e.player) for e in players]
     # The woman loses in the second tournament: +30, then 2 Fach -> -30, 0 in all.
     enter_deal(table=table_of(tournament=second, entries=again), number=1, inputs=cego(0, 34))
-    html = page(client, "season_standings", season.pk)
+    html = page(client, "seasons:season_standings", season.pk)
     assert f"{first.date:%d.%m.}" in html and f"{second.date:%d.%m.}" in html
     woman_row = next(r for r in rows_of(html) if woman.player.full_name in r)
     assert woman_row.endswith(" 0 2 +30 \u221230")  # total, played, per tournament
@@ -190,7 +191,7 @@ def test_season_page_sums_tournaments_with_negatives(client):
 
 
 def test_a_new_deal_in_any_tournament_changes_the_next_season_page(client, monkeypatch):
-    from tournaments.views import standings as views
+    from seasons.views import standings as views
 
     calls = []
     real = views.season_standings
@@ -202,19 +203,19 @@ def test_a_new_deal_in_any_tournament_changes_the_next_season_page(client, monke
     enter_deal(table=table_of(tournament=first, entries=players), number=1, inputs=cego(0, 45))
     again = [EntryFactory(tournament=second, player=e.player) for e in players]
     table = table_of(tournament=second, entries=again)
-    before = page(client, "season_standings", season.pk)
-    assert rows_of(page(client, "season_standings", season.pk)) == rows_of(before)
+    before = page(client, "seasons:season_standings", season.pk)
+    assert rows_of(page(client, "seasons:season_standings", season.pk)) == rows_of(before)
     assert len(calls) == 1  # the second reader got the cached ranking
     enter_deal(table=table, number=1, inputs=cego(0, 34))
-    leader = next(r for r in rows_of(page(client, "season_standings", season.pk)))
+    leader = next(r for r in rows_of(page(client, "seasons:season_standings", season.pk)))
     assert leader != next(r for r in rows_of(before))
-    assert "\u221230" in page(client, "season_standings", season.pk)
+    assert "\u221230" in page(client, "seasons:season_standings", season.pk)
 
 
 def test_exports_are_for_staff(client, tournament, one_table):
     for url in (
         reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}),
-        reverse("tournaments:season_standings_xlsx", kwargs={"pk": SeasonFactory().pk}),
+        reverse("seasons:season_standings_xlsx", kwargs={"pk": SeasonFactory().pk}),
     ):
         response = client.get(url)
         assert response.status_code == 302 and "/login/" in response["Location"]

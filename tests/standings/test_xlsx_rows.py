@@ -17,7 +17,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.exceptions import IllegalCharacterError
 from openpyxl.worksheet._writer import ALL_TEMP_FILES
 
-from tournaments.exports import (
+from exports.xlsx import (
     DATE_FORMAT,
     SIGNED_FORMAT,
     Points,
@@ -28,7 +28,7 @@ from tournaments.exports import (
     sheet_title,
     write_workbook,
 )
-from tournaments.xlsx_rows import RowXmlSheet
+from exports.xlsx_rows import RowXmlSheet
 
 
 def cell_by_cell(sheets) -> bytes:
@@ -195,6 +195,6 @@ def test_the_row_sheet_takes_only_rendered_rows():
 
 
 def test_the_row_sheet_needs_openpyxl_on_lxml(monkeypatch):
-    monkeypatch.setattr("tournaments.xlsx_rows.LXML", False)
+    monkeypatch.setattr("exports.xlsx_rows.LXML", False)
     with pytest.raises(RuntimeError, match="lxml"):
         RowXmlSheet(parent=Workbook(write_only=True), title="x")

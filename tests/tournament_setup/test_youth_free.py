@@ -9,9 +9,9 @@ from django.urls import reverse
 
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tournaments.models import Entry
-from tournaments.money import tournament_money
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services import checkin, setup
+from treasury.selectors import tournament_money
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,6 @@ from tournaments.models import (
     Entry,
     LotDraw,
     Round,
-    Season,
     Seat,
     Substitution,
     Team,
@@ -87,7 +86,7 @@ class Standings:
 
 
 @dataclass
-class _Tally:
+class Tally:
     round_totals: dict[int, int] = field(default_factory=dict)
     deals_played: int = 0
     declarer_wins: int = 0
@@ -117,13 +116,13 @@ def _occupant(timeline: list[tuple[int, int]], deal_number: int) -> int:
 
 def _tally(
     *, seats: list[dict], substitutions: list[dict], deals: Iterable[dict], bucket: str
-) -> dict[int, _Tally]:
+) -> dict[int, Tally]:
     """Add up every counting deal per entry, in buckets (the seat field ``bucket``: the round
     number for a tournament, the tournament for a season)."""
     timelines = _occupant_lookup(seats, substitutions)
     seat_at: dict[tuple[int, int], int] = {(s["table_id"], s["position"]): s["id"] for s in seats}
     bucket_of_table = {s["table_id"]: s[bucket] for s in seats}
-    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    tallies: dict[int, Tally] = defaultdict(Tally)
     for deal in deals:
         table_id = deal["table_id"]
         round_number = bucket_of_table.get(table_id)
@@ -143,7 +142,7 @@ def _tally(
     return tallies
 
 
-def _tie_key(tie_break: str, tally: _Tally) -> tuple:
+def _tie_key(tie_break: str, tally: Tally) -> tuple:
     if tie_break == Tournament.TieBreak.BEST_ROUND:
         return tuple(sorted(tally.round_totals.values(), reverse=True))
     if tie_break == Tournament.TieBreak.MOST_WON:
@@ -173,7 +172,7 @@ def _deal_sums() -> dict:
     return sums
 
 
-def _grouped_deals(deals, *, substituted_tables):
+def grouped_deals(deals, *, substituted_tables):
     """``deals`` added up by the database per table, status and kind (one row per table
     instead of every deal), which is the same as adding the deals one by one while a table
     keeps its players. The deals of a table with a substitute (who sits where changes from a
@@ -194,19 +193,19 @@ def _grouped_deals(deals, *, substituted_tables):
     )
 
 
-def _tallies_from_groups(
+def tallies_from_groups(
     groups: Iterable[dict],
     *,
     seats: list[dict],
     substitutions: list[dict],
     bucket: str,
     skip_tables: set[int] = frozenset(),
-) -> dict[int, _Tally]:
-    """The confirmed rows of :func:`_grouped_deals` added up per entry, in buckets (the seat
+) -> dict[int, Tally]:
+    """The confirmed rows of :func:`grouped_deals` added up per entry, in buckets (the seat
     field ``bucket``), as :func:`_tally` adds up the deals one by one."""
     timelines = _occupant_lookup(seats, substitutions)
     seat_at = {(s["table_id"], s["position"]): s for s in seats}
-    tallies: dict[int, _Tally] = defaultdict(_Tally)
+    tallies: dict[int, Tally] = defaultdict(Tally)
     for group in groups:
         table_id, deal_number = group["table_id"], group["deal"]
         if group["status"] != Deal.Status.CONFIRMED or table_id in skip_tables:
@@ -229,32 +228,6 @@ def _tallies_from_groups(
     for tally in tallies.values():  # in bucket order, as adding the deals in order gives
         tally.round_totals = dict(sorted(tally.round_totals.items()))
     return tallies
-
-
-def _season_tallies(season: Season, *, bucket: str) -> dict[int, _Tally]:
-    """Every counting deal of the season added up per entry (3 queries). ``bucket``: the seat
-    field to group by."""
-    seats = list(
-        Seat.objects.filter(round__tournament__season=season).values(
-            "id", "table_id", "position", "entry_id", bucket
-        )
-    )
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament__season=season).values(
-            "seat_id", "entry_id", "from_deal"
-        )
-    )
-    groups = _grouped_deals(
-        Deal.objects.filter(
-            table__round__tournament__season=season,
-            table__voided=False,
-            status=Deal.Status.CONFIRMED,
-        ),
-        substituted_tables=Substitution.objects.filter(
-            seat__round__tournament__season=season
-        ).values("seat__table_id"),
-    )
-    return _tallies_from_groups(groups, seats=seats, substitutions=substitutions, bucket=bucket)
 
 
 def home_clubs(**membership_filter) -> dict[int, str]:
@@ -307,9 +280,9 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
     )
     substituted_seats = {sub["seat_id"] for sub in substitutions}
     # Every deal of the tournament, added up per table and status by the database (see
-    # _grouped_deals): the confirmed ones for the totals, all of them for the open tables.
+    # grouped_deals): the confirmed ones for the totals, all of them for the open tables.
     groups = list(
-        _grouped_deals(
+        grouped_deals(
             Deal.objects.filter(table__round__tournament=tournament),
             substituted_tables=[s["table_id"] for s in seats if s["id"] in substituted_seats],
         )
@@ -322,7 +295,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
     ]
 
     voided_tables = {s["table_id"] for s in seats if s["table__voided"]}
-    tallies = _tallies_from_groups(
+    tallies = tallies_from_groups(
         groups,
         seats=seats,
         substitutions=substitutions,
@@ -330,9 +303,9 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         skip_tables=voided_tables,
     )
     round_numbers = tuple(sorted(r["number"] for r in rounds))
-    if _add_paper_totals(tallies, entries, bucket=lambda entry: 1):
+    if add_paper_totals(tallies, entries, bucket=lambda entry: 1):
         round_numbers = round_numbers or (1,)
-    rows = _ranked_rows(
+    rows = ranked_rows(
         tournament=tournament,
         entries=entries,
         clubs=clubs,
@@ -371,7 +344,7 @@ def _team_infos(entries: list[dict]) -> tuple[TeamInfo, ...]:
     )
 
 
-def _add_paper_totals(tallies: dict[int, _Tally], entries: list[dict], bucket) -> bool:
+def add_paper_totals(tallies: dict[int, Tally], entries: list[dict], bucket) -> bool:
     """A tournament imported from a paper list has one total per entry (``paper_total``) and
     no deals: it counts as that entry's result (as round 1 of its tournament)."""
     found = False
@@ -384,12 +357,12 @@ def _add_paper_totals(tallies: dict[int, _Tally], entries: list[dict], bucket) -
     return found
 
 
-def _ranked_rows(
+def ranked_rows(
     *,
     tournament: Tournament,
     entries: list[dict],
     clubs: dict[int, str],
-    tallies: dict[int, _Tally],
+    tallies: dict[int, Tally],
     round_numbers: tuple[int, ...],
     lot_orders: list[list[int]],
 ) -> list[StandingRow]:
@@ -397,7 +370,7 @@ def _ranked_rows(
     listed = [e for e in entries if e["id"] in tallies or e["withdrawn_after_round"] != 0]
 
     def key(entry: dict) -> tuple:
-        tally = tallies.get(entry["id"], _Tally())
+        tally = tallies.get(entry["id"], Tally())
         return (tally.total, _tie_key(tournament.tie_break, tally))
 
     listed.sort(key=lambda e: (key(e), -e["number"]), reverse=True)
@@ -416,7 +389,7 @@ def _ranked_rows(
         if lot is not None:
             group.sort(key=lambda e: lot[e["id"]])
         for index, entry in enumerate(group):
-            tally = tallies.get(entry["id"], _Tally())
+            tally = tallies.get(entry["id"], Tally())
             shares_rank = len(group) > 1 and lot is None
             rank = position + 1 if shares_rank else position + index + 1
             rows.append(
@@ -493,219 +466,6 @@ def _open_tables(
 
 
 @dataclass(frozen=True)
-class SeasonRow:
-    rank: int | None  # None: fewer tournaments than the season's minimum, not ranked
-    player_id: int
-    first_name: str
-    last_name: str
-    category: str
-    club: str
-    tournament_totals: tuple[int | None, ...]  # per tournament of the season, None: absent
-    total: int  # the season score under the season's rule (sum, best N or cup points)
-    tournaments_played: int
-    counted: tuple[bool, ...] = ()  # per tournament: does this result count (best N)?
-    places: tuple[int | None, ...] = ()  # per tournament: the place by total
-    tied: bool = False
-
-    @property
-    def name(self) -> str:
-        return f"{self.first_name} {self.last_name}"
-
-    @property
-    def ranked(self) -> bool:
-        return self.rank is not None
-
-    @property
-    def results(self) -> tuple[tuple[int | None, bool], ...]:
-        """(total, counts?) per tournament of the season."""
-        counted = self.counted or (True,) * len(self.tournament_totals)
-        return tuple(zip(self.tournament_totals, counted, strict=True))
-
-
-@dataclass(frozen=True)
-class SeasonTeamRow:
-    rank: int
-    name: str
-    tournament_totals: tuple[int | None, ...]  # None: the team did not play that tournament
-    total: int
-    complete: bool  # four members who all played, in every tournament it played
-    tied: bool
-
-
-@dataclass(frozen=True)
-class SeasonStandings:
-    season: Season
-    tournaments: tuple[Tournament, ...]
-    rows: tuple[SeasonRow, ...]
-    teams: tuple[SeasonTeamRow, ...] = ()
-
-    @property
-    def rule(self) -> ranking.SeasonRule:
-        return season_rule(self.season)
-
-
-def season_rule(season: Season) -> ranking.SeasonRule:
-    return ranking.SeasonRule(
-        scoring=season.scoring,
-        best_of=season.best_of,
-        cup_points=tuple(int(p) for p in season.cup_points or ()),
-        min_tournaments=season.min_tournaments,
-    )
-
-
-def season_standings(*, season: Season) -> SeasonStandings:
-    """The season ranking under the season's rule (``tournaments.ranking``) and the teams'.
-    Six queries, whatever the number of players or tournaments."""
-    tournaments = tuple(
-        Tournament.objects.filter(season=season).select_related("host_club").order_by("date", "pk")
-    )
-    entries = list(
-        Entry.objects.filter(tournament__season=season)
-        # In date order: a team is named as it was first registered in the season.
-        .order_by("tournament__date", "tournament_id", "number")
-        .values(
-            "id",
-            "tournament_id",
-            "player_id",
-            "player__first_name",
-            "player__last_name",
-            "player__category",
-            "paper_total",
-            "team__name",
-        )
-    )
-    clubs = home_clubs(player__entries__tournament__season=season)
-    tallies = _season_tallies(season, bucket="round__tournament_id")
-    _add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
-    per_player: dict[int, dict[int, int]] = defaultdict(dict)
-    people: dict[int, dict] = {}
-    for entry in entries:
-        people[entry["player_id"]] = entry
-        tally = tallies.get(entry["id"])
-        if tally is None:
-            continue
-        for tournament_id, points in tally.round_totals.items():
-            totals = per_player[entry["player_id"]]
-            totals[tournament_id] = totals.get(tournament_id, 0) + points
-    rows = _season_rows(
-        season=season,
-        tournaments=tournaments,
-        per_player=per_player,
-        people=people,
-        clubs=clubs,
-    )
-    teams = _season_teams(tournaments=tournaments, entries=entries, tallies=tallies)
-    return SeasonStandings(
-        season=season, tournaments=tournaments, rows=tuple(rows), teams=tuple(teams)
-    )
-
-
-def _season_rows(
-    *,
-    season: Season,
-    tournaments: tuple[Tournament, ...],
-    per_player: dict[int, dict[int, int]],
-    people: dict[int, dict],
-    clubs: dict[int, str],
-) -> list[SeasonRow]:
-    rule = season_rule(season)
-    by_tournament: dict[int, dict[int, int]] = defaultdict(dict)
-    for player_id, totals in per_player.items():
-        for tournament_id, total in totals.items():
-            by_tournament[tournament_id][player_id] = total
-    place: dict[tuple[int, int], int] = {}
-    for tournament_id, totals in by_tournament.items():
-        for player_id, rank in ranking.places(totals).items():
-            place[(tournament_id, player_id)] = rank
-    scores = {
-        player_id: ranking.season_score(totals, rule, {t: place[(t, player_id)] for t in totals})
-        for player_id, totals in per_player.items()
-    }
-
-    def name_of(player_id: int) -> str:
-        person = people[player_id]
-        return f"{person['player__last_name']} {person['player__first_name']}"
-
-    rows = []
-    for ranked in ranking.rank_season(scores, name_of=name_of):
-        player_id = ranked.key
-        totals = per_player[player_id]
-        person = people[player_id]
-        score = scores[player_id]
-        rows.append(
-            SeasonRow(
-                rank=ranked.rank,
-                player_id=player_id,
-                first_name=person["player__first_name"],
-                last_name=person["player__last_name"],
-                category=person["player__category"],
-                club=clubs.get(player_id, ""),
-                tournament_totals=tuple(totals.get(t.pk) for t in tournaments),
-                total=ranked.score,
-                tournaments_played=score.played,
-                counted=tuple(t.pk in score.counted for t in tournaments),
-                places=tuple(place.get((t.pk, player_id)) for t in tournaments),
-                tied=ranked.tied,
-            )
-        )
-    return rows
-
-
-def _season_teams(
-    *, tournaments: tuple[Tournament, ...], entries: list[dict], tallies: dict[int, _Tally]
-) -> list[SeasonTeamRow]:
-    """Teams of the same name add up their tournament totals over the season."""
-    names: dict[str, str] = {}
-    per_team: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    members: dict[tuple[str, int], int] = defaultdict(int)
-    for entry in entries:
-        if not entry["team__name"]:
-            continue
-        key = ranking.team_key(entry["team__name"])
-        names.setdefault(key, entry["team__name"])
-        members[(key, entry["tournament_id"])] += 1
-        tally = tallies.get(entry["id"])
-        if tally is not None and tally.round_totals:
-            per_team[key][entry["tournament_id"]].append(tally.total)
-    results = []
-    for key, name in names.items():
-        played = per_team.get(key, {})
-        if not played:
-            continue  # registered, nothing played yet (an upcoming tournament)
-        # Complete: four members who all played, in every tournament the team played.
-        complete = all(
-            members[(key, t)] == Team.SIZE and len(totals) == Team.SIZE
-            for t, totals in played.items()
-        )
-        results.append(
-            ranking.TeamResult(
-                key=key,
-                name=name,
-                members=Team.SIZE if complete else 0,
-                played=Team.SIZE if complete else 0,
-                total=sum(sum(totals) for totals in played.values()),
-            )
-        )
-    rows = []
-    for ranked in ranking.rank_teams(results, size=Team.SIZE):
-        key = ranked.team.key
-        totals = per_team.get(key, {})
-        rows.append(
-            SeasonTeamRow(
-                rank=ranked.rank,
-                name=ranked.team.name,
-                tournament_totals=tuple(
-                    sum(totals[t.pk]) if t.pk in totals else None for t in tournaments
-                ),
-                total=ranked.team.total,
-                complete=ranked.complete,
-                tied=ranked.tied,
-            )
-        )
-    return rows
-
-
-@dataclass(frozen=True)
 class TeamRow:
     rank: int
     team_id: int
@@ -756,105 +516,3 @@ def team_standings(*, standings: Standings) -> tuple[TeamRow, ...]:
             )
         )
     return tuple(out)
-
-
-@dataclass(frozen=True)
-class SideRow:
-    rank: int
-    tied: bool
-    row: SeasonRow
-
-
-@dataclass(frozen=True)
-class SeasonSide:
-    key: str  # woman, youth, senior, last
-    rows: tuple[SideRow, ...]
-
-
-def _category_ranks(rows: list[SeasonRow]) -> tuple[SideRow, ...]:
-    ranks = ranking.competition_ranks([row.total for row in rows])
-    return tuple(
-        SideRow(rank=rank, tied=ranks.count(rank) > 1, row=row)
-        for row, rank in zip(rows, ranks, strict=True)
-    )
-
-
-def season_sides(result: SeasonStandings) -> tuple[SeasonSide, ...]:
-    """The season's side rankings: women, youth and seniors (each with its own ranks, ranked
-    players only) and the last place among the ranked players."""
-    ranked = [row for row in result.rows if row.ranked]
-    sides = [
-        SeasonSide(key, _category_ranks([row for row in ranked if row.category == key]))
-        for key in ("woman", "youth", "senior")
-    ]
-    last_rank = ranked[-1].rank if len(ranked) > 1 else None
-    last = [row for row in ranked if row.rank == last_rank]
-    sides.append(
-        SeasonSide(
-            "last",
-            tuple(SideRow(rank=row.rank, tied=len(last) > 1, row=row) for row in last),
-        )
-    )
-    return tuple(sides)
-
-
-@dataclass(frozen=True)
-class TournamentRows:
-    tournament: Tournament
-    round_numbers: tuple[int, ...]
-    rows: tuple[StandingRow, ...]
-
-
-def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
-    """Every tournament's standings of the season in one pass: seven queries, whatever the
-    number of tournaments, and the deals are streamed, not held (the season workbook)."""
-    tournaments = list(Tournament.objects.filter(season=season).order_by("date", "pk"))
-    entries = list(
-        Entry.objects.filter(tournament__season=season).values(
-            "id",
-            "tournament_id",
-            "number",
-            "category",
-            "withdrawn_after_round",
-            "player_id",
-            "player__first_name",
-            "player__last_name",
-            "paper_total",
-        )
-    )
-    clubs = home_clubs(player__entries__tournament__season=season)
-    round_numbers: dict[int, set[int]] = defaultdict(set)
-    for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
-        round_numbers[round_["tournament_id"]].add(round_["number"])
-    # Entries belong to one tournament, so the round number is bucket enough.
-    tallies = _season_tallies(season, bucket="round__number")
-    # Tournaments imported from a paper list: one total per entry, shown as round 1.
-    paper = {e["tournament_id"] for e in entries if e["paper_total"] is not None}
-    _add_paper_totals(tallies, entries, bucket=lambda entry: 1)
-    lots: dict[int, list[list[int]]] = defaultdict(list)
-    for draw in (
-        LotDraw.objects.filter(tournament__season=season, purpose="tie_break")
-        .order_by("performed_at", "pk")
-        .values("tournament_id", "order")
-    ):
-        lots[draw["tournament_id"]].append(draw["order"])
-    by_tournament: dict[int, list[dict]] = defaultdict(list)
-    for entry in entries:
-        by_tournament[entry["tournament_id"]].append(entry)
-    result = []
-    for tournament in tournaments:
-        numbers = tuple(sorted(round_numbers[tournament.pk]))
-        if tournament.pk in paper:
-            numbers = numbers or (1,)
-        rows = _ranked_rows(
-            tournament=tournament,
-            entries=by_tournament[tournament.pk],
-            clubs=clubs,
-            tallies=tallies,
-            round_numbers=numbers,
-            lot_orders=lots[tournament.pk],
-        )
-        result.append(
-            TournamentRows(tournament=tournament, round_numbers=numbers, rows=tuple(rows))
-        )
-    return result

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player
 from scoring import ScoringError, rule_source_from_dict
+from seasons.models import Season
 from tournaments.models import (
     Deal,
     DealChange,
@@ -34,7 +35,6 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
-    Season,
     Seat,
     Substitution,
     Table,

@@ -20,7 +20,8 @@ from django.utils.translation import ngettext
 
 from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
-from tournaments.models import Deal, Entry, Season, Tournament, TournamentChange
+from seasons.models import Season
+from tournaments.models import Deal, Entry, Tournament, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.registration import entry_category
 from tournaments.services.revision import bump_revision

@@ -21,8 +21,9 @@ from clubs.permissions import (
     check,
     organiser_required,
 )
-from tournaments.forms_season import ArchiveUploadForm
-from tournaments.models import Season, Tournament
+from seasons.models import Season
+from tournaments.forms.archive import ArchiveUploadForm
+from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive
 from tournaments.services.archive import ArchiveError, import_tournament_archive, parse_archive
 

@@ -4,7 +4,6 @@ Each group of cards loses the same amount whatever it holds, so the pile's worth
 on how many cards of each face value it has; the engine's ``count_card_points`` does the sum.
 """
 
-from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
@@ -12,34 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from scoring import count_card_points
-from tournaments.form_rendering import PlainRenderer
-
-FACE_VALUES = {
-    "fives": (5, _("Kings, Gstieß, 21 and 1 (5 each)")),
-    "queens": (4, _("Queens (4)")),
-    "cavaliers": (3, _("Cavaliers (3)")),
-    "jacks": (2, _("Jacks (2)")),
-    "others": (1, _("all other cards (1)")),
-}
-
-
-class CardCountForm(forms.Form):
-    default_renderer = PlainRenderer()  # shown inside the deal form on every phone page
-    method = forms.ChoiceField(choices=[("threes", _("in threes")), ("pairs", _("in pairs"))])
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name, (_value, label) in FACE_VALUES.items():
-            self.fields[name] = forms.IntegerField(
-                label=label, min_value=0, max_value=54, required=False
-            )
-
-    def card_values(self) -> list[int]:
-        return [
-            value
-            for name, (value, _label) in FACE_VALUES.items()
-            for _ in range(self.cleaned_data.get(name) or 0)
-        ]
+from tournaments.forms.card_count import CardCountForm
 
 
 @require_POST

@@ -14,8 +14,9 @@ from django_tables2 import RequestConfig
 from clubs.models import Category, Player
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
 from clubs.selectors import players_named
-from tournaments import printouts
-from tournaments.forms_setup import (
+from printing import printouts
+from printing.printouts import public_base_url
+from tournaments.forms.setup import (
     ExistingPlayerForm,
     KeepApartForm,
     NewPlayerForm,
@@ -26,7 +27,6 @@ from tournaments.forms_setup import (
 )
 from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
 from tournaments.money import plays_free
-from tournaments.printouts import public_base_url
 from tournaments.services import checkin as services
 from tournaments.services.registration import entry_category
 from tournaments.tables import RegistrationTable

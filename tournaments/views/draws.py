@@ -14,11 +14,11 @@ from django.urls import path
 from django.utils.translation import gettext as _
 
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
+from printing import printouts
+from printing.printouts import public_base_url
 from tournaments import draw as seat_draw
-from tournaments import printouts
-from tournaments.forms_setup import SwapForm, add_service_errors
+from tournaments.forms.setup import SwapForm, add_service_errors
 from tournaments.models import Round, Tournament
-from tournaments.printouts import public_base_url
 from tournaments.services import draws as services
 
 

@@ -20,7 +20,7 @@ from clubs.permissions import (
     organiser_required,
     tournament_permission,
 )
-from tournaments.forms_entry import DealForm, initial_from_inputs
+from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SCORE_LIMIT, Deal, Round, Table, Tournament
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
@@ -233,7 +233,7 @@ def _phone_link(request: HttpRequest, table: Table) -> dict:
     """The table's phone address and its QR code (for the organisers, who may re-issue it)."""
     if not has_perm(request.user, MANAGE_TOURNAMENT, table.round.tournament):
         return {}
-    from tournaments.printouts import absolute_url, qr_data_uri
+    from printing.printouts import absolute_url, qr_data_uri
 
     url = absolute_url(request, reverse("tournaments:table_entry", args=[table.token]))
     return {"phone_url": url, "phone_qr": qr_data_uri(url)}

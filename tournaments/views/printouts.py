@@ -1,7 +1,7 @@
 """Printouts for the tournament day: A4 PDFs for the organiser (the tournament's organisers only).
 
 The PDFs are in the language of the request (German unless the organiser switched to English).
-Building them lives in ``tournaments.printouts``; every PDF is cached by tournament revision,
+Building them lives in ``printing.printouts``; every PDF is cached by tournament revision,
 so a second click (or one after the background render) returns at once and a change in between
 gives a new PDF.
 """
@@ -14,11 +14,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
-from tournaments import printouts
+from printing import printouts
+from printing.pdf import pdf_response
+from printing.printouts import public_base_url
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
-from tournaments.pdf import pdf_response
-from tournaments.printouts import public_base_url
 
 
 def _filename(tournament: Tournament, what: str, round_number: int | None = None) -> str:

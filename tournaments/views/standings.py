@@ -38,38 +38,28 @@ from clubs.permissions import (
     REFEREE_TOURNAMENT,
     check,
     has_perm,
-    player_pages_visible,
     tournament_permission,
 )
+from exports.standings import tournament_workbook
+from exports.xlsx import XLSX_CONTENT_TYPE
+from printing.printouts import public_base_url
+from seasons.selectors.standings import SeasonRow
 from tournaments.caching import (
     cached_at_current_revision,
     revision_cached,
     revision_cached_parts,
-    season_cached,
 )
-from tournaments.exports import (
-    XLSX_CONTENT_TYPE,
-    season_rule_text,
-    side_label,
-    tournament_workbook,
-)
-from tournaments.models import LotDraw, Season, Tournament
-from tournaments.printouts import public_base_url
+from tournaments.models import LotDraw, Tournament
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
-    SeasonRow,
-    SeasonSide,
     StandingRow,
     Standings,
-    season_sides,
-    season_standings,
     team_standings,
     tournament_standings,
 )
 from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
     rank_html,
-    season_table,
     signed_html,
     standings_table,
 )
@@ -82,8 +72,6 @@ STANDINGS_REFRESH_SECONDS = 30
 PROJECTOR_ROWS = 30
 PROJECTOR_PAGE_SECONDS = 12
 PROJECTOR_ROWS_RANGE = (10, 60)
-# Season side rankings: shown openly, the rest behind "show all".
-SEASON_SIDE_TOP = 10
 
 
 def _wants_partial(request) -> bool:
@@ -136,14 +124,6 @@ def side_rankings(standings: Standings) -> SideRankings:
         on_plus=groups.on_plus,
         last=shown(groups.last),
     )
-
-
-def season_side_shown(side: SeasonSide) -> list[Shown]:
-    """A season side ranking with its own ranks, marked up for the page."""
-    return [
-        Shown(row=item.row, rank=rank_html(item.rank, item.tied), total=signed_html(item.row.total))
-        for item in side.rows
-    ]
 
 
 # --- lot draws -----------------------------------------------------------------------------
@@ -428,37 +408,6 @@ def standings_xlsx(request, pk: int):
     return _xlsx_response(content, f"{tournament.name} {tournament.date:%Y-%m-%d}")
 
 
-# --- season standings ----------------------------------------------------------------------
-
-
-def season_context(season: Season, user=None) -> dict:
-    """What the season page and its PDF show: the ranking, side rankings and teams.
-
-    The ranking is cached under the revisions of the season's tournaments (a deal anywhere in
-    the season gives the next reader a new one); the table is built per request because which
-    names link to a player page depends on who asks."""
-    result = season_cached(season, "standings", build=lambda: season_standings(season=season))
-    linked = (
-        player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
-    )
-    sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
-    return {
-        "season": season,
-        "result": result,
-        "rule_text": season_rule_text(season),
-        "ranked_count": sum(1 for row in result.rows if row.ranked),
-        "table": season_table(result.rows, tournaments=result.tournaments, linked_players=linked),
-        "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
-        "teams": result.teams,
-    }
-
-
-def season_standings_view(request, pk: int):
-    season = get_object_or_404(Season, pk=pk)
-    context = season_context(season, request.user)
-    return render(request, "tournaments/standings/season.html", context)
-
-
 urlpatterns = [
     path("tournaments/<int:pk>/standings/", standings, name="standings"),
     path("tournaments/<int:pk>/standings/projector/", projector, name="projector"),
@@ -468,5 +417,4 @@ urlpatterns = [
         standings_draw_lots,
         name="standings_draw_lots",
     ),
-    path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
 ]

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
-from tournaments.forms_season import TeamForm
-from tournaments.forms_setup import add_service_errors
+from tournaments.forms.setup import add_service_errors
+from tournaments.forms.teams import TeamForm
 from tournaments.models import Team, Tournament
 from tournaments.services import teams as services
 

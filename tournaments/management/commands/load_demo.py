@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from clubs.demo import load_members_and_fees
 from clubs.models import Club, ClubRole, Membership, Player
+from seasons.models import Season
 from tournaments import demo
-from tournaments.models import Round, Season, Tournament
+from tournaments.models import Round, Tournament
 from tournaments.seating import sitting_out_position
 from tournaments.services import checkin, draws, results, setup
 

@@ -17,13 +17,13 @@ from typing import NamedTuple
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from seasons.models import Season
 from tournaments.models import (
     MAX_SEATS,
     SCORE_FIELDS,
     Deal,
     DealChange,
     Entry,
-    Season,
     Seat,
     Substitution,
     Team,

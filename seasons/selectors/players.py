@@ -19,16 +19,13 @@ from django.utils.translation import get_language
 
 from clubs.models import Player
 from scoring import rule_source_from_dict
+from seasons import ranking as season_ranking
+from seasons.models import Season
+from seasons.selectors.standings import season_rule
 from tournaments import ranking
-from tournaments.models import SCORE_FIELDS, Deal, Entry, Season, Seat, Substitution, Tournament
+from tournaments.models import SCORE_FIELDS, Deal, Entry, Seat, Substitution, Tournament
 from tournaments.seating import sitting_out_position
-from tournaments.selectors.standings import (
-    _add_paper_totals,
-    _occupant,
-    _occupant_lookup,
-    _tally,
-    season_rule,
-)
+from tournaments.selectors.standings import _occupant, _occupant_lookup, _tally, add_paper_totals
 
 
 @dataclass(frozen=True)
@@ -143,7 +140,7 @@ def player_page(*, player: Player) -> PlayerPage:
         seats=seats, substitutions=substitutions, deals=deals, bucket="round__tournament_id"
     )
     # Tournaments imported from a paper list count with their one total per player.
-    _add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
+    add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
     own_ids = {e["id"] for e in own}
     _contract_stats(page, seats, substitutions, deals, own_ids, tournaments)
 
@@ -167,10 +164,10 @@ def player_page(*, player: Player) -> PlayerPage:
                 per_player[player_id][tournament.pk] = total
         rule = season_rule(season)
         scores = {
-            pid: ranking.season_score(res, rule, {t: places[t][pid] for t in res})
+            pid: season_ranking.season_score(res, rule, {t: places[t][pid] for t in res})
             for pid, res in per_player.items()
         }
-        ranked = {r.key: r.rank for r in ranking.rank_season(scores)}
+        ranked = {r.key: r.rank for r in season_ranking.rank_season(scores)}
         season_ranks[season_id] = ranked.get(player.pk)
         running = 0
         steps = []

@@ -31,11 +31,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cego_club.venue import is_loopback
-from tournaments import pdf, sheet_pdf
+from printing import pdf, score_sheets
+from printing.pdf import render_pdf
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
-from tournaments.money import tournament_money
-from tournaments.pdf import render_pdf
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.sheets import RoundSheets, round_sheets
 from tournaments.selectors.standings import (
@@ -44,6 +43,7 @@ from tournaments.selectors.standings import (
     team_standings,
     tournament_standings,
 )
+from treasury.selectors import tournament_money
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def phones_cannot_open(url: str) -> bool:
 @lru_cache(maxsize=512)
 def qr_data_uri(url: str) -> str:
     """The QR code of ``url`` as an image address (the desk's "enter by phone" box; the
-    printed sheets draw theirs in :mod:`tournaments.sheet_pdf`)."""
+    printed sheets draw theirs in :mod:`printing.score_sheets`)."""
     return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
 
 
@@ -126,10 +126,10 @@ def table_cards_pdf(*, tournament: Tournament, round_number: int) -> bytes:
 
 
 def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
-    """One A4 page per table, drawn by :mod:`tournaments.sheet_pdf`; its QR code opens
+    """One A4 page per table, drawn by :mod:`printing.score_sheets`; its QR code opens
     ``base_url`` + the table's entry path."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
-    return sheet_pdf.score_sheets_pdf(
+    return score_sheets.score_sheets_pdf(
         sheets=sheets,
         base_url=base_url,
         rules_name=_rules_name(sheets),
@@ -327,13 +327,13 @@ def _prerender_in_thread(*args) -> None:
 
 
 def warm_up() -> None:
-    """Get the PDF workers (see :func:`tournaments.pdf.warm_up`) and the score sheets' fonts
+    """Get the PDF workers (see :func:`printing.pdf.warm_up`) and the score sheets' fonts
     (read once per process, about 0.4 s) ready before the draw, when printouts are rendered
     in the background (``PRINT_PRERENDER`` ``"thread"``)."""
     if getattr(settings, "PRINT_PRERENDER", "thread") == "thread":
         pdf.warm_up()
-        if not sheet_pdf.fonts.cache_info().currsize:  # not read yet in this process
-            threading.Thread(target=sheet_pdf.fonts, name="sheet-fonts", daemon=True).start()
+        if not score_sheets.fonts.cache_info().currsize:  # not read yet in this process
+            threading.Thread(target=score_sheets.fonts, name="sheet-fonts", daemon=True).start()
 
 
 def prerender_round(

@@ -17,13 +17,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs.permissions import MANAGE_SEASON, check, organiser_required
-from tournaments.exports import XLSX_CONTENT_TYPE, season_workbook
-from tournaments.forms_season import SeasonRulesForm
-from tournaments.forms_setup import add_service_errors
-from tournaments.models import Season
-from tournaments.pdf import pdf_response, render_pdf
-from tournaments.services.seasons import set_season_rules
-from tournaments.views.standings import season_context
+from exports.season import season_workbook
+from exports.xlsx import XLSX_CONTENT_TYPE
+from printing.pdf import pdf_response, render_pdf
+from seasons.forms import SeasonRulesForm
+from seasons.models import Season
+from seasons.services import set_season_rules
+from seasons.views.standings import season_context
+from tournaments.forms.setup import add_service_errors
 
 
 def _season(request, pk: int) -> Season:
@@ -44,7 +45,7 @@ def season_rules(request, pk: int):
                 add_service_errors(form, error)
             else:
                 messages.success(request, _("Season rules saved."))
-                return redirect("tournaments:season_standings", pk=season.pk)
+                return redirect("seasons:season_standings", pk=season.pk)
     else:
         form = SeasonRulesForm(
             initial={

@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSource
 from tournaments.contract_names import proper_name
-from tournaments.form_rendering import PlainRenderer
+from tournaments.forms.card_count import CardCountForm
+from tournaments.forms.rendering import PlainRenderer
 
 YES_NO = [("", "—"), ("1", _("won")), ("0", _("lost"))]
 PENALTY_KINDS = {
@@ -176,8 +177,6 @@ class DealForm(forms.Form):
 
     @property
     def card_count_form(self) -> forms.Form:
-        from tournaments.views.card_count import CardCountForm
-
         return CardCountForm(prefix="count")
 
     @property

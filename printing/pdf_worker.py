@@ -1,5 +1,5 @@
 """What a PDF worker process runs: HTML in, PDF bytes out. No Django here, so the worker
-processes start with WeasyPrint alone (see ``tournaments.pdf``).
+processes start with WeasyPrint alone (see ``printing.pdf``).
 
 The documents are rendered with a leaner copy of WeasyPrint's user-agent stylesheet: the
 stock one gives *every* element styles for six pseudo-elements (``::marker`` and the

@@ -1,7 +1,9 @@
-"""Season rules: how tournament results add up to the season ranking (``tournaments.ranking``)."""
+"""A season's changes: its name and dates, and its rules (how tournament results add up to
+the season ranking, ``seasons.ranking``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -9,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import Season
+from clubs.services.admin import save_checked
+from seasons.models import Season
 
 MAX_CUP_PLACES = 200
 
@@ -51,3 +54,25 @@ def set_season_rules(
     season.full_clean(exclude=["name"])
     season.save(update_fields=["scoring", "best_of", "cup_points", "min_tournaments"])
     return season
+
+
+@transaction.atomic
+def save_season(
+    *,
+    season=None,
+    name: str,
+    starts_on: dt.date,
+    ends_on: dt.date,
+    youth_born_from: int | None = None,
+    user: AbstractBaseUser | None = None,
+):
+    from seasons.models import Season
+
+    season = Season.objects.select_for_update().get(pk=season.pk) if season else Season()
+    if ends_on < starts_on:
+        raise ValidationError({"ends_on": _("The season cannot end before it starts.")})
+    if Season.objects.exclude(pk=season.pk).filter(name__iexact=name.strip()).exists():
+        raise ValidationError({"name": _("A season of this name exists already.")})
+    season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
+    season.youth_born_from = youth_born_from
+    return save_checked(season, _("A season of this name exists already."))

@@ -3,7 +3,7 @@
 openpyxl turns every appended value into a cell object and writes it element by element
 through lxml: about 7 µs a cell, most of the season workbook's time (500,000 cells). A
 ``RowXmlSheet`` takes each row as the XML text openpyxl would have written for it (rendered by
-``tournaments.exports``) and writes it straight into the sheet's file. Everything around the
+``exports.xlsx``) and writes it straight into the sheet's file. Everything around the
 rows is still openpyxl's: panes, column widths, autofilter, styles and the package.
 
 This leans on openpyxl 3.1.5's write-only internals (pinned in pyproject.toml):

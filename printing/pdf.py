@@ -35,7 +35,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from tournaments import pdf_worker
+from printing import pdf_worker
 
 PART_MARK = "<!--part-->"
 # A document of fewer parts than this does not start the worker processes (that would cost
@@ -74,7 +74,7 @@ def _get_pool() -> ProcessPoolExecutor:
             # and forks clean workers from itself; Windows spawns them.
             if "forkserver" in multiprocessing.get_all_start_methods():
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["tournaments.pdf_worker", "weasyprint"])
+                context.set_forkserver_preload(["printing.pdf_worker", "weasyprint"])
             else:
                 context = multiprocessing.get_context("spawn")
             _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=context)

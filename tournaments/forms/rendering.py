@@ -7,30 +7,21 @@ byte, for the templates below straight from the widget's context; any other temp
 through Django's templates as before. ``tests/results/test_form_rendering.py`` compares the
 two renderers on the deal form of every rule source.
 
-:func:`deal_form_fields` keeps the phone's empty deal form in the cache (a new deal's form
-differs from the last one only in its number and submission key).
+The phone's empty deal form is kept in the cache by ``{% deal_form_fields %}``
+(``tournaments/templatetags/deal_forms.py``).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from django.core.cache import cache
 from django.forms.renderers import DjangoTemplates
-from django.template.loader import render_to_string
 from django.utils.formats import localize
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape, escape
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.safestring import SafeData
 from django.utils.timezone import template_localtime
-from django.utils.translation import get_language
-
-from tournaments.caching import RENDER_VERSION, TIMEOUT_SECONDS
-
-if TYPE_CHECKING:
-    from tournaments.forms_entry import DealForm
 
 INPUT = "django/forms/widgets/input.html"
 SELECT = "django/forms/widgets/select.html"
@@ -142,45 +133,3 @@ class PlainRenderer(DjangoTemplates):
             if html is not None:
                 return html.strip()
         return super().render(template_name, context, request=request)
-
-
-FIELDS_TEMPLATE = "tournaments/entry/_deal_form_fields.html"
-# Shown in a new deal's form, different each time: written into the cached fields afresh.
-LIVE_FIELDS = ("number", "submission_key")
-
-
-def deal_form_fields(form: DealForm) -> str:
-    """``_deal_form_fields.html`` for ``form``, from the cache where it can be.
-
-    A new deal's empty form is the same at a table deal after deal, except for the deal
-    number and the submission key: those two inputs are written into the cached HTML afresh.
-    The key names what the rest is built from (the rule source, the players, the language),
-    not the tournament's revision, which every deal moves on. A form with data or other
-    initial values (errors, a change) is rendered as it is.
-    """
-    if form.is_bound or set(form.initial) - set(LIVE_FIELDS):
-        return render_to_string(FIELDS_TEMPLATE, {"form": form})
-    live = {f"\x00{name}\x00": str(form[name]) for name in LIVE_FIELDS}
-    raw = "|".join(
-        str(part)
-        for part in (
-            RENDER_VERSION,
-            get_language(),
-            hashlib.sha1(form.rules.source_json.encode()).hexdigest(),
-            form.fields["number"].max_value,
-            form.fields["expected_version"].required,
-            *(label for _position, label in form.seat_choices),
-        )
-    )
-    key = "deal-form-fields:" + hashlib.sha1(raw.encode()).hexdigest()
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(FIELDS_TEMPLATE, {"form": form})
-        if any(html.count(text) != 1 for text in live.values()):
-            return html  # not where it is expected: no cached copy
-        for mark, text in live.items():
-            html = html.replace(text, mark)
-        cache.set(key, html, TIMEOUT_SECONDS)
-    for mark, text in live.items():
-        html = html.replace(mark, text)
-    return mark_safe(html)  # noqa: S308 - the template's output, escaped there

@@ -14,8 +14,8 @@ from django.urls import path
 
 from clubs.models import Player
 from clubs.permissions import may_view_player_page
-from tournaments.charts import line_chart
-from tournaments.selectors.players import player_page
+from seasons.charts import line_chart
+from seasons.selectors.players import player_page
 
 
 def player_detail(request, pk: int):

@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Category, Club
 from clubs.permissions import manageable_clubs
 from rules.registry import tournament_rule_sources
-from tournaments.models import Entry, Season, Seat, Tournament
+from seasons.models import Season
+from tournaments.models import Entry, Seat, Tournament
 from tournaments.presets import PRESETS
 
 TABLE_SIZE_CHOICES = [(3, _("3 players")), (4, _("4 players")), (5, _("5 players"))]

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
-from tournaments.forms_setup import EntryChoiceField
-from tournaments.models import Entry, Season, Team, Tournament
+from tournaments.forms.setup import EntryChoiceField
+from tournaments.models import Entry, Team, Tournament
 
 
 class TeamForm(forms.Form):
@@ -39,37 +38,3 @@ class TeamForm(forms.Form):
             for i in range(1, Team.SIZE + 1)
             if self.cleaned_data.get(f"member_{i}")
         ]
-
-
-def parse_cup_points(text: str) -> list[int]:
-    """ "25, 20, 16 12" -> [25, 20, 16, 12]: commas, semicolons or spaces between numbers."""
-    parts = text.replace(";", " ").replace(",", " ").split()
-    try:
-        return [int(part) for part in parts]
-    except ValueError as error:
-        raise ValidationError(_("Enter whole numbers separated by commas.")) from error
-
-
-class SeasonRulesForm(forms.Form):
-    scoring = forms.ChoiceField(
-        label=_("season rule"), choices=Season.Scoring.choices, widget=forms.RadioSelect
-    )
-    best_of = forms.IntegerField(
-        label=_("best N results"), min_value=1, max_value=99, required=False
-    )
-    cup_points = forms.CharField(
-        label=_("cup points per place"),
-        required=False,
-        help_text=_("Points for place 1, 2, 3, … separated by commas; later places get none."),
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-    min_tournaments = forms.IntegerField(
-        label=_("minimum tournaments to be ranked"), min_value=1, max_value=99
-    )
-
-    def clean_cup_points(self) -> list[int]:
-        return parse_cup_points(self.cleaned_data.get("cup_points") or "")
-
-
-class ArchiveUploadForm(forms.Form):
-    file = forms.FileField(label=_("tournament archive (JSON)"))

@@ -1,0 +1,274 @@
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import BinaryIO
+
+from django.utils.translation import gettext as _
+
+from clubs.models import category_label
+from exports.xlsx import DATE_FORMAT, Points, Sheet, write_workbook
+from seasons.selectors.deals import (
+    DEALS_CHUNK,
+    DealLine,
+    TournamentLine,
+    season_deals,
+    season_tournaments,
+)
+from seasons.selectors.standings import (
+    SeasonSide,
+    SeasonStandings,
+    TournamentRows,
+    season_sides,
+    season_standings,
+    season_tournament_standings,
+)
+from tournaments.models import MAX_SEATS, Deal
+from tournaments.selectors.standings import Standings
+
+
+def season_rule_text(season) -> str:
+    if season.scoring == "best_n":
+        text = _("sum of the best %(count)s results") % {"count": season.best_of}
+    elif season.scoring == "cup":
+        text = _("cup points per place: %(table)s") % {
+            "table": ", ".join(str(p) for p in season.cup_points) or "–"
+        }
+    else:
+        text = _("sum of all results, negative ones included")
+    return str(text)
+
+
+def season_overview_preamble(season) -> list[list]:
+    return [
+        [_("Season"), season.name],
+        [_("From"), season.starts_on],
+        [_("To"), season.ends_on],
+        [_("Season rule"), season_rule_text(season)],
+        [_("Minimum tournaments to be ranked"), season.min_tournaments],
+        [],
+    ]
+
+
+def season_overview_rows(lines: Sequence[TournamentLine]) -> Iterator[list]:
+    yield [
+        _("Date"),
+        _("Tournament"),
+        _("Host club"),
+        _("Venue"),
+        _("Rule source"),
+        _("Players"),
+        _("Teams"),
+        _("Deals"),
+    ]
+    for line in lines:
+        yield [
+            line.date,
+            line.name,
+            line.host,
+            line.venue,
+            line.rules,
+            line.players,
+            line.teams,
+            line.deals,
+        ]
+
+
+def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
+    best_n = standings.season.scoring == "best_n"
+    yield [
+        _("Rank"),
+        _("First name"),
+        _("Last name"),
+        _("Club"),
+        _("Category"),
+        *[f"{t.name} ({t.date:%d.%m.%Y})" for t in standings.tournaments],
+        _("Total"),
+        _("Tournaments played"),
+        *([_("Results not counted")] if best_n else []),
+    ]
+    for row in standings.rows:
+        dropped = [
+            f"{t.date:%d.%m.}"
+            for t, total, counted in zip(
+                standings.tournaments, row.tournament_totals, row.counted, strict=True
+            )
+            if total is not None and not counted
+        ]
+        yield [
+            row.rank,
+            row.first_name,
+            row.last_name,
+            row.club,
+            category_label(row.category),
+            *[None if total is None else Points(total) for total in row.tournament_totals],
+            Points(row.total),
+            row.tournaments_played,
+            *([", ".join(dropped)] if best_n else []),
+        ]
+
+
+def side_label(key: str) -> str:
+    labels = {
+        "woman": _("Women"),
+        "youth": _("Youth"),
+        "senior": _("Seniors"),
+        "last": _("Last place"),
+    }
+    return str(labels.get(key, key))
+
+
+def season_side_rows(sides: Sequence[SeasonSide]) -> Iterator[list]:
+    yield [_("Ranking"), _("Rank"), _("First name"), _("Last name"), _("Club"), _("Total")]
+    for side in sides:
+        for item in side.rows:
+            yield [
+                side_label(side.key),
+                item.rank,
+                item.row.first_name,
+                item.row.last_name,
+                item.row.club,
+                Points(item.row.total),
+            ]
+
+
+def season_team_rows(standings: SeasonStandings) -> Iterator[list]:
+    yield [
+        _("Rank"),
+        _("Team"),
+        *[f"{t.name} ({t.date:%d.%m.%Y})" for t in standings.tournaments],
+        _("Total"),
+        _("Complete"),
+    ]
+    for team in standings.teams:
+        yield [
+            team.rank,
+            team.name,
+            *[None if total is None else Points(total) for total in team.tournament_totals],
+            Points(team.total),
+            _("yes") if team.complete else _("no"),
+        ]
+
+
+def tournament_sheet_rows(standings: Standings | TournamentRows) -> Iterator[list]:
+    yield [
+        _("Rank"),
+        _("Player"),
+        _("Club"),
+        *[_("Round %(number)s") % {"number": n} for n in standings.round_numbers],
+        _("Total"),
+        _("Games won as declarer"),
+    ]
+    for row in standings.rows:
+        yield [
+            row.rank,
+            f"{row.last_name}, {row.first_name}",
+            row.club,
+            *[None if total is None else Points(total) for total in row.round_totals],
+            Points(row.total),
+            row.declarer_wins,
+        ]
+
+
+def season_deal_rows(lines: Iterable[DealLine]) -> Iterator[list]:
+    status_labels = {value: str(label) for value, label in Deal.Status.choices}
+    yield [
+        _("Date"),
+        _("Tournament"),
+        _("Round"),
+        _("Table"),
+        _("Deal"),
+        _("Dealer"),
+        _("Contract"),
+        _("Declarer"),
+        _("Card points"),
+        _("Won"),
+        *[
+            label % {"seat": seat}
+            for seat in range(1, MAX_SEATS + 1)
+            for label in (_("Seat %(seat)s player"), _("Seat %(seat)s score"))
+        ],
+        _("Status"),
+        _("Corrected"),
+    ]
+    yes, no = str(_("yes")), str(_("no"))
+    total_label = str(_("round total"))
+    voided_label = str(_("table voided"))
+    for line in lines:
+        seats: list = []
+        for name, score in line.seats:
+            seats += [name, None if score is None else Points(score)]
+        seats += [None] * (2 * MAX_SEATS - len(seats))
+        status = status_labels.get(line.status, line.status)
+        if line.table_voided:
+            status = f"{status}, {voided_label}"
+        yield [
+            line.date,
+            line.tournament,
+            line.round,
+            line.table,
+            line.number,
+            line.dealer,
+            total_label if line.kind == Deal.Kind.TOTAL else line.contract,
+            line.declarer,
+            line.declarer_points,
+            None if line.won is None else (yes if line.won else no),
+            *seats,
+            status,
+            yes if line.corrected else no,
+        ]
+
+
+def season_workbook(
+    season, target: BinaryIO | None = None, *, chunk_size: int = DEALS_CHUNK
+) -> bytes | None:
+    """The season scorer's workbook: overview, standings, one sheet per tournament, every
+    deal, side rankings and teams. Rows are streamed; see ``write_workbook`` for ``target``."""
+    standings = season_standings(season=season)
+    lines = season_tournaments(season=season)
+
+    def tournament_sheets() -> Iterator[Sheet]:
+        for result in season_tournament_standings(season=season):
+            tournament = result.tournament
+            yield Sheet(
+                f"{tournament.date:%d.%m.} {tournament.name}",
+                tournament_sheet_rows(result),
+                widths=[7, 26, 12, *[10] * len(result.round_numbers), 10, 12],
+                freeze="C",
+            )
+
+    tournaments = len(standings.tournaments)
+    sheets = [
+        Sheet(
+            _("Overview"),
+            season_overview_rows(lines),
+            widths=[16, 36, 28, 24, 14, 9, 9, 9],
+            preamble=season_overview_preamble(season),
+            formats=[DATE_FORMAT],
+        ),
+        Sheet(
+            _("Season standings"),
+            season_standings_rows(standings),
+            widths=[7, 16, 18, 10, 10, *[14] * tournaments, 10, 10, 16],
+            freeze="D",
+        ),
+        *tournament_sheets(),
+        Sheet(
+            _("Deals"),
+            season_deal_rows(season_deals(season=season, chunk_size=chunk_size)),
+            widths=[11, 28, 7, 7, 6, 22, 16, 22, 8, 7, *[22, 8] * MAX_SEATS, 18, 10],
+            freeze="F",
+            formats=[DATE_FORMAT],
+        ),
+        Sheet(
+            _("Side rankings"),
+            season_side_rows(season_sides(standings)),
+            widths=[14, 7, 16, 18, 12, 10],
+        ),
+        Sheet(
+            _("Teams"),
+            season_team_rows(standings),
+            widths=[7, 24, *[14] * tournaments, 10, 10],
+            freeze="C",
+        ),
+    ]
+    return write_workbook(sheets, target)

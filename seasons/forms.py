@@ -1,0 +1,53 @@
+"""Forms of the season area: a season's name and dates, its rules (cup points per place)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from clubs.forms import DATE
+from seasons.models import Season
+
+
+def parse_cup_points(text: str) -> list[int]:
+    """ "25, 20, 16 12" -> [25, 20, 16, 12]: commas, semicolons or spaces between numbers."""
+    parts = text.replace(";", " ").replace(",", " ").split()
+    try:
+        return [int(part) for part in parts]
+    except ValueError as error:
+        raise ValidationError(_("Enter whole numbers separated by commas.")) from error
+
+
+class SeasonRulesForm(forms.Form):
+    scoring = forms.ChoiceField(
+        label=_("season rule"), choices=Season.Scoring.choices, widget=forms.RadioSelect
+    )
+    best_of = forms.IntegerField(
+        label=_("best N results"), min_value=1, max_value=99, required=False
+    )
+    cup_points = forms.CharField(
+        label=_("cup points per place"),
+        required=False,
+        help_text=_("Points for place 1, 2, 3, … separated by commas; later places get none."),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    min_tournaments = forms.IntegerField(
+        label=_("minimum tournaments to be ranked"), min_value=1, max_value=99
+    )
+
+    def clean_cup_points(self) -> list[int]:
+        return parse_cup_points(self.cleaned_data.get("cup_points") or "")
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=120)
+    starts_on = forms.DateField(label=_("starts on"), widget=DATE)
+    ends_on = forms.DateField(label=_("ends on"), widget=DATE)
+    youth_born_from = forms.IntegerField(
+        label=_("youth: born in or after"),
+        min_value=1900,
+        max_value=2100,
+        required=False,
+        help_text=_("Players born in this year or later count as youth in this season."),
+    )

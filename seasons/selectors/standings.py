@@ -1,0 +1,370 @@
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from seasons import ranking as season_ranking
+from seasons.models import Season
+from tournaments import ranking
+from tournaments.models import (
+    Deal,
+    Entry,
+    LotDraw,
+    Round,
+    Seat,
+    Substitution,
+    Team,
+    Tournament,
+)
+from tournaments.selectors.standings import (
+    StandingRow,
+    Tally,
+    add_paper_totals,
+    grouped_deals,
+    home_clubs,
+    ranked_rows,
+    tallies_from_groups,
+)
+
+
+def _season_tallies(season: Season, *, bucket: str) -> dict[int, Tally]:
+    """Every counting deal of the season added up per entry (3 queries). ``bucket``: the seat
+    field to group by."""
+    seats = list(
+        Seat.objects.filter(round__tournament__season=season).values(
+            "id", "table_id", "position", "entry_id", bucket
+        )
+    )
+    substitutions = list(
+        Substitution.objects.filter(seat__round__tournament__season=season).values(
+            "seat_id", "entry_id", "from_deal"
+        )
+    )
+    groups = grouped_deals(
+        Deal.objects.filter(
+            table__round__tournament__season=season,
+            table__voided=False,
+            status=Deal.Status.CONFIRMED,
+        ),
+        substituted_tables=Substitution.objects.filter(
+            seat__round__tournament__season=season
+        ).values("seat__table_id"),
+    )
+    return tallies_from_groups(groups, seats=seats, substitutions=substitutions, bucket=bucket)
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    rank: int | None  # None: fewer tournaments than the season's minimum, not ranked
+    player_id: int
+    first_name: str
+    last_name: str
+    category: str
+    club: str
+    tournament_totals: tuple[int | None, ...]  # per tournament of the season, None: absent
+    total: int  # the season score under the season's rule (sum, best N or cup points)
+    tournaments_played: int
+    counted: tuple[bool, ...] = ()  # per tournament: does this result count (best N)?
+    places: tuple[int | None, ...] = ()  # per tournament: the place by total
+    tied: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def ranked(self) -> bool:
+        return self.rank is not None
+
+    @property
+    def results(self) -> tuple[tuple[int | None, bool], ...]:
+        """(total, counts?) per tournament of the season."""
+        counted = self.counted or (True,) * len(self.tournament_totals)
+        return tuple(zip(self.tournament_totals, counted, strict=True))
+
+
+@dataclass(frozen=True)
+class SeasonTeamRow:
+    rank: int
+    name: str
+    tournament_totals: tuple[int | None, ...]  # None: the team did not play that tournament
+    total: int
+    complete: bool  # four members who all played, in every tournament it played
+    tied: bool
+
+
+@dataclass(frozen=True)
+class SeasonStandings:
+    season: Season
+    tournaments: tuple[Tournament, ...]
+    rows: tuple[SeasonRow, ...]
+    teams: tuple[SeasonTeamRow, ...] = ()
+
+    @property
+    def rule(self) -> season_ranking.SeasonRule:
+        return season_rule(self.season)
+
+
+def season_rule(season: Season) -> season_ranking.SeasonRule:
+    return season_ranking.SeasonRule(
+        scoring=season.scoring,
+        best_of=season.best_of,
+        cup_points=tuple(int(p) for p in season.cup_points or ()),
+        min_tournaments=season.min_tournaments,
+    )
+
+
+def season_standings(*, season: Season) -> SeasonStandings:
+    """The season ranking under the season's rule (``tournaments.ranking``) and the teams'.
+    Six queries, whatever the number of players or tournaments."""
+    tournaments = tuple(
+        Tournament.objects.filter(season=season).select_related("host_club").order_by("date", "pk")
+    )
+    entries = list(
+        Entry.objects.filter(tournament__season=season)
+        # In date order: a team is named as it was first registered in the season.
+        .order_by("tournament__date", "tournament_id", "number")
+        .values(
+            "id",
+            "tournament_id",
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+            "player__category",
+            "paper_total",
+            "team__name",
+        )
+    )
+    clubs = home_clubs(player__entries__tournament__season=season)
+    tallies = _season_tallies(season, bucket="round__tournament_id")
+    add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
+    per_player: dict[int, dict[int, int]] = defaultdict(dict)
+    people: dict[int, dict] = {}
+    for entry in entries:
+        people[entry["player_id"]] = entry
+        tally = tallies.get(entry["id"])
+        if tally is None:
+            continue
+        for tournament_id, points in tally.round_totals.items():
+            totals = per_player[entry["player_id"]]
+            totals[tournament_id] = totals.get(tournament_id, 0) + points
+    rows = _season_rows(
+        season=season,
+        tournaments=tournaments,
+        per_player=per_player,
+        people=people,
+        clubs=clubs,
+    )
+    teams = _season_teams(tournaments=tournaments, entries=entries, tallies=tallies)
+    return SeasonStandings(
+        season=season, tournaments=tournaments, rows=tuple(rows), teams=tuple(teams)
+    )
+
+
+def _season_rows(
+    *,
+    season: Season,
+    tournaments: tuple[Tournament, ...],
+    per_player: dict[int, dict[int, int]],
+    people: dict[int, dict],
+    clubs: dict[int, str],
+) -> list[SeasonRow]:
+    rule = season_rule(season)
+    by_tournament: dict[int, dict[int, int]] = defaultdict(dict)
+    for player_id, totals in per_player.items():
+        for tournament_id, total in totals.items():
+            by_tournament[tournament_id][player_id] = total
+    place: dict[tuple[int, int], int] = {}
+    for tournament_id, totals in by_tournament.items():
+        for player_id, rank in ranking.places(totals).items():
+            place[(tournament_id, player_id)] = rank
+    scores = {
+        player_id: season_ranking.season_score(
+            totals, rule, {t: place[(t, player_id)] for t in totals}
+        )
+        for player_id, totals in per_player.items()
+    }
+
+    def name_of(player_id: int) -> str:
+        person = people[player_id]
+        return f"{person['player__last_name']} {person['player__first_name']}"
+
+    rows = []
+    for ranked in season_ranking.rank_season(scores, name_of=name_of):
+        player_id = ranked.key
+        totals = per_player[player_id]
+        person = people[player_id]
+        score = scores[player_id]
+        rows.append(
+            SeasonRow(
+                rank=ranked.rank,
+                player_id=player_id,
+                first_name=person["player__first_name"],
+                last_name=person["player__last_name"],
+                category=person["player__category"],
+                club=clubs.get(player_id, ""),
+                tournament_totals=tuple(totals.get(t.pk) for t in tournaments),
+                total=ranked.score,
+                tournaments_played=score.played,
+                counted=tuple(t.pk in score.counted for t in tournaments),
+                places=tuple(place.get((t.pk, player_id)) for t in tournaments),
+                tied=ranked.tied,
+            )
+        )
+    return rows
+
+
+def _season_teams(
+    *, tournaments: tuple[Tournament, ...], entries: list[dict], tallies: dict[int, Tally]
+) -> list[SeasonTeamRow]:
+    """Teams of the same name add up their tournament totals over the season."""
+    names: dict[str, str] = {}
+    per_team: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    members: dict[tuple[str, int], int] = defaultdict(int)
+    for entry in entries:
+        if not entry["team__name"]:
+            continue
+        key = ranking.team_key(entry["team__name"])
+        names.setdefault(key, entry["team__name"])
+        members[(key, entry["tournament_id"])] += 1
+        tally = tallies.get(entry["id"])
+        if tally is not None and tally.round_totals:
+            per_team[key][entry["tournament_id"]].append(tally.total)
+    results = []
+    for key, name in names.items():
+        played = per_team.get(key, {})
+        if not played:
+            continue  # registered, nothing played yet (an upcoming tournament)
+        # Complete: four members who all played, in every tournament the team played.
+        complete = all(
+            members[(key, t)] == Team.SIZE and len(totals) == Team.SIZE
+            for t, totals in played.items()
+        )
+        results.append(
+            ranking.TeamResult(
+                key=key,
+                name=name,
+                members=Team.SIZE if complete else 0,
+                played=Team.SIZE if complete else 0,
+                total=sum(sum(totals) for totals in played.values()),
+            )
+        )
+    rows = []
+    for ranked in ranking.rank_teams(results, size=Team.SIZE):
+        key = ranked.team.key
+        totals = per_team.get(key, {})
+        rows.append(
+            SeasonTeamRow(
+                rank=ranked.rank,
+                name=ranked.team.name,
+                tournament_totals=tuple(
+                    sum(totals[t.pk]) if t.pk in totals else None for t in tournaments
+                ),
+                total=ranked.team.total,
+                complete=ranked.complete,
+                tied=ranked.tied,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class SideRow:
+    rank: int
+    tied: bool
+    row: SeasonRow
+
+
+@dataclass(frozen=True)
+class SeasonSide:
+    key: str  # woman, youth, senior, last
+    rows: tuple[SideRow, ...]
+
+
+def _category_ranks(rows: list[SeasonRow]) -> tuple[SideRow, ...]:
+    ranks = ranking.competition_ranks([row.total for row in rows])
+    return tuple(
+        SideRow(rank=rank, tied=ranks.count(rank) > 1, row=row)
+        for row, rank in zip(rows, ranks, strict=True)
+    )
+
+
+def season_sides(result: SeasonStandings) -> tuple[SeasonSide, ...]:
+    """The season's side rankings: women, youth and seniors (each with its own ranks, ranked
+    players only) and the last place among the ranked players."""
+    ranked = [row for row in result.rows if row.ranked]
+    sides = [
+        SeasonSide(key, _category_ranks([row for row in ranked if row.category == key]))
+        for key in ("woman", "youth", "senior")
+    ]
+    last_rank = ranked[-1].rank if len(ranked) > 1 else None
+    last = [row for row in ranked if row.rank == last_rank]
+    sides.append(
+        SeasonSide(
+            "last",
+            tuple(SideRow(rank=row.rank, tied=len(last) > 1, row=row) for row in last),
+        )
+    )
+    return tuple(sides)
+
+
+@dataclass(frozen=True)
+class TournamentRows:
+    tournament: Tournament
+    round_numbers: tuple[int, ...]
+    rows: tuple[StandingRow, ...]
+
+
+def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
+    """Every tournament's standings of the season in one pass: seven queries, whatever the
+    number of tournaments, and the deals are streamed, not held (the season workbook)."""
+    tournaments = list(Tournament.objects.filter(season=season).order_by("date", "pk"))
+    entries = list(
+        Entry.objects.filter(tournament__season=season).values(
+            "id",
+            "tournament_id",
+            "number",
+            "category",
+            "withdrawn_after_round",
+            "player_id",
+            "player__first_name",
+            "player__last_name",
+            "paper_total",
+        )
+    )
+    clubs = home_clubs(player__entries__tournament__season=season)
+    round_numbers: dict[int, set[int]] = defaultdict(set)
+    for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
+        round_numbers[round_["tournament_id"]].add(round_["number"])
+    # Entries belong to one tournament, so the round number is bucket enough.
+    tallies = _season_tallies(season, bucket="round__number")
+    # Tournaments imported from a paper list: one total per entry, shown as round 1.
+    paper = {e["tournament_id"] for e in entries if e["paper_total"] is not None}
+    add_paper_totals(tallies, entries, bucket=lambda entry: 1)
+    lots: dict[int, list[list[int]]] = defaultdict(list)
+    for draw in (
+        LotDraw.objects.filter(tournament__season=season, purpose="tie_break")
+        .order_by("performed_at", "pk")
+        .values("tournament_id", "order")
+    ):
+        lots[draw["tournament_id"]].append(draw["order"])
+    by_tournament: dict[int, list[dict]] = defaultdict(list)
+    for entry in entries:
+        by_tournament[entry["tournament_id"]].append(entry)
+    result = []
+    for tournament in tournaments:
+        numbers = tuple(sorted(round_numbers[tournament.pk]))
+        if tournament.pk in paper:
+            numbers = numbers or (1,)
+        rows = ranked_rows(
+            tournament=tournament,
+            entries=by_tournament[tournament.pk],
+            clubs=clubs,
+            tallies=tallies,
+            round_numbers=numbers,
+            lot_orders=lots[tournament.pk],
+        )
+        result.append(
+            TournamentRows(tournament=tournament, round_numbers=numbers, rows=tuple(rows))
+        )
+    return result

@@ -1,0 +1,66 @@
+"""The season standings page: public, read-only (the ranking, side rankings and teams)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+
+from clubs.permissions import (
+    player_pages_visible,
+)
+from exports.season import season_rule_text, side_label
+from seasons.models import Season
+from seasons.selectors.standings import SeasonSide, season_sides, season_standings
+from tournaments.caching import (
+    season_cached,
+)
+from tournaments.tables_standings import (
+    rank_html,
+    season_table,
+    signed_html,
+)
+from tournaments.views.standings import Shown
+
+# Season side rankings: shown openly, the rest behind "show all".
+SEASON_SIDE_TOP = 10
+
+
+def season_side_shown(side: SeasonSide) -> list[Shown]:
+    """A season side ranking with its own ranks, marked up for the page."""
+    return [
+        Shown(row=item.row, rank=rank_html(item.rank, item.tied), total=signed_html(item.row.total))
+        for item in side.rows
+    ]
+
+
+def season_context(season: Season, user=None) -> dict:
+    """What the season page and its PDF show: the ranking, side rankings and teams.
+
+    The ranking is cached under the revisions of the season's tournaments (a deal anywhere in
+    the season gives the next reader a new one); the table is built per request because which
+    names link to a player page depends on who asks."""
+    result = season_cached(season, "standings", build=lambda: season_standings(season=season))
+    linked = (
+        player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
+    )
+    sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
+    return {
+        "season": season,
+        "result": result,
+        "rule_text": season_rule_text(season),
+        "ranked_count": sum(1 for row in result.rows if row.ranked),
+        "table": season_table(result.rows, tournaments=result.tournaments, linked_players=linked),
+        "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
+        "teams": result.teams,
+    }
+
+
+def season_standings_view(request, pk: int):
+    season = get_object_or_404(Season, pk=pk)
+    context = season_context(season, request.user)
+    return render(request, "tournaments/standings/season.html", context)
+
+
+urlpatterns = [
+    path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
+]

@@ -1,0 +1,5 @@
+from treasury import views
+
+app_name = "treasury"
+
+urlpatterns = views.urlpatterns
