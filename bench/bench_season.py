@@ -44,7 +44,8 @@ def build_season(*, name: str, tournaments: int, players: int, deals_per_round: 
         Team,
         Tournament,
     )
-    from tournaments.services.results import TableFacts, compute_scores, rule_source_of
+    from tournaments.rule_snapshot import rule_source_of
+    from tournaments.services.results import TableFacts, compute_scores
 
     rng = random.Random(20261114)
     clubs = Club.objects.bulk_create(

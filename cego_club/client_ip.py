@@ -1,7 +1,7 @@
 """The client's address, the one place that decides it.
 
 Used by the login throttling (django-axes, through ``AXES_CLIENT_IP_CALLABLE``) and by the
-deal history (``tournaments.device``). Without a proxy (the venue server, ``manage.py
+deal history (``tournaments.views.device``). Without a proxy (the venue server, ``manage.py
 runserver``) it is ``REMOTE_ADDR``. Behind reverse proxies (Caddy on the club server)
 ``REMOTE_ADDR`` is the proxy's address; with ``TRUSTED_PROXY_COUNT`` = N (the number of proxies
 in front of the app, each appending the address it got the request from to

@@ -108,7 +108,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.device.DeviceCookieMiddleware",
+    "tournaments.views.device.DeviceCookieMiddleware",
     # Last, as django-axes asks: turns a blocked login into the login page with the reason.
     "axes.middleware.AxesMiddleware",
 ]

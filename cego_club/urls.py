@@ -27,4 +27,6 @@ urlpatterns = [
     path("", include("seasons.urls")),
     path("", include("tournaments.urls")),
     path("", include("treasury.urls")),
+    path("", include("printing.urls")),
+    path("", include("exports.urls")),
 ]

@@ -26,13 +26,11 @@ instead of the tournament; a player stands for the clubs they are a member of.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
 
 MANAGE_CLUB = "manage_club"
 MANAGE_SEASON = "manage_season"
@@ -108,11 +106,14 @@ def manageable_clubs(user: Any):
 # --- from an object to the club and tournament it belongs to ------------------------------
 
 
-def tournament_of(obj: Any):
-    """The tournament an object belongs to (None if it belongs to none)."""
-    from tournaments.models import Tournament
+# The areas above the registry mark their models instead of being imported here:
+# ``Tournament.is_tournament`` and ``Season.is_season`` are True.
 
-    if isinstance(obj, Tournament):
+
+def tournament_of(obj: Any):
+    """The tournament an object belongs to (None if it belongs to none): a tournament itself,
+    or the tournament of its round, table or seat (entries, deals, teams …)."""
+    if getattr(obj, "is_tournament", False):
         return obj
     for path in ("tournament", "round", "table", "seat"):
         parent = getattr(obj, path, None)
@@ -123,13 +124,12 @@ def tournament_of(obj: Any):
 
 def _club_ids_of(obj: Any) -> frozenset[int]:
     from clubs.models import Club, Player
-    from seasons.models import Season
 
     if isinstance(obj, Club):
         return frozenset({obj.pk})
     if isinstance(obj, Player):
         return frozenset(obj.memberships.values_list("club_id", flat=True))
-    if isinstance(obj, Season):
+    if getattr(obj, "is_season", False):
         # A season a club hosts; a season without a host club (an association's
         # championship) is run by the clubs that host its tournaments.
         host = getattr(obj, "host_club_id", None) or getattr(obj, "club_id", None)
@@ -143,7 +143,7 @@ def _club_ids_of(obj: Any) -> frozenset[int]:
     if club_id is not None:
         return frozenset({club_id})
     season = getattr(obj, "season", None)  # e.g. a season's team: the season's clubs
-    if isinstance(season, Season):
+    if getattr(season, "is_season", False):
         return _club_ids_of(season)
     return frozenset()
 
@@ -184,7 +184,7 @@ def check(user: Any, action: str, obj: Any) -> None:
 # --- view decorators ---------------------------------------------------------------------
 
 
-def _refuse(request):
+def refuse(request):
     """Visitors go to the login page; a signed-in user without the right gets 403."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -197,52 +197,10 @@ def organiser_required(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not is_organiser(request.user):
-            return _refuse(request)
+            return refuse(request)
         return view(request, *args, **kwargs)
 
     return wrapper
-
-
-def _tournament_from_kwargs(kwargs: dict):
-    """The tournament a URL names: by ``pk`` (a tournament), ``table_pk`` or ``deal_pk``."""
-    from tournaments.models import Deal, Table, Tournament
-
-    try:
-        if "deal_pk" in kwargs:
-            return (
-                Deal.objects.select_related("table__round__tournament")
-                .get(pk=kwargs["deal_pk"])
-                .table.round.tournament
-            )
-        if "table_pk" in kwargs:
-            return (
-                Table.objects.select_related("round__tournament")
-                .get(pk=kwargs["table_pk"])
-                .round.tournament
-            )
-        return Tournament.objects.get(pk=kwargs["pk"])
-    except (Deal.DoesNotExist, Table.DoesNotExist, Tournament.DoesNotExist, KeyError):
-        raise Http404 from None
-
-
-def tournament_permission(action: str, *, post: str | None = None) -> Callable:
-    """Check ``action`` (``post`` for POST requests, if given) on the tournament the URL
-    names, before the view runs: visitors to the login page, others 404 (no such object)
-    or 403 (not theirs)."""
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if not is_organiser(request.user):
-                return _refuse(request)
-            tournament = _tournament_from_kwargs(kwargs)
-            wanted = post if post is not None and request.method == "POST" else action
-            check(request.user, wanted, tournament)
-            return view(request, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
 
 
 def may_view_player_page(user: Any, player: Any) -> bool:

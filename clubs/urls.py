@@ -1,4 +1,4 @@
-from clubs.views import admin, imports, players, registration
+from clubs.views import admin, imports, players
 
 app_name = "clubs"
 
@@ -6,6 +6,5 @@ app_name = "clubs"
 urlpatterns = [
     *players.urlpatterns,
     *imports.urlpatterns,
-    *registration.urlpatterns,
     *admin.urlpatterns,
 ]

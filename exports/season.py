@@ -22,20 +22,9 @@ from seasons.selectors.standings import (
     season_standings,
     season_tournament_standings,
 )
+from seasons.words import season_rule_text, side_label
 from tournaments.models import MAX_SEATS, Deal
 from tournaments.selectors.standings import Standings
-
-
-def season_rule_text(season) -> str:
-    if season.scoring == "best_n":
-        text = _("sum of the best %(count)s results") % {"count": season.best_of}
-    elif season.scoring == "cup":
-        text = _("cup points per place: %(table)s") % {
-            "table": ", ".join(str(p) for p in season.cup_points) or "–"
-        }
-    else:
-        text = _("sum of all results, negative ones included")
-    return str(text)
 
 
 def season_overview_preamble(season) -> list[list]:
@@ -105,16 +94,6 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
             row.tournaments_played,
             *([", ".join(dropped)] if best_n else []),
         ]
-
-
-def side_label(key: str) -> str:
-    labels = {
-        "woman": _("Women"),
-        "youth": _("Youth"),
-        "senior": _("Seniors"),
-        "last": _("Last place"),
-    }
-    return str(labels.get(key, key))
 
 
 def season_side_rows(sides: Sequence[SeasonSide]) -> Iterator[list]:

@@ -20,19 +20,16 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from functools import lru_cache
-from urllib.parse import urlsplit
 
-import segno
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from cego_club.venue import is_loopback
 from printing import pdf, score_sheets
 from printing.pdf import render_pdf
+from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
 from tournaments.selectors.prizes import prize_groups
@@ -72,31 +69,6 @@ STANDINGS_EM_BOLD = 0.69
 STANDINGS_SPACE_EM = 0.32
 STANDINGS_SHIFT_MM = 0.6  # a 9 pt cell's first baseline lowered to the 10.5 pt cells'
 PT_MM = 25.4 / 72
-
-
-def public_base_url(request) -> str:
-    """Where phones reach this server: the QR codes on the sheets start with it."""
-    if settings.PUBLIC_BASE_URL:
-        return settings.PUBLIC_BASE_URL
-    return request.build_absolute_uri("/").rstrip("/")
-
-
-def absolute_url(request, path_: str) -> str:
-    """``path_`` as an address a phone at the table can open."""
-    return public_base_url(request) + path_
-
-
-def phones_cannot_open(url: str) -> bool:
-    """True when ``url`` points at this computer itself (127.0.0.1, localhost): a phone that
-    scans it opens itself, not the app."""
-    return is_loopback(urlsplit(url).hostname or "")
-
-
-@lru_cache(maxsize=512)
-def qr_data_uri(url: str) -> str:
-    """The QR code of ``url`` as an image address (the desk's "enter by phone" box; the
-    printed sheets draw theirs in :mod:`printing.score_sheets`)."""
-    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
 
 
 def _chunks(items, size):

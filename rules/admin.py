@@ -67,5 +67,5 @@ class HouseRuleSourceAdmin(admin.ModelAdmin):
             '<a href="{}">{}</a> · <a href="{}">PDF</a>',
             reverse("rules:tariff_card", args=[obj.slug]),
             _("page"),
-            reverse("rules:tariff_card_pdf", args=[obj.slug]),
+            reverse("printing:tariff_card_pdf", args=[obj.slug]),
         )

@@ -9,5 +9,4 @@ app_name = "rules"
 urlpatterns = [
     path("", views.rule_sources, name="rule_sources"),
     path("<slug:slug>/", views.tariff_card_page, name="tariff_card"),
-    path("<slug:slug>/pdf/", views.tariff_card_pdf, name="tariff_card_pdf"),
 ]

@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Season(models.Model):
+    is_season = True  # how clubs.permissions tells a season (it imports no model here)
+
     class Scoring(models.TextChoices):
         # How a player's tournament results add up to the season score (seasons.ranking).
         SUM = "sum", _("sum of all results, negative ones included")

@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from seasons.models import Season
 from tournaments.models import (
     Deal,
     DealChange,
@@ -17,12 +16,6 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.services.setup import set_referees
-
-
-@admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "starts_on", "ends_on"]
-    search_fields = ["name"]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -59,6 +59,8 @@ def normalise_short_code(text: str) -> str:
 
 
 class Tournament(models.Model):
+    is_tournament = True  # how clubs.permissions tells a tournament (it imports no model here)
+
     class EntryMode(models.TextChoices):
         DEALS = "deals", _("every deal")
         TOTALS = "totals", _("round totals only")

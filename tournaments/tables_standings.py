@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -203,3 +204,23 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
     return RankingTable(
         "standings-table season-table", headers, table_rows, gettext("No results yet.")
     )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A standings row as a template shows it: rank and total already marked up."""
+
+    row: Any  # a tournament's StandingRow or a season's SeasonRow
+    rank: str
+    total: str
+
+
+def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> list[Shown]:
+    return [
+        Shown(
+            row=row,
+            rank=rank_html(row.rank if rank is None else rank(row), tied(row)),
+            total=signed_html(row.total),
+        )
+        for row in rows
+    ]

@@ -1,4 +1,4 @@
-"""The treasurer's pages: a club's members and annual fees per season (with the fees taken
+"""The treasurer's pages: the clubs with their seasons' fees, a club's members and annual fees per season (with the fees taken
 at the tournaments it hosted), one fee, and a tournament's prize money."""
 
 from __future__ import annotations
@@ -7,13 +7,10 @@ from decimal import Decimal
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs.exports import XLSX_CONTENT_TYPE
 from clubs.forms import (
     ChargeFeesForm,
     FeeForm,
@@ -29,7 +26,6 @@ from clubs.permissions import (
 )
 from clubs.services import admin as services
 from clubs.views.common import add_service_errors
-from exports.treasurer import treasurer_workbook
 from seasons.models import Season
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
@@ -38,14 +34,23 @@ from treasury.forms import PrizeMoneyForm
 from treasury.selectors import tournament_money, treasurer_view
 
 
-def _club_season(request, pk: int, season_pk: int):
+@organiser_required
+def club_list(request):
+    return render(
+        request,
+        "clubs/club_list.html",
+        {"clubs": Club.objects.all(), "seasons": Season.objects.all()},
+    )
+
+
+def club_and_season(request, pk: int, season_pk: int):
     club = get_object_or_404(Club, pk=pk)
     check(request.user, MANAGE_CLUB, club)
     season = get_object_or_404(Season, pk=season_pk)
     return club, season
 
 
-def _hosted(club: Club, season: Season) -> list:
+def hosted_tournaments(club: Club, season: Season) -> list:
     """The season's tournaments this club hosted, each with its money."""
     return [
         (t, tournament_money(tournament=t, standings=tournament_standings(tournament=t)))
@@ -63,7 +68,7 @@ def treasurer(request, pk: int, season_pk: int | None = None):
             messages.error(request, _("Create a season first."))
             return redirect("seasons:season_create")
         return redirect("treasury:treasurer", pk=club.pk, season_pk=season.pk)
-    club, season = _club_season(request, pk, season_pk)
+    club, season = club_and_season(request, pk, season_pk)
     view = treasurer_view(club=club, season=season)
     charge = ChargeFeesForm(request.POST or None, prefix="charge")
     if request.method == "POST" and charge.is_valid():
@@ -87,24 +92,14 @@ def treasurer(request, pk: int, season_pk: int | None = None):
             "seasons": Season.objects.all(),
             "view": view,
             "charge": charge,
-            "hosted": _hosted(club, season),
+            "hosted": hosted_tournaments(club, season),
         },
     )
 
 
 @organiser_required
-def treasurer_xlsx(request, pk: int, season_pk: int):
-    club, season = _club_season(request, pk, season_pk)
-    data = treasurer_workbook(treasurer_view(club=club, season=season), _hosted(club, season))
-    response = HttpResponse(data, content_type=XLSX_CONTENT_TYPE)
-    name = "-".join(p for p in (slugify(club.short_name), slugify(season.name), "beitraege") if p)
-    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
-    return response
-
-
-@organiser_required
 def fee_form(request, pk: int, season_pk: int, membership_pk: int):
-    club, season = _club_season(request, pk, season_pk)
+    club, season = club_and_season(request, pk, season_pk)
     membership = get_object_or_404(
         Membership.objects.select_related("player"), pk=membership_pk, club=club
     )
@@ -208,9 +203,9 @@ def prize_money(request, pk: int):
 
 
 urlpatterns = [
+    path("clubs/", club_list, name="club_list"),
     path("clubs/<int:pk>/fees/", treasurer, name="treasurer_latest"),
     path("clubs/<int:pk>/fees/<int:season_pk>/", treasurer, name="treasurer"),
-    path("clubs/<int:pk>/fees/<int:season_pk>/export.xlsx", treasurer_xlsx, name="treasurer_xlsx"),
     path(
         "clubs/<int:pk>/fees/<int:season_pk>/member/<int:membership_pk>/",
         fee_form,

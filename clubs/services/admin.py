@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Club, Membership
+from clubs.signals import club_shown_changed, player_shown_changed
 
 
 def save_checked(instance, unique_message: str):
@@ -50,9 +51,7 @@ def save_club(
 def _bump_tournaments(*, club_id: int) -> None:
     """The tournaments that show this club (host, a team's club, a player's club) show a
     rename at once: their cached pages and printouts are keyed on the revision."""
-    from tournaments.services.revision import bump_revisions_showing
-
-    bump_revisions_showing(club_id=club_id)
+    club_shown_changed.send(sender=Club, club_id=club_id)
 
 
 @transaction.atomic
@@ -81,9 +80,7 @@ def update_membership(
     locked.full_clean(validate_constraints=False, validate_unique=False)
     locked.save()
     # The status decides which club is shown beside the player's name.
-    from tournaments.services.revision import bump_revisions_showing
-
-    bump_revisions_showing(player_id=locked.player_id)
+    player_shown_changed.send(sender=Membership, player_id=locked.player_id)
     return locked
 
 

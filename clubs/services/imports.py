@@ -225,7 +225,7 @@ def _changes(row: PlanRow) -> list[str]:
     return changes
 
 
-def _plan(table: Table, default_club: Club | None, *, want_total: bool) -> Plan:
+def plan_table(table: Table, default_club: Club | None, *, want_total: bool) -> Plan:
     clubs = _clubs_by_name()
     rows = [_parse_row(line, values, clubs, default_club) for line, values in table.rows]
     keys = {player_key(r.first_name, r.last_name) for r in rows if r.status != ERROR}
@@ -288,10 +288,10 @@ def _plan(table: Table, default_club: Club | None, *, want_total: bool) -> Plan:
 
 def plan_players(*, table: Table, club: Club | None = None) -> Plan:
     """What importing this member list would do, row by row; writes nothing."""
-    return _plan(table, club, want_total=False)
+    return plan_table(table, club, want_total=False)
 
 
-def _write_rows(rows: list[PlanRow]) -> dict[int, Player]:
+def write_rows(rows: list[PlanRow]) -> dict[int, Player]:
     """Create the new rows' players and fill in the blanks of the matched ones (never
     overwriting), with their memberships; one insert per table for the new rows, so a list
     of 1,500 members is a handful of queries. Returns line -> player."""
@@ -356,7 +356,7 @@ class Outcome:
     skipped: int
 
 
-def _check_blocked(plan: Plan, skip_errors: bool) -> None:
+def check_blocked(plan: Plan, skip_errors: bool) -> None:
     if plan.has_errors and not skip_errors:
         raise ImportBlocked(
             _(
@@ -381,9 +381,9 @@ def apply_players(
         # Two imports into one club wait for each other (and so do not both create a row).
         Club.objects.select_for_update().get(pk=club.pk)
     plan = plan_players(table=table, club=club)
-    _check_blocked(plan, skip_errors)
+    check_blocked(plan, skip_errors)
     created = updated = unchanged = skipped = 0
-    _write_rows([row for row in plan.rows if row.status in (NEW, MATCH)])
+    write_rows([row for row in plan.rows if row.status in (NEW, MATCH)])
     for row in plan.rows:
         if row.status in (ERROR, AMBIGUOUS):
             skipped += 1
@@ -395,100 +395,3 @@ def apply_players(
         else:
             unchanged += 1
     return Outcome(created=created, updated=updated, unchanged=unchanged, skipped=skipped)
-
-
-def _tournament_problems(tournament) -> list[str]:
-    from tournaments.models import Tournament
-
-    problems = []
-    if tournament.entry_mode != Tournament.EntryMode.TOTALS:
-        problems.append(
-            _("Results from a paper list go into a tournament with “round totals only” entry.")
-        )
-    if tournament.round_set.exists():
-        problems.append(_("This tournament has drawn rounds: its results come from the tables."))
-    return problems
-
-
-def plan_results(*, table: Table, tournament, club: Club | None = None) -> Plan:
-    """What importing this paper result list (one total per player) would do."""
-    plan = _plan(table, club, want_total=True)
-    plan.warnings = _tournament_problems(tournament) + plan.warnings
-    for row in plan.rows:
-        if row.status == AMBIGUOUS:
-            row.status = ERROR  # a total must go to one person
-    entered = {
-        entry.player_id: entry
-        for entry in tournament.entries.filter(
-            player_id__in=[r.player.pk for r in plan.rows if r.player is not None]
-        )
-    }
-    for row in plan.rows:
-        if row.status != MATCH:
-            continue
-        entry = entered.get(row.player.pk)
-        if entry is not None and entry.paper_total is not None and entry.paper_total != row.total:
-            row.changes.append(
-                _("total %(old)s → %(new)s") % {"old": entry.paper_total, "new": row.total}
-            )
-        elif entry is None or entry.paper_total is None:
-            row.changes.append(_("total"))
-    total = sum(r.total for r in plan.rows if r.total is not None and r.status != ERROR)
-    if total != 0:
-        plan.warnings.append(
-            _(
-                "The totals add up to %(sum)s, not 0: check the list for a typing error "
-                "(a voided table also leaves a difference)."
-            )
-            % {"sum": total}
-        )
-    return plan
-
-
-@transaction.atomic
-def apply_results(
-    *,
-    table: Table,
-    tournament,
-    club: Club | None = None,
-    skip_errors: bool = False,
-    user: AbstractBaseUser | None = None,
-) -> Outcome:
-    """Write a paper result list into a totals-only tournament without rounds: every row's
-    player (created when new) is registered and gets the row's total as ``paper_total``."""
-    from tournaments.models import Entry, Tournament
-    from tournaments.services.registration import register_players
-    from tournaments.services.revision import bump_revision
-
-    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    problems = _tournament_problems(locked)
-    if problems:
-        raise ImportBlocked(" ".join(problems))
-    plan = plan_results(table=table, tournament=locked, club=club)
-    _check_blocked(plan, skip_errors)
-    rows = [row for row in plan.rows if row.status in (NEW, MATCH)]
-    players = _write_rows(rows)
-    register_players(tournament=locked, players=players.values(), user=user)
-    entries = {
-        e.player_id: e
-        for e in Entry.objects.select_for_update().filter(
-            tournament=locked, player_id__in=[p.pk for p in players.values()]
-        )
-    }
-    created = updated = unchanged = 0
-    for row in rows:
-        entry = entries[players[row.line].pk]
-        if entry.paper_total == row.total:
-            unchanged += 1
-            continue
-        if row.status == NEW:
-            created += 1
-        else:
-            updated += 1
-        entry.paper_total = row.total
-        entry.checked_in = True
-        entry.save(update_fields=["paper_total", "checked_in"])
-    bump_revision(tournament_id=locked.pk)  # the standings show the paper totals
-    return Outcome(
-        created=created, updated=updated, unchanged=unchanged, skipped=len(plan.rows) - len(rows)
-    )

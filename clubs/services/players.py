@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Category, Club, Membership, Player, PlayerMerge
 from clubs.selectors import players_named
+from clubs.signals import player_shown_changed, players_merging
 
 
 class DuplicateName(ValidationError):
@@ -123,9 +124,7 @@ def update_player(
 def _bump_tournaments(*, player_id: int) -> None:
     """The tournaments that show this player (name, club, category) show the change at once:
     their cached pages and printouts are keyed on the revision."""
-    from tournaments.services.revision import bump_revisions_showing
-
-    bump_revisions_showing(player_id=player_id)
+    player_shown_changed.send(sender=Player, player_id=player_id)
 
 
 def _snapshot(player: Player) -> dict:
@@ -146,9 +145,7 @@ def _snapshot(player: Player) -> dict:
 def _move_other_references(*, keep: Player, remove: Player) -> None:
     """Any other model that refers to a player (added by other areas later) follows the
     merge too; where that breaks one of its constraints the merge is refused."""
-    from tournaments.models import Entry
-
-    handled = {Entry, Membership, PlayerMerge}
+    handled = {Membership, PlayerMerge}  # tournament entries: moved by their receiver
     for relation in Player._meta.related_objects:
         if relation.related_model in handled or not (relation.one_to_many or relation.one_to_one):
             continue
@@ -177,8 +174,6 @@ def merge_players(
     ``keep`` (birth year, e-mail) are filled from ``remove``; ``remove`` is deleted and the
     merge logged. Refused, changing nothing, where both played in the same tournament or
     hold a fee for the same club and season."""
-    from tournaments.models import Entry
-
     if keep.pk == remove.pk:
         raise ValidationError({"remove": _("Choose two different players.")})
     # Lock both in id order so that two merges of the same pair cannot deadlock.
@@ -191,22 +186,11 @@ def merge_players(
     if len(locked) != 2:
         raise ValidationError(_("One of the two players no longer exists."))
     keep, remove = locked[keep.pk], locked[remove.pk]
-    both = (
-        Entry.objects.filter(player=remove)
-        .filter(tournament__in=Entry.objects.filter(player=keep).values("tournament"))
-        .select_related("tournament")
+    # The tournament day refuses (both played in one tournament) or moves the entries first;
+    # a refusal later on rolls its move back with everything else.
+    entries_moved = sum(
+        moved for _receiver, moved in players_merging.send(sender=Player, keep=keep, remove=remove)
     )
-    clashes = sorted({str(entry.tournament) for entry in both})
-    if clashes:
-        raise ValidationError(
-            {
-                "remove": _(
-                    "Both records played in the same tournament (%(tournaments)s): they are "
-                    "two people, or one result must be corrected first. Nothing was merged."
-                )
-                % {"tournaments": "; ".join(clashes)}
-            }
-        )
     snapshot = _snapshot(remove)
     kept_memberships = {m.club_id: m for m in keep.memberships.select_for_update()}
     moved_memberships = 0
@@ -239,7 +223,6 @@ def merge_players(
         else:
             membership.delete()
         moved_memberships += 1
-    entries_moved = Entry.objects.filter(player=remove).update(player=keep)
     _move_other_references(keep=keep, remove=remove)
     _bump_tournaments(player_id=keep.pk)
     changed = []

@@ -21,16 +21,6 @@ from clubs.permissions import (
 )
 from clubs.services import admin as services
 from clubs.views.common import add_service_errors
-from seasons.models import Season
-
-
-@organiser_required
-def club_list(request):
-    return render(
-        request,
-        "clubs/club_list.html",
-        {"clubs": Club.objects.all(), "seasons": Season.objects.all()},
-    )
 
 
 @organiser_required
@@ -48,7 +38,7 @@ def club_form(request, pk: int | None = None):
             add_service_errors(form, error)
         else:
             messages.success(request, _("%(club)s saved.") % {"club": saved.name})
-            return redirect("clubs:club_list")
+            return redirect("treasury:club_list")
     return render(
         request,
         "clubs/simple_form.html",
@@ -57,7 +47,6 @@ def club_form(request, pk: int | None = None):
 
 
 urlpatterns = [
-    path("clubs/", club_list, name="club_list"),
     path("clubs/new/", club_form, name="club_create"),
     path("clubs/<int:pk>/edit/", club_form, name="club_edit"),
 ]

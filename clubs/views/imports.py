@@ -17,11 +17,10 @@ from django.utils.translation import gettext as _
 
 from clubs.forms import ImportForm
 from clubs.models import Club
-from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import MANAGE_CLUB, check, organiser_required
 from clubs.services import imports as services
 from clubs.tabular import TabularError, read_table
 from clubs.views.common import add_service_errors
-from tournaments.models import Tournament
 
 # The confirm step sends the file back as base64 (4/3 of its size): this keeps that form
 # under Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB). A member list of 1,500 rows is ~100 kB.
@@ -58,7 +57,7 @@ def _club(request) -> Club | None:
     return club
 
 
-def _import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
+def import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
     # Bound on every POST, even an empty one (an unbound form cannot take errors).
     posted = request.method == "POST"
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
@@ -120,7 +119,7 @@ def _import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
 @organiser_required
 def player_import(request):
     check(request.user, MANAGE_CLUB, None)
-    response = _import_page(
+    response = import_page(
         request,
         template="clubs/import_players.html",
         context={},
@@ -130,28 +129,6 @@ def player_import(request):
     return response or redirect("clubs:player_list")
 
 
-@organiser_required
-def results_import(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    check(request.user, MANAGE_TOURNAMENT, tournament)
-
-    def plan_fn(*, table, club):
-        return services.plan_results(table=table, tournament=tournament, club=club)
-
-    def apply_fn(**kwargs):
-        return services.apply_results(tournament=tournament, **kwargs)
-
-    response = _import_page(
-        request,
-        template="clubs/import_results.html",
-        context={"tournament": tournament},
-        plan_fn=plan_fn,
-        apply_fn=apply_fn,
-    )
-    return response or redirect("tournaments:standings", pk=tournament.pk)
-
-
 urlpatterns = [
     path("players/import/", player_import, name="player_import"),
-    path("tournaments/<int:pk>/import-results/", results_import, name="results_import"),
 ]

@@ -6,20 +6,17 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.exports import XLSX_CONTENT_TYPE, players_workbook
 from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm
-from clubs.models import Membership, Player, category_label
+from clubs.models import Membership, Player
 from clubs.permissions import MANAGE_CLUB, check, organiser_required
 from clubs.selectors import players_named, search_players
 from clubs.services import players as services
 from clubs.views.common import add_service_errors
-from printing.pdf import pdf_response, render_pdf
 
 PAGE_SIZE = 100
 
@@ -40,7 +37,7 @@ def _check_player(user, player: Player) -> None:
     raise PermissionDenied
 
 
-def _filtered(request):
+def filtered_players(request):
     form = PlayerFilterForm(request.GET or None)
     data = form.cleaned_data if form.is_valid() else {}
     players = search_players(
@@ -51,7 +48,7 @@ def _filtered(request):
 
 @organiser_required
 def player_list(request):
-    form, data, players = _filtered(request)
+    form, data, players = filtered_players(request)
     if data.get("club"):
         check(request.user, MANAGE_CLUB, data["club"])
     page = Paginator(players, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -62,38 +59,6 @@ def player_list(request):
         "clubs/player_list.html",
         {"filters": form, "page": page, "query": query.urlencode()},
     )
-
-
-@organiser_required
-def player_export_xlsx(request):
-    _form, data, players = _filtered(request)
-    if data.get("club"):
-        check(request.user, MANAGE_CLUB, data["club"])
-    response = HttpResponse(
-        players_workbook(players.iterator(chunk_size=500)), content_type=XLSX_CONTENT_TYPE
-    )
-    response["Content-Disposition"] = 'attachment; filename="spieler.xlsx"'
-    return response
-
-
-@organiser_required
-def player_export_pdf(request):
-    _form, data, players = _filtered(request)
-    if data.get("club"):
-        check(request.user, MANAGE_CLUB, data["club"])
-    rows = [
-        {
-            "player": p,
-            "category": category_label(p.category),
-            "clubs": ", ".join(m.club.short_name for m in p.memberships.all()),
-            "numbers": ", ".join(m.member_number for m in p.memberships.all() if m.member_number),
-        }
-        for p in players
-    ]
-    pdf = render_pdf(
-        "print/players.html", {"rows": rows, "club": data.get("club"), "q": data.get("q")}, request
-    )
-    return pdf_response(pdf, "spieler.pdf")
 
 
 def _player_kwargs(form: PlayerForm) -> dict:
@@ -223,8 +188,6 @@ def player_merge(request, pk: int):
 
 urlpatterns = [
     path("players/", player_list, name="player_list"),
-    path("players/export.xlsx", player_export_xlsx, name="player_export_xlsx"),
-    path("players/export.pdf", player_export_pdf, name="player_export_pdf"),
     path("players/new/", player_create, name="player_create"),
     path("players/<int:pk>/", player_detail, name="player_detail"),
     path("players/<int:pk>/edit/", player_edit, name="player_edit"),

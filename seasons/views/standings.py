@@ -8,18 +8,18 @@ from django.urls import path
 from clubs.permissions import (
     player_pages_visible,
 )
-from exports.season import season_rule_text, side_label
 from seasons.models import Season
 from seasons.selectors.standings import SeasonSide, season_sides, season_standings
+from seasons.words import season_rule_text, side_label
 from tournaments.caching import (
     season_cached,
 )
 from tournaments.tables_standings import (
+    Shown,
     rank_html,
     season_table,
     signed_html,
 )
-from tournaments.views.standings import Shown
 
 # Season side rankings: shown openly, the rest behind "show all".
 SEASON_SIDE_TOP = 10

@@ -81,7 +81,7 @@ def test_gast_is_refused_everywhere_in_the_host_clubs_tournaments(demo):
     tried = 0
     for tournament in (finished, upcoming):
         for name, spec in MATRIX.items():
-            if spec.allowed == EVERYONE or name == "seasons:season_standings_xlsx":
+            if spec.allowed == EVERYONE or name == "exports:season_standings_xlsx":
                 continue
             if name in ("tournaments:tournament_create", "tournaments:archive_upload"):
                 continue  # gast creates (or imports) tournaments for their own club
@@ -102,7 +102,7 @@ def test_gast_is_refused_everywhere_in_the_host_clubs_tournaments(demo):
     refusal = gast.get(reverse("tournaments:checkin", args=[upcoming.pk])).content.decode()
     assert "Kein Zugriff" in refusal and "css/app.css" in refusal
     # The season the host club runs: not gast's either.
-    url = reverse("seasons:season_standings_xlsx", args=[finished.season_id])
+    url = reverse("exports:season_standings_xlsx", args=[finished.season_id])
     assert gast.get(url).status_code == 403
     # gast creates tournaments, but only for their own club.
     page = gast.get(reverse("tournaments:tournament_create"))

@@ -121,7 +121,7 @@ MATRIX: dict[str, Spec] = {
     ),
     "rules:rule_sources": Spec(lambda w: {}, EVERYONE),
     "rules:tariff_card": Spec(lambda w: {"slug": "swm"}, EVERYONE),
-    "rules:tariff_card_pdf": Spec(lambda w: {"slug": "swm"}, EVERYONE),
+    "printing:tariff_card_pdf": Spec(lambda w: {"slug": "swm"}, EVERYONE),
     "set_language": Spec(
         lambda w: {}, EVERYONE, post=lambda w, p: {"language": "en"}, get_ok=frozenset({302})
     ),
@@ -213,13 +213,13 @@ MATRIX: dict[str, Spec] = {
     "tournaments:table_token": Spec(
         lambda w: {"table_pk": w.table.pk}, MANAGE, post_only=True, changes=True
     ),
-    "tournaments:standings_xlsx": Spec(day, MANAGE),
-    "seasons:season_standings_xlsx": Spec(lambda w: {"pk": w.season.pk}, SEASON),
-    "tournaments:print_seat_plan": Spec(round_1("round_number"), MANAGE),
-    "tournaments:print_table_cards": Spec(round_1("round_number"), MANAGE),
-    "tournaments:print_score_sheets": Spec(round_1("round_number"), MANAGE),
-    "tournaments:print_standings": Spec(day, MANAGE),
-    "tournaments:print_prizes": Spec(day, MANAGE),
+    "exports:standings_xlsx": Spec(day, MANAGE),
+    "exports:season_standings_xlsx": Spec(lambda w: {"pk": w.season.pk}, SEASON),
+    "printing:print_seat_plan": Spec(round_1("round_number"), MANAGE),
+    "printing:print_table_cards": Spec(round_1("round_number"), MANAGE),
+    "printing:print_score_sheets": Spec(round_1("round_number"), MANAGE),
+    "printing:print_standings": Spec(day, MANAGE),
+    "printing:print_prizes": Spec(day, MANAGE),
     "tournaments:tournament_log": Spec(day, MANAGE),
     "tournaments:round_clock": Spec(
         round_1("round_number"),
@@ -249,7 +249,7 @@ MATRIX: dict[str, Spec] = {
         day, MANAGE, post=lambda w, p: {"action": "finish"}, post_only=True
     ),
     # the club area (clubs:): registry, imports, fees, seasons, registration, prize money
-    "clubs:club_list": Spec(lambda w: {}, ANY_ROLE),
+    "treasury:club_list": Spec(lambda w: {}, ANY_ROLE),
     "clubs:club_create": Spec(
         lambda w: {},
         SUPERUSER,
@@ -271,7 +271,7 @@ MATRIX: dict[str, Spec] = {
     "treasury:treasurer": Spec(
         lambda w: {"pk": w.club_a.pk, "season_pk": w.season.pk}, MANAGE, changes=None
     ),
-    "treasury:treasurer_xlsx": Spec(
+    "exports:treasurer_xlsx": Spec(
         lambda w: {"pk": w.club_a.pk, "season_pk": w.season.pk}, MANAGE, changes=None
     ),
     "treasury:fee_edit": Spec(
@@ -290,16 +290,16 @@ MATRIX: dict[str, Spec] = {
     "clubs:player_merge": Spec(
         lambda w: {"pk": w.membership.player_id}, MANAGE, post_only=True, changes=None
     ),
-    "clubs:player_export_xlsx": Spec(lambda w: {}, ANY_ROLE),
-    "clubs:player_export_pdf": Spec(lambda w: {}, ANY_ROLE),
+    "exports:player_export_xlsx": Spec(lambda w: {}, ANY_ROLE),
+    "printing:player_export_pdf": Spec(lambda w: {}, ANY_ROLE),
     "clubs:player_import": Spec(lambda w: {}, CLUB_ORGANISERS, changes=None),
-    "clubs:registration": Spec(day, MANAGE, changes=None),
-    "clubs:register_many": Spec(day, MANAGE, post_only=True, changes=None),
-    "clubs:unregister": Spec(
+    "tournaments:registration": Spec(day, MANAGE, changes=None),
+    "tournaments:register_many": Spec(day, MANAGE, post_only=True, changes=None),
+    "tournaments:unregister": Spec(
         lambda w: {"pk": w.day.pk, "entry_pk": w.spare.pk}, MANAGE, post_only=True, changes=None
     ),
     "treasury:prize_money": Spec(day, MANAGE, changes=None),
-    "clubs:results_import": Spec(day, MANAGE, changes=None),
+    "tournaments:results_import": Spec(day, MANAGE, changes=None),
     # teams, seasons, player pages, archives (main's season10b)
     "tournaments:teams": Spec(day, MANAGE, changes=None),
     "tournaments:team_edit": Spec(
@@ -312,7 +312,7 @@ MATRIX: dict[str, Spec] = {
     "tournaments:keep_teams_apart": Spec(day, MANAGE, post_only=True, changes=None),
     "tournaments:archive_download": Spec(day, MANAGE),
     "tournaments:archive_upload": Spec(lambda w: {}, ANY_ROLE, changes=None),
-    "seasons:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
+    "printing:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     "seasons:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
     "seasons:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, ANY_ROLE),
     # organisers and the tournament's referees

@@ -137,7 +137,7 @@ def test_treasurer_page_and_excel_export(staff_client, members):
     page = staff_client.get(reverse("treasury:treasurer", args=[club.pk, season.pk]))
     assert page.status_code == 200 and "Passiv" in page.content.decode()
     assert "Gegangen" not in page.content.decode()
-    response = staff_client.get(reverse("treasury:treasurer_xlsx", args=[club.pk, season.pk]))
+    response = staff_client.get(reverse("exports:treasurer_xlsx", args=[club.pk, season.pk]))
     sheet = load_workbook(io.BytesIO(response.content)).active
     rows = list(sheet.iter_rows(values_only=True))
     assert rows[0][0] == "last name" and len(rows) == 4
@@ -160,7 +160,7 @@ def test_treasurer_export_lists_the_hosted_tournaments_money(staff_client, membe
     TournamentFactory(season=season)  # another club's: not listed
     for number, total in enumerate([30, -30], start=1):
         EntryFactory(tournament=hosted, number=number, paper_total=total, fee_paid=True)
-    response = staff_client.get(reverse("treasury:treasurer_xlsx", args=[club.pk, season.pk]))
+    response = staff_client.get(reverse("exports:treasurer_xlsx", args=[club.pk, season.pk]))
     book = load_workbook(io.BytesIO(response.content))
     rows = list(book.worksheets[1].iter_rows(values_only=True))
     assert len(rows) == 2
@@ -235,7 +235,7 @@ def test_the_prize_list_pdf_shows_the_money(staff_client, pdftotext, tmp_path):
     for number, total in enumerate([30, -30], start=1):
         EntryFactory(tournament=tournament, number=number, paper_total=total, fee_paid=True)
     staff_client.cookies["django_language"] = "de"
-    response = staff_client.get(reverse("tournaments:print_prizes", args=[tournament.pk]))
+    response = staff_client.get(reverse("printing:print_prizes", args=[tournament.pk]))
     path = tmp_path / "prizes.pdf"
     path.write_bytes(response.content)
     text = subprocess.run(

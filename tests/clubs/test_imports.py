@@ -17,14 +17,13 @@ from clubs.services.imports import (
     NEW,
     ImportBlocked,
     apply_players,
-    apply_results,
     plan_players,
-    plan_results,
 )
 from clubs.tabular import TabularError, read_table
 from seasons.selectors.standings import season_standings
 from tests.factories import SeasonFactory, TournamentFactory
 from tournaments.selectors.standings import tournament_standings
+from tournaments.services.results_import import apply_results, plan_results
 
 pytestmark = pytest.mark.django_db
 
@@ -276,7 +275,7 @@ def test_results_upload_page(staff_client, club):
     paper = TournamentFactory(entry_mode="totals")
     upload = io.BytesIO(xlsx_bytes(RESULT_ROWS))
     upload.name = "ergebnis.xlsx"
-    url = reverse("clubs:results_import", args=[paper.pk])
+    url = reverse("tournaments:results_import", args=[paper.pk])
     page = staff_client.post(url, {"file": upload})
     assert page.status_code == 200 and "Weißhaar" in page.content.decode()
     assert not paper.entries.exists()  # the preview writes nothing
@@ -299,9 +298,9 @@ def test_a_paper_tournament_shows_on_every_standings_page(staff_client, club):
     for name, args in [
         ("tournaments:standings", [paper.pk]),
         ("tournaments:projector", [paper.pk]),
-        ("tournaments:standings_xlsx", [paper.pk]),
-        ("tournaments:print_standings", [paper.pk]),
-        ("tournaments:print_prizes", [paper.pk]),
+        ("exports:standings_xlsx", [paper.pk]),
+        ("printing:print_standings", [paper.pk]),
+        ("printing:print_prizes", [paper.pk]),
         ("seasons:season_standings", [season.pk]),
         ("tournaments:tournament_detail", [paper.pk]),
     ]:

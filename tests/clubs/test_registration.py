@@ -85,13 +85,15 @@ def test_registration_page_three_sources(staff_client):
     for number, player in enumerate([*from_earlier, active[0]], start=1):
         EntryFactory(tournament=earlier, player=player, number=number)
     müller = Player.objects.create(first_name="Hans", last_name="Müller")
-    url = reverse("clubs:register_many", args=[tournament.pk])
+    url = reverse("tournaments:register_many", args=[tournament.pk])
 
     staff_client.post(url, {"source": "club", "club": club.pk})
     assert tournament.entries.count() == 5  # active members only
     staff_client.post(url, {"source": "tournament", "tournament": earlier.pk})
     assert tournament.entries.count() == 8
-    page = staff_client.get(reverse("clubs:registration", args=[tournament.pk]), {"q": "mueller"})
+    page = staff_client.get(
+        reverse("tournaments:registration", args=[tournament.pk]), {"q": "mueller"}
+    )
     assert "Müller" in page.content.decode()
     response = staff_client.post(url, {"source": "ticked", "player": [müller.pk]})
     assert response.status_code == 302
@@ -101,7 +103,7 @@ def test_registration_page_three_sources(staff_client):
 
 def test_registration_page_needs_an_organiser(client):
     tournament = TournamentFactory()
-    response = client.get(reverse("clubs:registration", args=[tournament.pk]))
+    response = client.get(reverse("tournaments:registration", args=[tournament.pk]))
     assert response.status_code == 302 and "login" in response["Location"]
 
 

@@ -36,7 +36,7 @@ def registry():
         "clubs:player_list",
         "clubs:player_create",
         "clubs:player_import",
-        "clubs:club_list",
+        "treasury:club_list",
         "seasons:season_list",
     ],
 )
@@ -93,7 +93,7 @@ def test_edit_and_merge_through_the_pages(staff_client, registry):
 
 
 def test_excel_export_keeps_formulas_as_text(staff_client, registry):
-    response = staff_client.get(reverse("clubs:player_export_xlsx"), {"club": registry.pk})
+    response = staff_client.get(reverse("exports:player_export_xlsx"), {"club": registry.pk})
     sheet = load_workbook(io.BytesIO(response.content)).active
     values = [row for row in sheet.iter_rows(values_only=True)]
     assert [row[0] for row in values[1:]] == ["=Formel", "Müller", "Weißhaar"]
@@ -102,7 +102,7 @@ def test_excel_export_keeps_formulas_as_text(staff_client, registry):
 
 @pytest.mark.pdf
 def test_pdf_export(staff_client, registry, pdftotext, tmp_path):
-    response = staff_client.get(reverse("clubs:player_export_pdf"), {"q": "mueller"})
+    response = staff_client.get(reverse("printing:player_export_pdf"), {"q": "mueller"})
     path = tmp_path / "players.pdf"
     path.write_bytes(response.content)
     text = subprocess.run(

@@ -51,7 +51,7 @@ def test_score_sheet_pdf_is_called_spielblaetter_with_umlaut(staff_client, db):
     tournament = TournamentFactory(rules_slug="swm", name="Herbstturnier")
     seat_table(tournament=tournament)
     response = staff_client.get(
-        reverse("tournaments:print_score_sheets", args=[tournament.pk, 1]),
+        reverse("printing:print_score_sheets", args=[tournament.pk, 1]),
         HTTP_ACCEPT_LANGUAGE="de",
     )
     assert response.status_code == 200

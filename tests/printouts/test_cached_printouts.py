@@ -15,7 +15,7 @@ from tournaments.services import draws, results
 
 
 def sheets_url(tournament, number=1):
-    return reverse("tournaments:print_score_sheets", args=[tournament.pk, number])
+    return reverse("printing:print_score_sheets", args=[tournament.pk, number])
 
 
 def first_table_names(pdftotext, content) -> str:
@@ -73,7 +73,7 @@ def test_a_swap_after_the_draw_changes_the_next_score_sheets(staff_client, pdfto
 @pytest.mark.pdf
 def test_a_new_deal_changes_the_next_standings_pdf(staff_client, cego_round, pdftotext):
     tournament = cego_round["tournament"]
-    url = reverse("tournaments:print_standings", args=[tournament.pk])
+    url = reverse("printing:print_standings", args=[tournament.pk])
     before = pdf_text(pdftotext, staff_client.get(url).content)
     deal = results.enter_deal(
         table=cego_round["tables"][0],

@@ -30,7 +30,7 @@ def test_sheet_shows_the_short_address_of_its_table(staff_client, cego_round, pd
 def test_sheets_pointing_at_this_computer_warn(staff_client, cego_round, pdftotext, settings, base):
     settings.PUBLIC_BASE_URL = base  # "": the organiser's own address (the test client's)
     response = staff_client.get(
-        reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 1]),
+        reverse("printing:print_score_sheets", args=[cego_round["tournament"].pk, 1]),
         HTTP_HOST="127.0.0.1:8000",
     )
     texts = page_texts(pdftotext, response.content)

@@ -14,7 +14,7 @@ PREVIEW_DIR = os.environ.get("PRINTOUT_PREVIEW_DIR")  # set it to keep the PNGs 
 
 
 def get_pdf(client, name, *args):
-    response = client.get(reverse(f"tournaments:{name}", args=args))
+    response = client.get(reverse(f"printing:{name}", args=args))
     assert response.status_code == 200, response.content[:500]
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
@@ -44,7 +44,7 @@ def render_png(pdftoppm, content, tmp_path, stem):
 
 @pytest.mark.parametrize("name", ["print_seat_plan", "print_table_cards", "print_score_sheets"])
 def test_round_printouts_are_for_organisers_only(client, django_user_model, cego_round, name):
-    url = reverse(f"tournaments:{name}", args=[cego_round["tournament"].pk, 1])
+    url = reverse(f"printing:{name}", args=[cego_round["tournament"].pk, 1])
     assert client.get(url).status_code == 302  # to the login
     user = django_user_model.objects.create_user("player", password="pw")
     client.force_login(user)
@@ -52,7 +52,7 @@ def test_round_printouts_are_for_organisers_only(client, django_user_model, cego
 
 
 def test_unknown_round_is_404(staff_client, cego_round):
-    url = reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 9])
+    url = reverse("printing:print_score_sheets", args=[cego_round["tournament"].pk, 9])
     assert staff_client.get(url).status_code == 404
 
 
@@ -144,7 +144,7 @@ def test_totals_only_sheet_has_a_single_total_line(staff_client, cego_round, pdf
 def test_printouts_follow_the_request_language(client, django_user_model, cego_round, pdftotext):
     user = django_user_model.objects.create_superuser("chef", "", "pw")
     client.force_login(user)
-    url = reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 1])
+    url = reverse("printing:print_score_sheets", args=[cego_round["tournament"].pk, 1])
     english = client.get(url, headers={"accept-language": "en"}).content
     assert "Schwärzehof house rules" in pdf_text(pdftotext, english)
     client.cookies["django_language"] = "de"

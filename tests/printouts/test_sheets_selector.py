@@ -2,10 +2,11 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
-from printing import printouts
+from printing import score_sheets
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printouts.conftest import pdf_pages, pdf_text, seat_round
 from tests.printouts.test_printouts import render_png
+from tournaments.addresses import qr_data_uri
 from tournaments.models import Substitution
 from tournaments.selectors.sheets import round_sheets, sort_key, table_entry_path
 
@@ -111,20 +112,20 @@ def test_table_entry_path_is_the_phone_page(cego_round):
 
 def capture_qr_input(monkeypatch):
     encoded = []
-    real_make = printouts.segno.make
+    real_make = score_sheets.segno.make
 
     def make(content, **kwargs):
         encoded.append(content)
         assert kwargs == {"error": "m"}
         return real_make(content, **kwargs)
 
-    monkeypatch.setattr(printouts.segno, "make", make)
+    monkeypatch.setattr(score_sheets.segno, "make", make)
     return encoded
 
 
 def test_qr_codes_encode_each_tables_entry_url(staff_client, cego_round, monkeypatch):
     encoded = capture_qr_input(monkeypatch)
-    url = reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 1])
+    url = reverse("printing:print_score_sheets", args=[cego_round["tournament"].pk, 1])
     assert staff_client.get(url).status_code == 200
     assert encoded == [f"http://testserver/t/{table.token}/" for table in cego_round["tables"]]
 
@@ -132,22 +133,22 @@ def test_qr_codes_encode_each_tables_entry_url(staff_client, cego_round, monkeyp
 @override_settings(PUBLIC_BASE_URL="https://cego.example.org")
 def test_qr_codes_use_the_public_address(staff_client, cego_round, monkeypatch):
     encoded = capture_qr_input(monkeypatch)
-    url = reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 1])
+    url = reverse("printing:print_score_sheets", args=[cego_round["tournament"].pk, 1])
     assert staff_client.get(url).status_code == 200
     token = cego_round["tables"][1].token
     assert encoded[1] == f"https://cego.example.org/t/{token}/"
 
 
 def test_qr_svg_is_embedded(staff_client, cego_round):
-    url = reverse("tournaments:print_score_sheets", args=[cego_round["tournament"].pk, 1])
-    assert printouts.qr_data_uri("https://x.example/t/abc/").startswith("data:image/svg+xml")
+    url = reverse("printing:print_score_sheets", args=[cego_round["tournament"].pk, 1])
+    assert qr_data_uri("https://x.example/t/abc/").startswith("data:image/svg+xml")
     assert staff_client.get(url)["Content-Type"] == "application/pdf"
 
 
 @pytest.mark.pdf
 def test_seat_plan_for_150_players_fits_on_two_pages(staff_client, pdftotext, pdftoppm, tmp_path):
     tournament = big_field(150)
-    url = reverse("tournaments:print_seat_plan", args=[tournament.pk, 1])
+    url = reverse("printing:print_seat_plan", args=[tournament.pk, 1])
     content = staff_client.get(url).content
     render_png(pdftoppm, content, tmp_path, "seat_plan_150")
     assert pdf_pages(content) == 2
@@ -168,5 +169,5 @@ def test_score_sheet_fits_one_page(staff_client, players, deals):
         for i in range(players)
     ]
     seat_round(tournament, entries, [players])
-    url = reverse("tournaments:print_score_sheets", args=[tournament.pk, 1])
+    url = reverse("printing:print_score_sheets", args=[tournament.pk, 1])
     assert pdf_pages(staff_client.get(url).content) == 1

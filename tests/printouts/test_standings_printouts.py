@@ -80,7 +80,7 @@ def test_prizes_pdf(staff_client, played, pdftotext, pdftoppm, tmp_path):
 
 def test_standings_are_staff_only(client, played):
     for name in ("print_standings", "print_prizes"):
-        url = reverse(f"tournaments:{name}", args=[played["tournament"].pk])
+        url = reverse(f"printing:{name}", args=[played["tournament"].pk])
         assert client.get(url).status_code == 302
 
 

@@ -11,7 +11,6 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.results.conftest import seat_table
-from tournaments.device import COOKIE
 from tournaments.models import SCORE_LIMIT, Deal, DealChange, Round, TournamentChange
 from tournaments.services.results import (
     DealConflict,
@@ -22,6 +21,7 @@ from tournaments.services.results import (
     enter_totals,
     revise_deal,
 )
+from tournaments.views.device import COOKIE
 
 pytestmark = pytest.mark.django_db
 EINE_WON = {"contract": "eine", "declarer": 1, "declarer_points": 41}

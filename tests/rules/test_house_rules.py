@@ -13,7 +13,7 @@ from rules.registry import get_rule_source, rule_source_data
 from scoring import deal_from_record, score_deal
 from tests.factories import ClubFactory
 from tests.rules.conftest import house_data
-from tournaments.services.results import rule_source_of
+from tournaments.rule_snapshot import rule_source_of
 from tournaments.services.setup import create_tournament
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +140,7 @@ def test_change_valid_and_invalid(staff_client, house_rules):
 def test_house_rules_changelist_links_the_tariff_card(staff_client, house_rules):
     response = staff_client.get(reverse("admin:rules_houserulesource_changelist"))
     assert response.status_code == 200
-    assert reverse("rules:tariff_card_pdf", args=[house_rules.slug]) in response.content.decode()
+    assert reverse("printing:tariff_card_pdf", args=[house_rules.slug]) in response.content.decode()
 
 
 # ---------------------------------------------------------------- the tournament's snapshot

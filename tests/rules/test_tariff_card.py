@@ -28,7 +28,7 @@ def pdf_text(
     """The PDF's text: in its layout (a table row on one line), or in reading order with
     whitespace collapsed (a name wrapped in a narrow column in one piece)."""
     response = client.get(
-        reverse("rules:tariff_card_pdf", args=[slug]), HTTP_ACCEPT_LANGUAGE=language
+        reverse("printing:tariff_card_pdf", args=[slug]), HTTP_ACCEPT_LANGUAGE=language
     )
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
@@ -115,7 +115,7 @@ def test_rule_sources_page_links_every_card(client, house_rules):
     html = response.content.decode()
     for slug in (*BUILTIN_SLUGS, house_rules.slug):
         assert reverse("rules:tariff_card", args=[slug]) in html
-        assert reverse("rules:tariff_card_pdf", args=[slug]) in html
+        assert reverse("printing:tariff_card_pdf", args=[slug]) in html
     # the two-hand games are listed, marked as practice games (issue 13)
     rows = {row.split("</tr>")[0] for row in html.split("<tr>")}
     marked = {
@@ -151,7 +151,7 @@ def test_german_by_default_english_on_request(client):
 
 def test_unknown_slug_is_404(client):
     assert client.get(reverse("rules:tariff_card", args=["nope"])).status_code == 404
-    assert client.get(reverse("rules:tariff_card_pdf", args=["nope"])).status_code == 404
+    assert client.get(reverse("printing:tariff_card_pdf", args=["nope"])).status_code == 404
 
 
 def test_house_card_shows_the_added_contract(client, house_rules):
@@ -226,7 +226,7 @@ def test_pdf_in_english_and_for_house_rules(client, house_rules, pdftotext, tmp_
 @pytest.mark.pdf
 @pytest.mark.parametrize("slug", ["swm", "bb2013", "dreierles"])
 def test_pdf_renders_to_png(client, slug, pdftoppm, tmp_path):
-    response = client.get(reverse("rules:tariff_card_pdf", args=[slug]))
+    response = client.get(reverse("printing:tariff_card_pdf", args=[slug]))
     pdf = tmp_path / f"{slug}.pdf"
     pdf.write_bytes(response.content)
     subprocess.run(
@@ -250,7 +250,7 @@ def test_pdf_is_rendered_once_per_card_and_language_and_again_after_an_edit(
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(weasyprint.HTML, "write_pdf", counting)
-    url = reverse("rules:tariff_card_pdf", args=[house_rules.slug])
+    url = reverse("printing:tariff_card_pdf", args=[house_rules.slug])
     first = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content
     assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == first
     assert len(runs) == 1

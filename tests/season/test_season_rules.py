@@ -131,7 +131,7 @@ def test_the_rules_form(client, organiser, visitor, season, three):
 
 
 def test_the_notice_board_pdf(client, organiser, season, three, pdftotext):
-    url = reverse("seasons:season_pdf", kwargs={"pk": season.pk})
+    url = reverse("printing:season_pdf", kwargs={"pk": season.pk})
     assert client.get(url).status_code == 302
     client.force_login(organiser)
     response = client.get(url)

@@ -117,13 +117,13 @@ def test_team_ranking_on_the_page_in_print_and_in_excel(client, organiser, tourn
     html = client.get(reverse("tournaments:standings", kwargs={"pk": tournament.pk})).content
     assert b"Team ranking" in html and b"Die Schellen-Asse" in html
     client.force_login(organiser)
-    response = client.get(reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}))
+    response = client.get(reverse("exports:standings_xlsx", kwargs={"pk": tournament.pk}))
     book = load_workbook(io.BytesIO(response.content))
     sheet = book["Teams"]
     assert [c.value for c in sheet[2]][:2] == [1, "Die Schellen-Asse"]
     assert sheet[2][4].value == 0  # +30 -10 -10 -10
     assert sheet.auto_filter.ref == "A1:F2"
-    pdf = client.get(reverse("tournaments:print_standings", kwargs={"pk": tournament.pk})).content
+    pdf = client.get(reverse("printing:print_standings", kwargs={"pk": tournament.pk})).content
     text = subprocess.run(
         [pdftotext, "-layout", "-", "-"], input=pdf, capture_output=True, check=True
     ).stdout.decode()

@@ -172,7 +172,7 @@ def test_queries_do_not_grow_with_tables_and_deals(season, organiser):
 
 def test_the_download_is_for_organisers(client, season, organiser, visitor):
     build(season, organiser)
-    url = reverse("seasons:season_standings_xlsx", kwargs={"pk": season.pk})
+    url = reverse("exports:season_standings_xlsx", kwargs={"pk": season.pk})
     assert client.get(url).status_code == 302
     client.force_login(visitor)
     assert client.get(url).status_code == 403  # signed in without a role: refused

@@ -27,7 +27,7 @@ def test_tournament_workbook(client, tournament, one_table, organiser):
     first, *others = entries_of(one_table)
     client.force_login(organiser)
     book = workbook_from(
-        client.get(reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}))
+        client.get(reverse("exports:standings_xlsx", kwargs={"pk": tournament.pk}))
     )
     assert book.sheetnames == ["Standings", "Open tables"]
     sheet = book["Standings"]
@@ -75,7 +75,7 @@ def test_season_workbook(client, organiser):
     enter_deal(table=table_of(tournament=second, entries=again), number=1, inputs=cego(0, 34))
     client.force_login(organiser)
     book = workbook_from(
-        client.get(reverse("seasons:season_standings_xlsx", kwargs={"pk": season.pk}))
+        client.get(reverse("exports:season_standings_xlsx", kwargs={"pk": season.pk}))
     )
     assert book.sheetnames == [
         "Overview",
@@ -147,8 +147,8 @@ def test_a_name_that_looks_like_a_formula_stays_text(
     tournament.save()
     client.force_login(organiser)
     for url in (
-        reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}),
-        reverse("seasons:season_standings_xlsx", kwargs={"pk": season.pk}),
+        reverse("exports:standings_xlsx", kwargs={"pk": tournament.pk}),
+        reverse("exports:season_standings_xlsx", kwargs={"pk": season.pk}),
     ):
         book = workbook_from(client.get(url))
         cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row]

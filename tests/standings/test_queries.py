@@ -37,7 +37,7 @@ def test_pages_stay_within_the_bound(
             response = client.get(url, params)
         assert response.status_code == 200
     with django_assert_max_num_queries(QUERY_BOUND):
-        response = client.get(reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}))
+        response = client.get(reverse("exports:standings_xlsx", kwargs={"pk": tournament.pk}))
     assert response.status_code == 200 or not staff
 
 

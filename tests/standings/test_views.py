@@ -43,7 +43,7 @@ def test_public_page_shows_ranks_signed_totals_and_open_tables(client, tournamen
         "1 1 1 of 24 0"
     )
     assert "Draw lots" not in html  # anonymous visitors see the ties, not the button
-    assert reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}) not in html
+    assert reverse("exports:standings_xlsx", kwargs={"pk": tournament.pk}) not in html
 
 
 def test_withdrawn_and_side_rankings(client, tournament):
@@ -214,8 +214,8 @@ def test_a_new_deal_in_any_tournament_changes_the_next_season_page(client, monke
 
 def test_exports_are_for_staff(client, tournament, one_table):
     for url in (
-        reverse("tournaments:standings_xlsx", kwargs={"pk": tournament.pk}),
-        reverse("seasons:season_standings_xlsx", kwargs={"pk": SeasonFactory().pk}),
+        reverse("exports:standings_xlsx", kwargs={"pk": tournament.pk}),
+        reverse("exports:season_standings_xlsx", kwargs={"pk": SeasonFactory().pk}),
     ):
         response = client.get(url)
         assert response.status_code == 302 and "/login/" in response["Location"]

@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from scoring import RuleSource
 from tournaments.models import Round, Seat, Substitution, Table, Tournament
+from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
-from tournaments.services.results import rule_source_of
 
 
 def table_entry_path(token: str) -> str:

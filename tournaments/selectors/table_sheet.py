@@ -8,8 +8,8 @@ from typing import Any
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
 from tournaments.models import Deal, Seat, Table
+from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
-from tournaments.services.results import rule_source_of
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,6 @@ conflict instead of a lost update.
 
 from __future__ import annotations
 
-import functools
-import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cego_club import backups
-from scoring import RuleSource, ScoringError, deal_from_record, rule_source_from_dict, score_deal
+from scoring import RuleSource, ScoringError, deal_from_record, score_deal
 from scoring.written import check_written
 from tournaments.contract_names import rule_source_name
 from tournaments.models import (
@@ -37,6 +35,7 @@ from tournaments.models import (
     new_short_code,
     new_table_token,
 )
+from tournaments.rule_snapshot import rule_source_of
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
 from tournaments.services import changelog
@@ -99,21 +98,6 @@ def last_round_raeuber(table: Table) -> bool:
     """Whether the tournament's last-round Räuber option applies at this table."""
     tournament = table.round.tournament
     return tournament.last_round_raeuber and table.round.number == tournament.rounds
-
-
-def rule_source_of(tournament: Tournament) -> RuleSource:
-    """The tournament's pinned rule source, built once per snapshot (every deal asks)."""
-    try:
-        text = json.dumps(tournament.rules_snapshot, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError):
-        return rule_source_from_dict(tournament.rules_snapshot)  # raises the error
-    return _rule_source_from_json(text)
-
-
-@functools.lru_cache(maxsize=64)
-def _rule_source_from_json(text: str) -> RuleSource:
-    """A RuleSource is frozen: one copy per snapshot serves every thread."""
-    return rule_source_from_dict(json.loads(text))
 
 
 def table_facts(table: Table) -> TableFacts:

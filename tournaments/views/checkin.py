@@ -12,10 +12,9 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from clubs.models import Category, Player
-from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
+from clubs.permissions import MANAGE_TOURNAMENT
 from clubs.selectors import players_named
-from printing import printouts
-from printing.printouts import public_base_url
+from tournaments.addresses import public_base_url
 from tournaments.forms.setup import (
     ExistingPlayerForm,
     KeepApartForm,
@@ -29,7 +28,9 @@ from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
 from tournaments.money import plays_free
 from tournaments.services import checkin as services
 from tournaments.services.registration import entry_category
+from tournaments.signals import round_seating_changed
 from tournaments.tables import RegistrationTable
+from tournaments.views.access import tournament_permission
 
 
 def _back(request, tournament: Tournament):
@@ -279,7 +280,8 @@ def substitute(request, pk, round):  # noqa: A002
                 add_service_errors(form, error)
             else:
                 messages.success(request, _("Substitution recorded."))
-                printouts.prerender_round(
+                round_seating_changed.send(
+                    sender=Tournament,
                     tournament=tournament,
                     round_number=round_.number,
                     base_url=public_base_url(request),

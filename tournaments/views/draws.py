@@ -13,13 +13,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
-from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
-from printing import printouts
-from printing.printouts import public_base_url
+from clubs.permissions import MANAGE_TOURNAMENT
 from tournaments import draw as seat_draw
+from tournaments.addresses import public_base_url
 from tournaments.forms.setup import SwapForm, add_service_errors
 from tournaments.models import Round, Tournament
 from tournaments.services import draws as services
+from tournaments.signals import printouts_ahead, round_seating_changed
+from tournaments.views.access import tournament_permission
 
 
 def _changeable(round_: Round) -> bool:
@@ -32,8 +33,11 @@ def _changeable(round_: Round) -> bool:
 
 def _prerender(request, tournament: Tournament, round_number: int) -> None:
     # The organiser prints next: render the sheets while they look at the draw.
-    printouts.prerender_round(
-        tournament=tournament, round_number=round_number, base_url=public_base_url(request)
+    round_seating_changed.send(
+        sender=Tournament,
+        tournament=tournament,
+        round_number=round_number,
+        base_url=public_base_url(request),
     )
 
 
@@ -46,7 +50,7 @@ def round_draw(request, pk, round):  # noqa: A002
         raise Http404(_("This round cannot be drawn yet."))
     swap_form = SwapForm(round=round_) if round_ is not None else None
     if request.method != "POST":
-        printouts.warm_up()  # the sheets are rendered right after the draw
+        printouts_ahead.send(sender=Tournament)  # the sheets are rendered right after the draw
     if request.method == "POST":
         action = request.POST.get("action", "")
         if action == "swap" and round_ is not None:

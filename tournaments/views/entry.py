@@ -18,7 +18,6 @@ from clubs.permissions import (
     check,
     has_perm,
     organiser_required,
-    tournament_permission,
 )
 from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SCORE_LIMIT, Deal, Round, Table, Tournament
@@ -26,6 +25,7 @@ from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError, RoundStillOpen
+from tournaments.views.access import tournament_permission
 
 
 class ReasonForm(forms.Form):
@@ -233,7 +233,7 @@ def _phone_link(request: HttpRequest, table: Table) -> dict:
     """The table's phone address and its QR code (for the organisers, who may re-issue it)."""
     if not has_perm(request.user, MANAGE_TOURNAMENT, table.round.tournament):
         return {}
-    from printing.printouts import absolute_url, qr_data_uri
+    from tournaments.addresses import absolute_url, qr_data_uri
 
     url = absolute_url(request, reverse("tournaments:table_entry", args=[table.token]))
     return {"phone_url": url, "phone_qr": qr_data_uri(url)}

@@ -9,10 +9,11 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
+from clubs.permissions import MANAGE_TOURNAMENT
 from tournaments.models import Tournament
 from tournaments.services import finish
 from tournaments.services.results import ResultError
+from tournaments.views.access import tournament_permission
 
 
 # The check comes first: a GET from someone else's organiser is a 403, not a 405.

@@ -3,9 +3,10 @@
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
-from clubs.permissions import MANAGE_TOURNAMENT, tournament_permission
+from clubs.permissions import MANAGE_TOURNAMENT
 from tournaments.models import Tournament
 from tournaments.selectors.changelog import AREAS, tournament_log_page
+from tournaments.views.access import tournament_permission
 
 
 @tournament_permission(MANAGE_TOURNAMENT)

@@ -15,16 +15,16 @@ from clubs.permissions import (
     is_superuser,
     manageable_clubs,
     organiser_required,
-    tournament_permission,
 )
-from printing.printouts import absolute_url, phones_cannot_open
+from tournaments.addresses import absolute_url, phones_cannot_open
 from tournaments.contract_names import rule_source_description, rule_source_name
 from tournaments.forms.setup import TournamentForm, add_service_errors
 from tournaments.models import Tournament
 from tournaments.presets import PRESETS
+from tournaments.rule_snapshot import rule_source_of
 from tournaments.services import setup as services
 from tournaments.services.finish import finish_state
-from tournaments.services.results import rule_source_of
+from tournaments.views.access import tournament_permission
 
 
 @organiser_required

@@ -1,10 +1,10 @@
-"""Standings: the live tournament standings (phones), the projector in the hall, the season
-ranking, their Excel exports, and the draw by lot for ties.
+"""Standings: the live tournament standings (phones), the projector in the hall, and the draw
+by lot for ties (the season ranking: ``seasons.views.standings``; the Excel export:
+``exports.views``).
 
-Who sees what: the standings, the projector and the season ranking are public and read-only
-(players follow them on their phones, the data is what the hall sees on the projector anyway).
-The Excel exports are for the organisers, the draw by lot for them and the referees
-(``clubs.permissions``).
+Who sees what: the standings and the projector are public and read-only (players follow them
+on their phones, the data is what the hall sees on the projector anyway). The draw by lot is for
+the organisers and the referees (``clubs.permissions``).
 
 Every page runs a constant number of queries: the selector's, plus the tournament, the recorded
 lot draws and (for the signed-in organiser) the session and the navigation.
@@ -28,22 +28,12 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import (
-    MANAGE_TOURNAMENT,
-    REFEREE_TOURNAMENT,
-    check,
-    has_perm,
-    tournament_permission,
-)
-from exports.standings import tournament_workbook
-from exports.xlsx import XLSX_CONTENT_TYPE
-from printing.printouts import public_base_url
-from seasons.selectors.standings import SeasonRow
+from clubs.permissions import REFEREE_TOURNAMENT, has_perm
+from tournaments.addresses import public_base_url
 from tournaments.caching import (
     cached_at_current_revision,
     revision_cached,
@@ -59,10 +49,11 @@ from tournaments.selectors.standings import (
 )
 from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
-    rank_html,
-    signed_html,
+    Shown,
+    shown,
     standings_table,
 )
+from tournaments.views.access import tournament_permission
 
 # Seconds between the partial refreshes of the live pages.
 PROJECTOR_REFRESH_SECONDS = 20
@@ -85,26 +76,6 @@ def _no_store(response: HttpResponse) -> HttpResponse:
 
 
 # --- side rankings -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Shown:
-    """A standings row as a template shows it: rank and total already marked up."""
-
-    row: StandingRow | SeasonRow
-    rank: str
-    total: str
-
-
-def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> list[Shown]:
-    return [
-        Shown(
-            row=row,
-            rank=rank_html(row.rank if rank is None else rank(row), tied(row)),
-            total=signed_html(row.total),
-        )
-        for row in rows
-    ]
 
 
 @dataclass(frozen=True)
@@ -393,25 +364,9 @@ def standings_draw_lots(request, pk: int):
     return redirect(target)
 
 
-def _xlsx_response(content: bytes, name: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "export"}.xlsx"'
-    return response
-
-
-@tournament_permission(MANAGE_TOURNAMENT)
-def standings_xlsx(request, pk: int):
-    tournament = _tournament(pk)
-    check(request.user, MANAGE_TOURNAMENT, tournament)
-    result = tournament_standings(tournament=tournament)
-    content = tournament_workbook(result, team_standings(standings=result))
-    return _xlsx_response(content, f"{tournament.name} {tournament.date:%Y-%m-%d}")
-
-
 urlpatterns = [
     path("tournaments/<int:pk>/standings/", standings, name="standings"),
     path("tournaments/<int:pk>/standings/projector/", projector, name="projector"),
-    path("tournaments/<int:pk>/standings.xlsx", standings_xlsx, name="standings_xlsx"),
     path(
         "tournaments/<int:pk>/standings/draw-lots/",
         standings_draw_lots,

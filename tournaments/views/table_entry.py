@@ -14,12 +14,12 @@ from django.urls import path, re_path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.device import device_of
 from tournaments.forms.entry import initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
 from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError
+from tournaments.views.device import device_of
 from tournaments.views.entry import deal_form, render_preview, show_result_error
 
 

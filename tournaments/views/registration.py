@@ -116,7 +116,7 @@ def register_many(request, pk: int):
             request,
             services.register_players(tournament=tournament, players=players, user=request.user),
         )
-    return redirect("clubs:registration", pk=tournament.pk)
+    return redirect("tournaments:registration", pk=tournament.pk)
 
 
 @organiser_required
@@ -135,7 +135,7 @@ def unregister(request, pk: int, entry_pk: int):
         messages.success(
             request, _("%(name)s taken off the list.") % {"name": entry.player.full_name}
         )
-    return redirect("clubs:registration", pk=tournament.pk)
+    return redirect("tournaments:registration", pk=tournament.pk)
 
 
 urlpatterns = [

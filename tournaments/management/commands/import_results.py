@@ -1,8 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.management.commands._import_common import club_option, load, print_plan
-from clubs.services.imports import ImportBlocked, apply_results, plan_results
+from clubs.services.imports import ImportBlocked
 from tournaments.models import Tournament
+from tournaments.services.results_import import apply_results, plan_results
 
 
 class Command(BaseCommand):

@@ -1,0 +1,5 @@
+from exports import views
+
+app_name = "exports"
+
+urlpatterns = views.urlpatterns

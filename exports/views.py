@@ -1,0 +1,90 @@
+"""Every Excel download: a tournament's standings, the season workbook, a club's treasurer
+list and the player list (each to those who may manage what it shows)."""
+
+from __future__ import annotations
+
+import tempfile
+
+from django.http import FileResponse, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.text import slugify
+
+from clubs.exports import players_workbook
+from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from clubs.views.players import filtered_players
+from exports.season import season_workbook
+from exports.standings import tournament_workbook
+from exports.treasurer import treasurer_workbook
+from exports.xlsx import XLSX_CONTENT_TYPE
+from seasons.views.scoring import managed_season
+from tournaments.models import Tournament
+from tournaments.selectors.standings import (
+    team_standings,
+    tournament_standings,
+)
+from tournaments.views.access import tournament_permission
+from treasury.selectors import treasurer_view
+from treasury.views import club_and_season, hosted_tournaments
+
+
+def _xlsx_response(content: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "export"}.xlsx"'
+    return response
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def standings_xlsx(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    result = tournament_standings(tournament=tournament)
+    content = tournament_workbook(result, team_standings(standings=result))
+    return _xlsx_response(content, f"{tournament.name} {tournament.date:%Y-%m-%d}")
+
+
+@organiser_required
+def season_xlsx(request, pk: int):
+    """The whole season in one workbook, written to a temporary file (memory stays flat)."""
+    season = managed_season(request, pk)
+    target = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it when sent
+    season_workbook(season, target)
+    target.seek(0)
+    return FileResponse(
+        target,
+        as_attachment=True,
+        filename=f"{slugify(season.name) or 'season'}.xlsx",
+        content_type=XLSX_CONTENT_TYPE,
+    )
+
+
+@organiser_required
+def treasurer_xlsx(request, pk: int, season_pk: int):
+    club, season = club_and_season(request, pk, season_pk)
+    data = treasurer_workbook(
+        treasurer_view(club=club, season=season), hosted_tournaments(club, season)
+    )
+    response = HttpResponse(data, content_type=XLSX_CONTENT_TYPE)
+    name = "-".join(p for p in (slugify(club.short_name), slugify(season.name), "beitraege") if p)
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
+    return response
+
+
+@organiser_required
+def player_export_xlsx(request):
+    _form, data, players = filtered_players(request)
+    if data.get("club"):
+        check(request.user, MANAGE_CLUB, data["club"])
+    response = HttpResponse(
+        players_workbook(players.iterator(chunk_size=500)), content_type=XLSX_CONTENT_TYPE
+    )
+    response["Content-Disposition"] = 'attachment; filename="spieler.xlsx"'
+    return response
+
+
+urlpatterns = [
+    path("tournaments/<int:pk>/standings.xlsx", standings_xlsx, name="standings_xlsx"),
+    path("seasons/<int:pk>/standings.xlsx", season_xlsx, name="season_standings_xlsx"),
+    path("clubs/<int:pk>/fees/<int:season_pk>/export.xlsx", treasurer_xlsx, name="treasurer_xlsx"),
+    path("players/export.xlsx", player_export_xlsx, name="player_export_xlsx"),
+]

@@ -1,0 +1,5 @@
+from printing import views
+
+app_name = "printing"
+
+urlpatterns = views.urlpatterns

@@ -1,0 +1,171 @@
+"""Every PDF download: the tournament day's printouts (the tournament's organisers), the
+season's notice board, the player list, and the tariff cards (public).
+
+The PDFs are in the language of the request (German unless the organiser switched to English).
+Building them lives in ``printing.printouts``; every printout of a tournament is cached by its
+revision, so a second click (or one after the background render) returns at once and a change
+in between gives a new PDF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import path
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubs.models import category_label
+from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from clubs.views.players import filtered_players
+from printing import printouts
+from printing.pdf import pdf_response, render_pdf
+from rules.views import tariff_card_of
+from seasons.views.scoring import managed_season
+from seasons.views.standings import season_context
+from tournaments.addresses import public_base_url
+from tournaments.caching import revision_cached
+from tournaments.models import Tournament
+from tournaments.views.access import tournament_permission
+
+
+def _filename(tournament: Tournament, what: str, round_number: int | None = None) -> str:
+    # umlauts stay (Spielblätter); pdf_response adds an ASCII spelling for old browsers
+    parts = [slugify(tournament.name, allow_unicode=True), slugify(what, allow_unicode=True)]
+    if round_number is not None:
+        parts.append(str(round_number))
+    return "-".join(p for p in parts if p) + ".pdf"
+
+
+def _tournament(pk: int) -> Tournament:
+    # Read first: its revision names the cached PDF (see tournaments.caching).
+    return get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def print_seat_plan(request, pk: int, round_number: int):
+    tournament = _tournament(pk)
+    pdf = printouts.cached_seat_plan(tournament=tournament, round_number=round_number)
+    return pdf_response(pdf, _filename(tournament, _("seat plan"), round_number))
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def print_table_cards(request, pk: int, round_number: int):
+    tournament = _tournament(pk)
+    pdf = printouts.cached_table_cards(tournament=tournament, round_number=round_number)
+    return pdf_response(pdf, _filename(tournament, _("table cards"), round_number))
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def print_score_sheets(request, pk: int, round_number: int):
+    tournament = _tournament(pk)
+    pdf = printouts.cached_score_sheets(
+        tournament=tournament, round_number=round_number, base_url=public_base_url(request)
+    )
+    return pdf_response(pdf, _filename(tournament, _("score sheets"), round_number))
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def print_standings(request, pk: int):
+    tournament = _tournament(pk)
+    pdf = revision_cached(
+        tournament, "standings-pdf", build=lambda: printouts.standings_pdf(tournament=tournament)
+    )
+    return pdf_response(pdf, _filename(tournament, _("standings")))
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def print_prizes(request, pk: int):
+    tournament = _tournament(pk)
+    pdf = revision_cached(
+        tournament, "prizes-pdf", build=lambda: printouts.prizes_pdf(tournament=tournament)
+    )
+    return pdf_response(pdf, _filename(tournament, _("prizes")))
+
+
+@organiser_required
+def season_pdf(request, pk: int):
+    season = managed_season(request, pk)
+    pdf = render_pdf("print/season.html", season_context(season), request=request)
+    return pdf_response(pdf, f"{slugify(season.name) or 'season'}.pdf")
+
+
+@organiser_required
+def player_export_pdf(request):
+    _form, data, players = filtered_players(request)
+    if data.get("club"):
+        check(request.user, MANAGE_CLUB, data["club"])
+    rows = [
+        {
+            "player": p,
+            "category": category_label(p.category),
+            "clubs": ", ".join(m.club.short_name for m in p.memberships.all()),
+            "numbers": ", ".join(m.member_number for m in p.memberships.all() if m.member_number),
+        }
+        for p in players
+    ]
+    pdf = render_pdf(
+        "print/players.html", {"rows": rows, "club": data.get("club"), "q": data.get("q")}, request
+    )
+    return pdf_response(pdf, "spieler.pdf")
+
+
+# A card does not change under the same markup: keep it a week (the cache may drop it earlier).
+TARIFF_PDF_SECONDS = 7 * 24 * 60 * 60
+
+
+def tariff_card_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    card, house, problems = tariff_card_of(slug)
+    if problems:  # nothing to print: the page says what is wrong
+        context = {"card": card, "house": house, "problems": problems, "slug": slug}
+        return render(request, "rules/tariff_card.html", context, status=409)
+    html = render_to_string(
+        "rules/tariff_card_pdf.html", {"card": card, "house": house}, request=request
+    )
+    response = HttpResponse(_pdf_of(html), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="tariff-{slug}.pdf"'
+    return response
+
+
+def _pdf_of(html: str) -> bytes:
+    """The card's PDF, rendered once and kept: the key is the page's own markup, so a card is
+    rendered once per rule source and language, and again only when what it shows changes
+    (a club edits its house rules). Rendering costs about a second of CPU, the markup a few
+    milliseconds."""
+    key = "tariff-pdf:" + hashlib.sha256(html.encode()).hexdigest()
+    pdf = cache.get(key)
+    if pdf is None:
+        from weasyprint import HTML  # imported here: the page views do not need it
+
+        pdf = HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+        cache.set(key, pdf, TARIFF_PDF_SECONDS)
+    return pdf
+
+
+urlpatterns = [
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/print/seat-plan.pdf",
+        print_seat_plan,
+        name="print_seat_plan",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/print/table-cards.pdf",
+        print_table_cards,
+        name="print_table_cards",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/print/score-sheets.pdf",
+        print_score_sheets,
+        name="print_score_sheets",
+    ),
+    path("tournaments/<int:pk>/print/standings.pdf", print_standings, name="print_standings"),
+    path("tournaments/<int:pk>/print/prizes.pdf", print_prizes, name="print_prizes"),
+    path("seasons/<int:pk>/standings.pdf", season_pdf, name="season_pdf"),
+    path("players/export.pdf", player_export_pdf, name="player_export_pdf"),
+    path("rules/<slug:slug>/pdf/", tariff_card_pdf, name="tariff_card_pdf"),
+]

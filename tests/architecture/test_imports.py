@@ -1,0 +1,245 @@
+"""The map in docs/ARCHITECTURE.md, held against the code's imports.
+
+Every module of the project gets a layer (what kind of code it is) and an area (which room of
+the product it lives in). The rules:
+
+1. No circle: no module imports itself through others (imports inside functions and under
+   ``TYPE_CHECKING`` count too).
+2. No import climbs a layer: a module imports only modules of its own layer or below.
+3. No import climbs an area: a module imports only modules of its own area or of an area
+   below it, except where ``MAY_ALSO_IMPORT`` says why.
+
+A new module must be placed here (layer by its name, area by its package) or this test fails
+and names it. Run it alone: ``python -m pytest tests/architecture``.
+"""
+
+from __future__ import annotations
+
+import graphlib
+from fnmatch import fnmatchcase
+
+import grimp
+import pytest
+
+# The project's packages, each an area. Bottom to top: an area may import those before it.
+AREAS = [
+    "scoring",  # the engine: pure Python, no Django
+    "rules",  # rule sources as data, tariff cards
+    "clubs",  # the registry: clubs, players, memberships, fees, roles, who may do what
+    "tournaments",  # the tournament day
+    "seasons",  # a season's rules, standings, pages; a player's results across seasons
+    "treasury",  # entry fees, prize money, the treasurer's view
+    "printing",  # every PDF and its download
+    "exports",  # every Excel workbook and its download
+]
+
+# Imports that go up an area on purpose, with the reason.
+MAY_ALSO_IMPORT = {
+    ("tournaments", "seasons.models"): "a tournament belongs to a season (its foreign key)",
+}
+
+# Bottom to top. A module's layer is the first pattern it matches (fnmatch on the dotted name).
+LAYERS: list[tuple[str, list[str]]] = [
+    (
+        "platform",  # settings and what runs before or below every app; imports no area
+        [
+            "cego_club",
+            "cego_club.settings",
+            "cego_club.test_settings",
+            "cego_club.venue",
+            "cego_club.client_ip",
+            "cego_club.backups",
+            "cego_club.catalogues",
+            "cego_club.formats*",
+        ],
+    ),
+    (
+        "domain",  # pure rules and helpers: no model imported
+        [
+            "scoring",
+            "scoring.*",
+            "rules.builtin_sources",
+            "rules.tariff",
+            "clubs.search",
+            "clubs.categories",
+            "clubs.tabular",
+            "tournaments.addresses",
+            "tournaments.contract_names",
+            "tournaments.draw",
+            "tournaments.presets",
+            "tournaments.ranking",
+            "tournaments.scoring_messages",
+            "tournaments.seating",
+            "tournaments.signals",
+            "seasons.charts",
+            "seasons.ranking",
+            "seasons.words",
+            "printing.pdf",
+            "printing.pdf_worker",
+            "exports.xlsx",
+            "exports.xlsx_rows",
+        ],
+    ),
+    (
+        "models",  # the database's shape and what it needs to save a row
+        [
+            "*.models",
+            "*.migrations",
+            "*.migrations.*",
+            "*.signals",
+            "rules.registry",
+            "tournaments.money",
+            "tournaments.rule_snapshot",
+        ],
+    ),
+    ("permissions", ["clubs.permissions"]),
+    ("selectors", ["*.selectors", "*.selectors.*", "tournaments.caching"]),
+    ("services", ["*.services", "*.services.*"]),
+    ("forms", ["*.forms", "*.forms.*"]),
+    (
+        "documents",  # PDFs, workbooks and ranking tables, built from selectors
+        [
+            "printing.printouts",
+            "printing.score_sheets",
+            "exports.season",
+            "exports.standings",
+            "exports.treasurer",
+            "clubs.exports",
+            "tournaments.tables",
+            "tournaments.tables_standings",
+        ],
+    ),
+    ("receivers", ["*.receivers"]),  # what an area does when another tells it something
+    ("views", ["*.views", "*.views.*", "*.templatetags", "*.templatetags.*", "cego_club.health"]),
+    (
+        "entry",  # what Django or a person starts: URLs, admin, commands, demo data
+        [
+            "*.urls",
+            "*.admin",
+            "*.apps",
+            "*.demo",
+            "*.management",
+            "*.management.*",
+            "cego_club.wsgi",
+        ],
+    ),
+]
+LAYER_NAMES = [name for name, _patterns in LAYERS]
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of ``module``; None for a package's face (an ``__init__`` importing nothing)."""
+    for name, patterns in LAYERS:
+        if any(fnmatchcase(module, pattern) for pattern in patterns):
+            return name
+    return None
+
+
+def area_of(module: str) -> str:
+    top = module.split(".")[0]
+    if top == "cego_club":
+        return "platform" if layer_of(module) == "platform" else "entry"
+    return top
+
+
+AREA_RANK = {"platform": -1, **{area: rank for rank, area in enumerate(AREAS)}, "entry": 99}
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph(*AREAS, "cego_club", exclude_type_checking_imports=False)
+
+
+def _imports(graph: grimp.ImportGraph) -> list[tuple[str, str, int]]:
+    found = []
+    for importer in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            details = graph.get_import_details(importer=importer, imported=imported)
+            found.append((importer, imported, details[0]["line_number"] if details else 0))
+    return found
+
+
+def _is_package_face(graph: grimp.ImportGraph, module: str) -> bool:
+    return not graph.find_modules_directly_imported_by(module)
+
+
+def test_every_module_has_a_layer(graph):
+    unplaced = sorted(
+        module
+        for module in graph.modules
+        if layer_of(module) is None and not _is_package_face(graph, module)
+    )
+    assert not unplaced, f"place these in LAYERS (tests/architecture/test_imports.py): {unplaced}"
+
+
+def test_no_import_circle(graph):
+    sorter = graphlib.TopologicalSorter(
+        {module: graph.find_modules_directly_imported_by(module) for module in graph.modules}
+    )
+    try:
+        sorter.prepare()
+    except graphlib.CycleError as error:
+        pytest.fail(f"import circle: {' -> '.join(error.args[1])}")
+
+
+def test_no_import_climbs_a_layer(graph):
+    rank = {name: index for index, name in enumerate(LAYER_NAMES)}
+    climbing = [
+        f"{importer}:{line} ({layer_of(importer)}) imports {imported} ({layer_of(imported)})"
+        for importer, imported, line in _imports(graph)
+        if layer_of(importer) in rank
+        and layer_of(imported) in rank
+        and rank[layer_of(imported)] > rank[layer_of(importer)]
+    ]
+    assert not climbing, "\n".join(climbing)
+
+
+def test_no_import_climbs_an_area(graph):
+    climbing = []
+    for importer, imported, line in _imports(graph):
+        source, target = area_of(importer), area_of(imported)
+        if AREA_RANK[target] <= AREA_RANK[source]:
+            continue
+        if any(
+            source == area and (imported == allowed or imported.startswith(allowed + "."))
+            for (area, allowed) in MAY_ALSO_IMPORT
+        ):
+            continue
+        climbing.append(f"{importer}:{line} ({source}) imports {imported} ({target})")
+    assert not climbing, "\n".join(climbing)
+
+
+def test_the_registry_knows_nothing_of_the_areas_above_it(graph):
+    """``clubs`` is the ground the day stands on: a model link or an import from it into the
+    tournament day, the seasons, the money or the documents would make it climb again."""
+    above = [area for area in AREAS if AREAS.index(area) > AREAS.index("clubs")]
+    reaching = [
+        f"{importer} imports {imported}"
+        for importer, imported, _line in _imports(graph)
+        if importer.startswith("clubs") and imported.split(".")[0] in above
+    ]
+    assert not reaching, "\n".join(reaching)
+
+
+@pytest.mark.parametrize(
+    ("module", "layer"),
+    [
+        ("tournaments.models", "models"),
+        ("tournaments.views.entry", "views"),
+        ("seasons.selectors.standings", "selectors"),
+        ("tournaments.services.results", "services"),
+        ("printing.printouts", "documents"),
+        ("scoring.engine", "domain"),
+        ("cego_club.urls", "entry"),
+        ("tournaments.views", "views"),
+    ],
+)
+def test_layers_are_read_from_the_names(module, layer):
+    assert layer_of(module) == layer
+
+
+def test_a_climbing_import_would_be_caught():
+    """The checks above read real imports: a made-up one from a model into a view fails."""
+    rank = {name: index for index, name in enumerate(LAYER_NAMES)}
+    assert rank[layer_of("tournaments.views.entry")] > rank[layer_of("tournaments.models")]
+    assert AREA_RANK[area_of("tournaments.models")] > AREA_RANK[area_of("clubs.models")]

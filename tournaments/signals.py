@@ -1,0 +1,12 @@
+"""What the tournament day tells the printing room (``printing.receivers``, connected in
+``PrintingConfig.ready``): the day imports nothing from it."""
+
+from django.dispatch import Signal
+
+# A round's seats changed (draw, redraw, swap, substitution), sent by the view after the
+# service, inside its transaction: ``tournament``, ``round_number``, ``base_url`` (the address
+# in the sheets' QR codes). The organiser prints next.
+round_seating_changed = Signal()
+
+# The draw page is open: printouts of the round follow within a minute.
+printouts_ahead = Signal()
