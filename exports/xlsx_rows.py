@@ -8,7 +8,7 @@ rows is still openpyxl's: panes, column widths, autofilter, styles and the packa
 
 This leans on openpyxl 3.1.5's write-only internals (pinned in pyproject.toml):
 ``WriteOnlyWorksheet._get_writer`` / ``_write_rows`` and ``WorksheetWriter.get_stream``.
-``tests/standings/test_xlsx_rows.py`` compares the result with openpyxl's own cell-by-cell
+``tests/exports/test_xlsx_rows.py`` compares the result with openpyxl's own cell-by-cell
 output byte for byte, so an upgrade that changes them fails there first.
 """
 

@@ -24,7 +24,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
 
     from tests.factories import TournamentFactory
-    from tests.results.conftest import seat_table
+    from tests.tournaments.results.conftest import seat_table
 
     tournament = TournamentFactory(rules_slug="swm", deals_per_round=deals)
     seated = [seat_table(tournament=tournament, table_number=n) for n in range(1, tables + 1)]

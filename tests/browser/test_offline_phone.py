@@ -6,7 +6,7 @@ import os
 import pytest
 
 from tests.factories import TournamentFactory
-from tests.results.conftest import seat_table
+from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, DealChange
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

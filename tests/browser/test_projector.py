@@ -6,7 +6,7 @@ import os
 import pytest
 
 from tests.factories import EntryFactory, TournamentFactory
-from tests.printouts.conftest import seat_round
+from tests.printing.conftest import seat_round
 from tournaments.models import Deal
 from tournaments.views import standings as standings_views
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def demo_data():
     """A little of everything, so that every admin list has rows to show."""
     from tests.factories import MembershipFactory, PlayerFactory, TournamentFactory
-    from tests.results.conftest import seat_table
+    from tests.tournaments.results.conftest import seat_table
     from tournaments.models import LotDraw, Substitution
     from tournaments.services.results import enter_deal
 

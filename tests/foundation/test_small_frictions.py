@@ -46,7 +46,7 @@ def test_content_disposition_keeps_umlauts_for_rfc_5987():
 
 
 def test_score_sheet_pdf_is_called_spielblaetter_with_umlaut(staff_client, db):
-    from tests.results.conftest import seat_table
+    from tests.tournaments.results.conftest import seat_table
 
     tournament = TournamentFactory(rules_slug="swm", name="Herbstturnier")
     seat_table(tournament=tournament)

@@ -4,7 +4,7 @@ Django renders every widget, label and error list of a form through its template
 the phone page (about 25 widgets and labels, selects with their options) that was more than
 half of the server's time per deal. :class:`PlainRenderer` writes the same HTML, byte for
 byte, for the templates below straight from the widget's context; any other template goes
-through Django's templates as before. ``tests/results/test_form_rendering.py`` compares the
+through Django's templates as before. ``tests/tournaments/forms/test_rendering.py`` compares the
 two renderers on the deal form of every rule source.
 
 The phone's empty deal form is kept in the cache by ``{% deal_form_fields %}``

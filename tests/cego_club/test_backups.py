@@ -1,0 +1,156 @@
+"""Backups: one consistent file while the server keeps writing; restore gives back every row
+and refuses a database that holds data unless forced; venue mode backs up closed rounds."""
+
+import shutil
+import sqlite3
+import threading
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+from cego_club import backups
+from tests.factories import TournamentFactory
+from tests.tournaments.results.conftest import seat_table
+from tournaments.models import Deal, DealChange, Round
+from tournaments.services.results import enter_deal, set_round_state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EINE = {"contract": "eine", "declarer": 2, "declarer_points": 41}
+
+
+def native_format() -> str:
+    if connection.vendor == "sqlite":
+        return "sqlite"
+    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
+        pytest.skip("pg_dump/pg_restore are not installed (Debian: postgresql-client)")
+    return "pgdump"
+
+
+@pytest.fixture
+def played(django_user_model):
+    """A round with deals, a correction's history, a closed round and an organiser."""
+    organiser = django_user_model.objects.create_user("orga", password="x", is_staff=True)
+    tournament = TournamentFactory(rules_slug="swm", deals_per_round=24)
+    tables = [seat_table(tournament=tournament, table_number=n) for n in (1, 2)]
+    for table in tables:
+        for number in range(1, 5):
+            enter_deal(table=table, number=number, inputs=EINE, user=organiser)
+    set_round_state(
+        round=tables[0].round, state=Round.State.CLOSED, user=organiser, close_open=True
+    )
+    return tournament
+
+
+def backup_command(output: Path, *extra: str) -> Path:
+    out = StringIO()
+    call_command("backup", "--output", str(output), *extra, stdout=out)
+    return Path(out.getvalue().strip().splitlines()[-1])  # the path is the last line
+
+
+@pytest.mark.parametrize("fmt", ["native", "json"])
+def test_backup_then_restore_gives_back_every_row(played, tmp_path, fmt):
+    extra = ("--format", "json") if fmt == "json" else ("--format", native_format())
+    before = backups.row_counts()
+    assert before["tournaments.deal"] == 8 and before["auth.user"] == 1
+    path = backup_command(tmp_path, *extra)
+    assert path.is_file() and path.parent == tmp_path
+    assert not list(tmp_path.glob("*.part"))
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert backups.database_is_empty()
+    call_command("restore", str(path), stdout=StringIO())
+    after = backups.row_counts()
+    assert after == before
+    assert Deal.objects.filter(status="confirmed").count() == 8
+
+
+def test_restore_refuses_a_database_with_data_unless_forced(played, tmp_path):
+    path = backup_command(tmp_path, "--format", native_format())
+    get_user_model().objects.create_user("late-organiser")  # written after the backup
+    with pytest.raises(CommandError, match="not empty"):
+        call_command("restore", str(path), stdout=StringIO())
+    assert get_user_model().objects.count() == 2  # nothing changed
+    call_command("restore", str(path), "--force", stdout=StringIO())
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["orga"]
+    assert Deal.objects.count() == 8
+
+
+def test_restore_refuses_a_file_that_is_no_backup(db, tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello")
+    with pytest.raises(CommandError, match="not a backup"):
+        call_command("restore", str(junk), stdout=StringIO())
+    with pytest.raises(CommandError, match="does not exist"):
+        call_command("restore", str(tmp_path / "missing.sqlite3"), stdout=StringIO())
+
+
+def test_backup_while_deals_keep_arriving_is_consistent(tmp_path):
+    """A writer keeps entering deals while the backup runs: the backup holds whole deals,
+    each with its history row, and nothing half-written."""
+    fmt = native_format()
+    tournament = TournamentFactory(rules_slug="swm", deals_per_round=24)
+    tables = [seat_table(tournament=tournament, table_number=n) for n in range(1, 5)]
+    stop = threading.Event()
+
+    def writer():
+        try:
+            for number in range(1, 25):
+                for table in tables:
+                    if stop.is_set():
+                        return
+                    enter_deal(table=table, number=number, inputs=EINE)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    paths = [backups.backup_database(output_dir=tmp_path, fmt=fmt) for _ in range(3)]
+    stop.set()
+    thread.join(timeout=60)
+    for path in paths:
+        call_command("restore", str(path), "--force", stdout=StringIO())
+        assert Deal.objects.count() == DealChange.objects.filter(action="created").count()
+        if fmt == "sqlite":
+            with sqlite3.connect(path) as db:
+                assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_venue_mode_backs_up_each_closed_round_keeping_ten(played, tmp_path, settings):
+    usb = tmp_path / "usb"
+    settings.VENUE_BACKUP_DIR = str(usb)
+    round_ = Round.objects.get(tournament=played, number=1)
+    organiser = get_user_model().objects.get(username="orga")
+    for attempt in range(12):
+        set_round_state(
+            round=round_, state=Round.State.PLAYING, user=organiser, reason=f"{attempt}"
+        )
+        set_round_state(round=round_, state=Round.State.CLOSED, user=organiser, close_open=True)
+    files = sorted(usb.iterdir())
+    assert len(files) == backups.VENUE_KEEP == 10
+    assert all(f.name.startswith(backups.VENUE_PREFIX) for f in files)
+    # The newest holds the last close.
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(files[-1]), stdout=StringIO())
+    assert Round.objects.get(pk=round_.pk).state == Round.State.CLOSED
+
+
+def test_no_backup_without_a_venue_folder(played, tmp_path, settings):
+    settings.VENUE_BACKUP_DIR = ""
+    assert backups.venue_backup() is None
+
+
+def test_a_missing_backup_folder_does_not_stop_the_round_closing(played, settings, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the USB stick's folder should be")
+    settings.VENUE_BACKUP_DIR = str(blocker / "backups")
+    round_ = Round.objects.get(tournament=played, number=1)
+    organiser = get_user_model().objects.get(username="orga")
+    set_round_state(round=round_, state=Round.State.PLAYING, user=organiser, reason="again")
+    set_round_state(round=round_, state=Round.State.CLOSED, user=organiser, close_open=True)
+    assert Round.objects.get(pk=round_.pk).state == Round.State.CLOSED
