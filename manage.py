@@ -11,7 +11,7 @@ KEYLESS_COMMANDS = {"score_deals"}
 def main() -> None:
     # `manage.py venue` (and backup/restore with --data) configure the process for a
     # tournament day before the settings are read.
-    from cego_club.venue import prepare_environment
+    from venue.environment import prepare_environment
 
     prepare_environment(sys.argv)
     keyless = len(sys.argv) > 1 and sys.argv[1] in KEYLESS_COMMANDS

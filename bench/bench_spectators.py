@@ -21,7 +21,7 @@ import urllib.request
 
 from _support import Waitress, build_tournament, scratch_database, setup_django
 
-from cego_club.venue import VENUE_DATABASE_ENVIRONMENT
+from venue.environment import VENUE_DATABASE_ENVIRONMENT
 
 
 def wrk(url: str, *, seconds: int, connections: int, cookie: str = "") -> dict:

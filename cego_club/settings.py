@@ -2,7 +2,7 @@
 
 Secure by default: with nothing set, DEBUG is off and the app refuses to start without a
 SECRET_KEY. `make run` (the demo), `make venue` (a tournament day on the organiser's laptop,
-see `cego_club/venue.py`) and the test suite set what they need; a club server sets the
+see `venue/environment.py`) and the test suite set what they need; a club server sets the
 variables listed in `docs/DEPLOY.md`.
 """
 
@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     # The product's areas, from the bottom up (docs/ARCHITECTURE.md has the map):
+    "venue",  # the laptop in the hall: data folder, addresses, backups; venue/backup/restore
     "rules",  # rule sources as data, tariff cards (the engine is the package `scoring`)
     "clubs",  # the registry: clubs, players, memberships, fees, roles, member lists
     "seasons",  # a season's rules, standings and pages
@@ -241,7 +242,7 @@ def env_count(name: str) -> int:
 # proxies (Caddy on the club server: 1) the N-th X-Forwarded-For entry from the right. Only set
 # it when the app is reachable through the proxies alone; see docs/DEPLOY.md.
 TRUSTED_PROXY_COUNT = env_count("TRUSTED_PROXY_COUNT")
-AXES_CLIENT_IP_CALLABLE = "cego_club.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "venue.client_ip.client_ip"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 

@@ -1,5 +1,5 @@
 """A phone on the hall's network (``python -m tests.hall_phone URL TOKEN SHORT_CODE``), run on
-another host of a test network by tests/cego_club/test_hall_network.py: it knows only the address
+another host of a test network by tests/venue/test_hall_network.py: it knows only the address
 the venue printed and the table's short code, as a player reading the score sheet. Opens the
 short address, sits down, enters deal 1 and prints what happened as JSON."""
 

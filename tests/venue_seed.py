@@ -11,7 +11,7 @@ ORGANISER_PASSWORD = "test-organiser-pw-7391"
 
 def main() -> None:
     data, tables, deals = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    from cego_club.venue import prepare_environment
+    from venue.environment import prepare_environment
 
     prepare_environment(["manage.py", "venue", "--data", data])
     os.environ["DJANGO_SETTINGS_MODULE"] = "cego_club.settings"

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import segno
 from django.conf import settings
 
-from cego_club.venue import is_loopback
+from venue.environment import is_loopback
 
 
 def public_base_url(request) -> str:

@@ -23,6 +23,7 @@ import pytest
 
 # The project's packages, each an area. Bottom to top: an area may import those before it.
 AREAS = [
+    "venue",  # the laptop in the hall: its data folder, addresses, backups (imports no area)
     "scoring",  # the engine: pure Python, no Django
     "rules",  # rule sources as data, tariff cards
     "clubs",  # the registry: clubs, players, memberships, fees, roles, who may do what
@@ -46,9 +47,9 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club",
             "cego_club.settings",
             "cego_club.test_settings",
-            "cego_club.venue",
-            "cego_club.client_ip",
-            "cego_club.backups",
+            "venue.environment",
+            "venue.client_ip",
+            "venue.backups",
             "cego_club.catalogues",
             "cego_club.formats*",
         ],

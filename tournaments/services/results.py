@@ -19,7 +19,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cego_club import backups
 from scoring import RuleSource, ScoringError, deal_from_record, score_deal
 from scoring.written import check_written
 from tournaments.contract_names import rule_source_name
@@ -40,6 +39,7 @@ from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
 from tournaments.services import changelog
 from tournaments.services.revision import bump_revision
+from venue import backups
 
 # Deal-record fields a person enters; ``seats`` and ``sitting_out`` come from the table.
 INPUT_FIELDS = (

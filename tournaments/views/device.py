@@ -13,8 +13,8 @@ import secrets
 
 from django.http import HttpRequest, HttpResponse
 
-from cego_club.client_ip import client_ip
 from tournaments.services.results import Device
+from venue.client_ip import client_ip
 
 COOKIE = "cego_device"
 MAX_AGE = 2 * 365 * 24 * 3600

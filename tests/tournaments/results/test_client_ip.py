@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from cego_club.client_ip import client_ip
 from tournaments.models import Deal
+from venue.client_ip import client_ip
 
 PROXY = "127.0.0.1"
 

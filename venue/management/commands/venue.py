@@ -1,6 +1,6 @@
 """``manage.py venue``: the tournament day on the organiser's laptop.
 
-``manage.py`` has already configured the process (``cego_club.venue.prepare_environment``):
+``manage.py`` has already configured the process (``venue.environment.prepare_environment``):
 DEBUG off, the data folder's database and secret key, allowed hosts, backups. This command
 migrates, collects the static files for WhiteNoise, and serves with waitress (pure Python:
 Windows, macOS and Linux) to the hall's network.
@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
-from cego_club.venue import is_loopback, lan_address, venue_arguments
+from venue.environment import is_loopback, lan_address, venue_arguments
 
 
 class Command(BaseCommand):

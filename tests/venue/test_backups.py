@@ -13,11 +13,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from cego_club import backups
 from tests.factories import TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, DealChange, Round
 from tournaments.services.results import enter_deal, set_round_state
+from venue import backups
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

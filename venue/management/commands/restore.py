@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cego_club.backups import BackupError, restore_database
+from venue.backups import BackupError, restore_database
 
 
 class Command(BaseCommand):

@@ -13,9 +13,9 @@ import urllib.request
 
 import pytest
 
-from tests.cego_club.test_venue_server import deal_count
 from tests.conftest import REQUIRE_TOOLS
 from tests.servers import clean_env, json_from, seed_venue, start_venue
+from tests.venue.test_venue_server import deal_count
 
 pytestmark = pytest.mark.servers
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cego_club.venue import host_names, is_loopback, lan_address, prepare_environment
 from tests.servers import Phone, clean_env, seed_venue, start_venue, stored
 from tests.venue_seed import ORGANISER_PASSWORD
+from venue.environment import host_names, is_loopback, lan_address, prepare_environment
 
 pytestmark = pytest.mark.servers
 
@@ -30,7 +30,7 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
     for name in ("DEBUG", "DATABASE_URL", "ALLOWED_HOSTS", "PUBLIC_BASE_URL", "REDIS_URL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SECRET_KEY", "from-the-shell")
-    monkeypatch.setattr("cego_club.venue.lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr("venue.environment.lan_address", lambda: "192.168.1.20")
     # monkeypatch restores every variable prepare_environment sets
     for name in (
         "HTTPS",
@@ -85,7 +85,7 @@ def test_lan_address_is_never_loopback_and_none_without_a_network(monkeypatch):
         def connect(self, target):
             raise OSError("Network is unreachable")
 
-    monkeypatch.setattr("cego_club.venue.socket.socket", NoNetwork)
+    monkeypatch.setattr("venue.environment.socket.socket", NoNetwork)
     assert lan_address() is None
 
 
