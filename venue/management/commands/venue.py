@@ -18,6 +18,7 @@ from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
 from venue.environment import is_loopback, lan_address, venue_arguments
+from venue.serving import quiet_queue_warnings, server_options
 
 
 class Command(BaseCommand):
@@ -49,13 +50,15 @@ class Command(BaseCommand):
 
         from waitress import create_server
 
+        quiet_queue_warnings()
+
         try:
             server = create_server(
                 get_wsgi_application(),
                 host=options["bind"],
                 port=options["port"],
                 threads=options["threads"],
-                clear_untrusted_proxy_headers=True,
+                **server_options(),
             )
         except OSError as error:
             raise CommandError(
