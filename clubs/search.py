@@ -91,6 +91,7 @@ def club_similarity(a: str, b: str) -> float:
     words_a, words_b = club_town_words(a), club_town_words(b)
     if not words_a or not words_b:
         return whole * 0.9  # "Cegoclub" alone says little
+
     def best(words: tuple[str, ...], others: tuple[str, ...]) -> float:
         return sum(
             max(difflib.SequenceMatcher(None, w, o).ratio() for o in others) for w in words
