@@ -193,8 +193,8 @@ def import_page(
                             messages.info(
                                 request,
                                 _(
-                                    "Clubs: %(clubs_created)s created, %(spellings_remembered)s "
-                                    "spellings remembered for the next import."
+                                    "Clubs created: %(clubs_created)s. Club spellings "
+                                    "remembered for the next import: %(spellings_remembered)s."
                                 )
                                 % outcome.__dict__,
                             )
