@@ -14,7 +14,8 @@ Scope: a member-list import by an organiser matches, completes and links only pl
 are members of a club the organiser runs, or of no club (those are every organiser's, as on
 their pages). A line naming a player of another club becomes a new player of the line's club:
 the other club's record is never touched (two clubs may well have a "Hans Müller" each; if
-they are one person, a superuser merges them).
+they are one person, a superuser merges them). Such a line without a club of the importer's
+is an error: a second record without a club would serve nobody.
 """
 
 from __future__ import annotations
@@ -493,6 +494,16 @@ def plan_table(
         if row.status == MATCH:
             row.changes = _changes(row)
         elif row.status == NEW and player_key(row.first_name, row.last_name) in elsewhere:
+            if row.club is None:
+                # A second record without a club would serve nobody: the club has them.
+                row.status = ERROR
+                row.messages.append(
+                    _(
+                        "a player of this name belongs to a club you do not run, and this line "
+                        "names no club of yours: left out"
+                    )
+                )
+                continue
             row.messages.append(
                 _(
                     "a player of this name belongs to a club you do not run: this line makes "

@@ -239,6 +239,10 @@ def test_another_clubs_player_is_never_touched(db):
     plan = plan_players(table=table, user=organiser_b)
     assert plan.rows[0].status == NEW and plan.rows[0].player is None
     assert "club you do not run" in " ".join(plan.rows[0].messages)
+    # Without a club of hers the line would only make a second record: an error.
+    clubless = read_table("Nachname;Vorname\r\nMüller;Hans\r\n".encode("cp1252"), "c.csv")
+    row = plan_players(table=clubless, user=organiser_b).rows[0]
+    assert row.status == ERROR and "left out" in " ".join(row.messages)
     apply_players(table=table, user=organiser_b)
 
     theirs.refresh_from_db()
