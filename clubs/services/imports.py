@@ -221,10 +221,20 @@ class ClubNames:
         self.allowed_ids = allowed_ids  # None: every club (superuser, command line)
         self.choices = choices or {}
         self.unknown: dict[str, UnknownClub] = {}
-        self.new_short_keys: set[str] = set()
+        self.new_short_keys: set[str] = set()  # short names chosen for new clubs
+        self.proposed_keys: set[str] = set()  # and proposed: two new clubs never share one
 
     def may_use(self, club: Club) -> bool:
         return self.allowed_ids is None or club.pk in self.allowed_ids
+
+    def default(self, club: Club | None, row: PlanRow) -> Club | None:
+        """The club chosen for lines without one (the views check it too)."""
+        if club is not None and not self.may_use(club):
+            row.messages.append(
+                _("“%(text)s” is the club %(club)s, which you do not run")
+                % {"text": club.short_name, "club": club.name}
+            )
+        return club
 
     def resolve(self, text: str, row: PlanRow) -> Club | None:
         key = club_key(text)
@@ -263,7 +273,8 @@ class ClubNames:
         if best is not None and score >= SUGGEST_FROM:
             unknown.suggestion, unknown.suggestion_usable = best, self.may_use(best)
         taken = set(self.by_key) | self.new_short_keys
-        unknown.short_name = propose_short_name(text, taken)
+        unknown.short_name = propose_short_name(text, taken | self.proposed_keys)
+        self.proposed_keys.add(club_key(unknown.short_name))
         unknown.town = (_town_and_prefix(text)[0] or text.strip())[:80]
         choice = self.choices.get(key)
         if choice is not None:
@@ -327,7 +338,7 @@ def _parse_row(
         if row.club is None and not errors:
             row.member_number = ""  # "no club" chosen: the number was the other club's
     else:
-        row.club = default_club
+        row.club = clubs.default(default_club, row)
     if row.member_number and row.club is None:
         errors.append(_("a member number needs a club"))
     year = values.get("birth_year", "").strip()

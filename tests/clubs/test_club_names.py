@@ -113,6 +113,13 @@ def test_a_new_clubs_short_name_is_in_the_clubs_own_style():
     assert len(propose_short_name("Cegofreunde Hinterzarten-Breitnau", set())) <= 20
 
 
+def test_two_new_clubs_are_never_offered_one_short_name(db):
+    rows = "Nachname;Vorname;Verein\r\nA;Anna;Cego-Club Triberg\r\nB;Bea;Cego Club Triberg eV\r\n"
+    table = read_table(rows.encode("cp1252"), "t.csv")
+    plan = plan_players(table=table)
+    assert [u.short_name for u in plan.unknown_clubs] == ["CC Triberg", "CC Triberg 2"]
+
+
 def test_unknown_clubs_are_listed_once_with_the_likely_club(demo_clubs):
     plan = plan_players(table=member_list())
     assert [(u.name, u.lines) for u in plan.unknown_clubs] == [
@@ -265,6 +272,13 @@ def test_a_line_naming_another_club_is_an_error_and_clubless_players_are_everyon
     assert plan.rows[0].status == ERROR
     assert "Cegoclub A-Dorf, which you do not run" in " ".join(plan.rows[0].messages)
     assert (plan.rows[1].status, plan.rows[1].player) == (MATCH, guest)
+    # Nor may the club for lines without one be another's.
+    default_a = plan_players(
+        table=read_table(b"Nachname;Vorname\r\nNeu;Nina\r\n", "n.csv"),
+        club=club_a,
+        user=organiser_b,
+    )
+    assert default_a.rows[0].status == ERROR
     apply_players(table=table, user=organiser_b, skip_errors=True)
     assert not club_a.memberships.exists()
     assert guest.memberships.get().club == club_b
