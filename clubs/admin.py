@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubs.models import Club, ClubRole, Membership, Player
+from clubs.models import Club, ClubAlias, ClubRole, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -13,6 +13,17 @@ class MembershipInline(admin.TabularInline):
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "short_name", "town"]
     search_fields = ["name", "short_name", "town"]
+
+
+@admin.register(ClubAlias)
+class ClubAliasAdmin(admin.ModelAdmin):
+    """Spellings remembered by imports; a wrong one is deleted here (by a superuser)."""
+
+    list_display = ["alias", "club", "added_by", "added_at"]
+    list_filter = ["club"]
+    search_fields = ["alias", "club__name"]
+    autocomplete_fields = ["club"]
+    readonly_fields = ["added_by", "added_at"]
 
 
 @admin.register(Player)

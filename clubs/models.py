@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.search import player_key
+from clubs.search import club_key, player_key
 
 
 class Category(models.TextChoices):
@@ -53,6 +53,41 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ClubAlias(models.Model):
+    """Another spelling of a club's name, as a member list wrote it ("Cego-Club Bräunlingen"
+    for "Cegofreunde Bräunlingen"): remembered when an import maps it, found by its key."""
+
+    alias = models.CharField(_("spelling"), max_length=120)
+    key = models.CharField(_("key"), max_length=120, unique=True, editable=False)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="aliases", verbose_name=_("club")
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("other spelling of a club")
+        verbose_name_plural = _("other spellings of clubs")
+        ordering = ["club", "alias"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(key=""), name="club_alias_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.alias} → {self.club}"
+
+    def save(self, *args, **kwargs):
+        self.key = club_key(self.alias)
+        super().save(*args, **kwargs)
 
 
 class PlayerQuerySet(models.QuerySet):
