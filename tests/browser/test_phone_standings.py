@@ -111,7 +111,7 @@ def hidden_totals(page) -> list[str]:
           const width = document.documentElement.clientWidth;
           return [...document.querySelectorAll('.standings-table tr:not([hidden]) td.total')]
             .filter(td => {
-            const box = td.closest('.table-container').getBoundingClientRect();
+            const box = td.closest('.table-container, .table-scroll').getBoundingClientRect();
             const cell = td.getBoundingClientRect();
             return td.scrollWidth > td.clientWidth || cell.width === 0
               || cell.right > width || cell.right > box.right + 0.5 || cell.left < 0;
