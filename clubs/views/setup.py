@@ -1,6 +1,7 @@
 """``/setup/``: a new installation's first account and club, in the browser.
 
-Open only while no account exists (afterwards it sends everyone to the login page). The
+Open only while no account exists (afterwards it sends visitors to the login page and
+those signed in to the home page). The
 permissions module says whether this request needs the one-time code (everyone but the
 laptop itself); the service checks the code, and creates user, club and role in one
 transaction that only one of two browsers can win.
@@ -23,6 +24,9 @@ from venue.client_ip import client_ip
 
 
 def _gone(request):
+    """After the first run the page is gone: visitors are sent to the login page."""
+    if request.user.is_authenticated:
+        return redirect("tournaments:home")
     messages.info(request, _("The first-time setup is done. Log in with your account."))
     return redirect("login")
 
