@@ -72,11 +72,11 @@ class Command(BaseCommand):
             "club_short_name": options.get("club_short") or "",
             "club_town": options.get("club_town") or "",
         }
-        club = self._club_option(options.get("club"))
-        if club is not None and any(values[name] for name in values if name != "username"):
+        if options.get("club") and any(values[name] for name in values if name != "username"):
             raise CommandError(
                 _("Either --club or --club-name/--club-short/--club-town, not both.")
             )
+        club = self._club_option(options.get("club"))
         password = self._password_option(options)
         if not interactive:
             missing = [name for name in ("username",) if not values[name]]
@@ -99,15 +99,10 @@ class Command(BaseCommand):
                 user = create_organiser(
                     username=values["username"],
                     password=password or "",
-                    club=club,
-                    **(
-                        {}
-                        if club is not None
-                        else {
-                            name: values[name]
-                            for name in ("club_name", "club_short_name", "club_town")
-                        }
-                    ),
+                    club=club,  # when given, the new club's fields are not read
+                    club_name=values["club_name"],
+                    club_short_name=values["club_short_name"],
+                    club_town=values["club_town"],
                 )
             except ValidationError as error:
                 problems = error.message_dict
