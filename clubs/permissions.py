@@ -238,12 +238,15 @@ def first_run_open() -> bool:
     return not get_user_model().objects.exists()
 
 
-def first_run_needs_code(address: str | None) -> bool:
+def first_run_needs_code(address: str | None, *, through_unknown_proxy: bool = False) -> bool:
     """Who may claim a new installation on ``/setup/``: the laptop itself (a request from
     its loopback address, ``venue.client_ip.client_ip``) needs nothing more; anyone else,
     on the hall's Wi-Fi or the internet, must type the one-time code the server printed in
-    its terminal (checked by ``clubs.services.setup``). An unknown address needs the code."""
-    if not address:
+    its terminal (checked by ``clubs.services.setup``). An unknown address needs the code,
+    and so does a loopback address reached through a proxy the settings do not name
+    (``venue.client_ip.through_unknown_proxy``: a club server whose ``TRUSTED_PROXY_COUNT``
+    was forgotten would otherwise take the whole internet for the laptop)."""
+    if not address or through_unknown_proxy:
         return True
     try:
         ip = ipaddress.ip_address(address)

@@ -20,7 +20,7 @@ from clubs.forms import FirstRunForm
 from clubs.permissions import first_run_needs_code, first_run_open
 from clubs.services import setup as services
 from clubs.views.common import add_service_errors
-from venue.client_ip import client_ip
+from venue.client_ip import client_ip, through_unknown_proxy
 
 
 def _gone(request):
@@ -35,7 +35,7 @@ def first_run(request):
     if not first_run_open():
         return _gone(request)
     address = client_ip(request)
-    needs_code = first_run_needs_code(address)
+    needs_code = first_run_needs_code(address, through_unknown_proxy=through_unknown_proxy(request))
     form = FirstRunForm(request.POST or None, needs_code=needs_code)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

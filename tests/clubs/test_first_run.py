@@ -224,6 +224,19 @@ def test_behind_a_proxy_on_the_laptop_the_client_counts(client, setup_url, setti
 
 
 @pytest.mark.django_db
+def test_a_proxy_the_settings_do_not_name_is_not_the_laptop(client, setup_url, settings):
+    # TRUSTED_PROXY_COUNT forgotten on a club server: Caddy's loopback address must not
+    # let the internet in without the code.
+    settings.TRUSTED_PROXY_COUNT = 0
+    setup.issue_setup_code()
+    response = client.post(
+        setup_url, FORM, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9"
+    )
+    assert response.status_code == 200 and 'name="code"' in response.content.decode()
+    assert written() == (0, 0, 0)
+
+
+@pytest.mark.django_db
 def test_two_passwords_must_match(client, setup_url):
     response = client.post(setup_url, {**FORM, "password_again": "anders-2026"})
     assert "Passwörter sind verschieden" in response.content.decode()
