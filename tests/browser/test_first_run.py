@@ -78,3 +78,42 @@ def test_first_run_from_an_empty_database_to_a_new_tournament(browser, live_serv
     page.goto(f"{live_server.url}/setup/")
     assert not page.url.endswith("/setup/")
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_from_another_device_the_code_is_asked(browser, live_server, tmp_path, size, settings):
+    from clubs.services.setup import issue_setup_code
+
+    # Another device: the live server believes one proxy, which names the device.
+    settings.TRUSTED_PROXY_COUNT = 1
+    code = issue_setup_code(renew=True)
+    out = shots_dir(tmp_path)
+    context = browser.new_context(
+        locale="de-DE",
+        viewport=SIZES[size],
+        extra_http_headers={"X-Forwarded-For": "192.168.1.50"},
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/setup/")
+    assert "Sitzen Sie am Laptop?" in page.locator("form.first-run-form").inner_text()
+    page.fill("#id_code", "AAAA-AAAA" if code != "AAAA-AAAA" else "BBBB-BBBB")
+    page.fill("#id_username", "anna")
+    page.fill("#id_password", "Kartenspiel-2026")
+    page.fill("#id_password_again", "Kartenspiel-2026")
+    page.fill("#id_club_name", "Cegofreunde Bräunlingen")
+    page.fill("#id_club_short_name", "CF Bräunlingen")
+    page.fill("#id_club_town", "Bräunlingen")
+    with page.expect_navigation():
+        page.click("form.first-run-form button[type=submit]")
+    assert "nicht der Code" in page.locator(".has-error").inner_text()
+    assert not get_user_model().objects.exists()
+    assert fits(page)
+    page.screenshot(path=str(out / f"first-run-code-{size}.png"), full_page=True)
+    page.fill("#id_code", code.lower())
+    page.fill("#id_password", "Kartenspiel-2026")  # password fields come back empty
+    page.fill("#id_password_again", "Kartenspiel-2026")
+    with page.expect_navigation():
+        page.click("form.first-run-form button[type=submit]")
+    assert "Mitgliederliste importieren" in page.locator(".next-steps").inner_text()
+    assert get_user_model().objects.get().username == "anna"
+    context.close()
