@@ -149,7 +149,7 @@ def round_draw(request, pk, round):  # noqa: A002
         context.update(
             {
                 "players": options.advice.players,
-                "plan": options.advice.plan,
+                "plan": list(options.advice.plan) if options.advice.plan else None,
                 "options": options,
                 "plan_text": tables_text(options.advice.plan),
                 "fives_text": tables_text(options.fives),
