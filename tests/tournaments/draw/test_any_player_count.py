@@ -280,7 +280,7 @@ def test_tables_of_five_of_the_source_itself_are_no_agreement():
 
 
 @pytestmark_db
-def test_fill_ins_are_listed_without_a_place_and_take_no_prize():
+def test_fill_ins_are_listed_without_a_place_and_take_no_prize(client):
     tournament, entries = tournament_with_players(7)
     members = host_members(tournament, 1)
     round_ = player_count.draw_with(
@@ -301,6 +301,11 @@ def test_fill_ins_are_listed_without_a_place_and_take_no_prize():
     assert [r.rank for r in rows[:-1]] == sorted(r.rank for r in rows[:-1])
     prizes = prize_groups(tournament_standings(tournament=tournament))
     assert fill_in.pk not in {r.entry_id for r in prizes.on_plus + prizes.last}
+    page = text(client.get(reverse("tournaments:standings", args=[tournament.pk])))
+    row = page[page.index(f'id="entry-{fill_in.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert '<abbr title="Ersatz, ohne Wertung">–</abbr>' in row
+    assert '<span class="badge badge-fill-in">Ersatz</span>' in row
 
 
 @pytestmark_db
@@ -415,3 +420,31 @@ def test_the_tournaments_tariff_card_and_sheets_show_the_agreement(client):
         "".join((page.extract_text() or "").split()) for page in PdfReader(io.BytesIO(pdf)).pages
     )
     assert letters.count("Turniervereinbarung:Fünfertisch,derGebersetztaus") == 9  # every sheet
+
+
+@pytestmark_db
+def test_the_archive_carries_the_agreement_the_fill_ins_and_deals_at_five():
+    import copy
+    import json
+    import uuid
+
+    from tournaments.selectors.archive import tournament_archive
+    from tournaments.services.archive import import_tournament_archive
+
+    tournament, _ = tournament_with_players(37)
+    member = host_members(tournament, 1)[0]
+    player_count.add_fill_ins(tournament=tournament, players=[member])  # 38: two tables of five
+    round_ = player_count.draw_with(tournament=tournament, number=1, option=player_count.FIVES)
+    table = Table.objects.get(round=round_, number=9)  # 7 tables of 4, then 2 of 5
+    results.enter_deal(
+        table=table, number=1, inputs={"contract": "halbe", "declarer": 1, "declarer_points": 34}
+    )
+    archive = json.loads(json.dumps(tournament_archive(tournament=tournament)))
+    other = copy.deepcopy(archive)
+    other["archive_id"] = str(uuid.uuid4())
+    other["tournament"]["name"] = "Kopie"
+    copy_ = import_tournament_archive(data=other).tournament  # every deal scored again
+    assert copy_.five_table_agreement and copy_.tables_of_5
+    assert copy_.entries.get(fill_in=True).player_id == member.pk
+    deal = copy_.round_set.get(number=1).tables.get(number=9).deals.get(number=1)
+    assert list(deal.scores) == [20, -80, 20, 20, 20]
