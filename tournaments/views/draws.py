@@ -1,8 +1,10 @@
 """Seat draw and seat plan of a round (organisers only).
 
 ``round_draw`` shows a drawn round (seed, tables, warnings, redraw and swap) or, for the next
-round not yet drawn, who would be drawn and the button that draws it. The rule for when a
-round may be drawn lives in ``tournaments.services.draws``.
+round not yet drawn, who would be drawn and the button that draws it; when the players do not
+fit the tournament's table sizes, how many are over or missing and the rules' options, each one
+click (``tournaments.services.player_count``). The rule for when a round may be drawn lives in
+``tournaments.services.draws``.
 """
 
 from collections import Counter
