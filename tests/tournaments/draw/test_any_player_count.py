@@ -306,6 +306,18 @@ def test_fill_ins_are_listed_without_a_place_and_take_no_prize(client):
     row = row[: row.index("</tr>")]
     assert '<abbr title="Ersatz, ohne Wertung">–</abbr>' in row
     assert '<span class="badge badge-fill-in">Ersatz</span>' in row
+    # the printed standings: no place, "(Ersatz)" after the name
+    import io
+
+    from pypdf import PdfReader
+
+    from printing.printouts import standings_pdf
+
+    with translation.override("de"):
+        pdf = standings_pdf(tournament=tournament)
+    lines = PdfReader(io.BytesIO(pdf)).pages[0].extract_text().splitlines()
+    last = next(line for line in lines if fill_in.player.last_name in line)
+    assert "(Ersatz)" in last and last.lstrip().startswith("–")
 
 
 @pytestmark_db
