@@ -460,3 +460,22 @@ def test_the_archive_carries_the_agreement_the_fill_ins_and_deals_at_five():
     assert copy_.entries.get(fill_in=True).player_id == member.pk
     deal = copy_.round_set.get(number=1).tables.get(number=9).deals.get(number=1)
     assert list(deal.scores) == [20, -80, 20, 20, 20]
+
+
+@pytestmark_db
+def test_the_check_in_desk_marks_a_fill_in_who_plays_free(desk):
+    tournament, _ = tournament_with_players(39)
+    member = host_members(tournament, 1)[0]
+    player_count.add_fill_ins(tournament=tournament, players=[member])
+    page = text(desk.get(reverse("tournaments:checkin", args=[tournament.pk])))
+    row = page[page.index(f"{member.last_name}, {member.first_name}") :]
+    row = row[: row.index("</tr>")]
+    assert '<span class="badge badge-fill-in">fill-in</span>' in row
+    assert 'title="Fill-ins play free."' in row and 'value="pay"' not in row
+    from tournaments.services.checkin import set_fee_paid
+
+    with (
+        translation.override("en"),
+        pytest.raises(ValidationError, match=r"plays free \(fill-in\)"),
+    ):
+        set_fee_paid(entry=Entry.objects.get(fill_in=True), paid=True)
