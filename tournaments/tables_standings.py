@@ -227,7 +227,11 @@ def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> l
     return [
         Shown(
             row=row,
-            rank=rank_html(row.rank if rank is None else rank(row), tied(row)),
+            rank=(
+                format_html('<abbr title="{}">–</abbr>', gettext("fill-in, not ranked"))
+                if getattr(row, "fill_in", False)
+                else rank_html(row.rank if rank is None else rank(row), tied(row))
+            ),
             total=signed_html(row.total),
         )
         for row in rows

@@ -306,6 +306,14 @@ def test_fill_ins_are_listed_without_a_place_and_take_no_prize(client):
     row = row[: row.index("</tr>")]
     assert '<abbr title="Ersatz, ohne Wertung">–</abbr>' in row
     assert '<span class="badge badge-fill-in">Ersatz</span>' in row
+    board = text(client.get(reverse("tournaments:projector", args=[tournament.pk])))
+    assert '<abbr title="Ersatz, ohne Wertung">–</abbr>' in board
+    assert '<span class="badge badge-fill-in">Ersatz</span>' in board
+    from exports.standings import tournament_standings_rows
+
+    sheet = list(tournament_standings_rows(tournament_standings(tournament=tournament)))
+    assert sheet[-1][0] is None and sheet[-1][1] == fill_in.number
+    assert sheet[-1][-1] == "Ersatz, ohne Wertung"
     # the printed standings: no place, "(Ersatz)" after the name
     import io
 
