@@ -195,7 +195,7 @@ def advise_count(
         if found is not None:
             with_size[size] = found
     fill_ins = None
-    if plan is None:
+    if plan is None and players > 0:  # nobody checked in: nothing to fill up
         # Two tables' worth always reaches a count the preferred size alone can seat.
         for extra in range(1, 2 * preferred_size + 1):
             if _plan_or_none(players + extra, allowed, preferred_size) is not None:

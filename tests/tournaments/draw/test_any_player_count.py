@@ -56,6 +56,8 @@ def test_advice_offers_threes_where_possible_and_nothing_when_the_count_fits():
         players=37, allowed_sizes=frozenset({4}), preferred_size=4, possible_sizes={3, 4, 5}
     )
     assert list(advice.with_size[3]) == [4] * 7 + [3] * 3
+    nobody = advise_count(players=0, allowed_sizes=frozenset({4}), preferred_size=4)
+    assert (nobody.plan, nobody.fill_ins, nobody.with_size) == (None, None, {})
     fits = advise_count(players=40, allowed_sizes=frozenset({4}), preferred_size=4)
     assert fits.plan == (4,) * 10
     assert (fits.over, fits.missing, fits.fill_ins) == (0, 0, None)
@@ -487,3 +489,12 @@ def test_the_check_in_desk_marks_a_fill_in_who_plays_free(desk):
         pytest.raises(ValidationError, match=r"plays free \(fill-in\)"),
     ):
         set_fee_paid(entry=Entry.objects.get(fill_in=True), paid=True)
+
+
+@pytestmark_db
+def test_nobody_checked_in_is_said_and_nothing_offered(desk):
+    tournament, _ = tournament_with_players(5, checked_in=False)
+    host_members(tournament, 4)
+    page = text(desk.get(reverse("tournaments:round_draw", args=[tournament.pk, 1])))
+    assert "Nobody is checked in yet." in page
+    assert "cannot be seated" not in page and 'name="action"' not in page
