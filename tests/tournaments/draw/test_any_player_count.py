@@ -498,3 +498,16 @@ def test_nobody_checked_in_is_said_and_nothing_offered(desk):
     page = text(desk.get(reverse("tournaments:round_draw", args=[tournament.pk, 1])))
     assert "Nobody is checked in yet." in page
     assert "cannot be seated" not in page and 'name="action"' not in page
+
+
+@pytestmark_db
+def test_the_desk_and_phone_pages_of_an_agreed_table_of_five(desk):
+    tournament, _ = tournament_with_players(37)
+    round_ = player_count.draw_with(tournament=tournament, number=1, option=player_count.FIVES)
+    table = Table.objects.get(round=round_, number=9)
+    response = desk.get(reverse("tournaments:desk_entry", args=[tournament.pk, 1, 9]))
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert (form.table_size, form.sitting_out) == (5, 0)  # deal 1: seat 1 deals and sits out
+    phone = desk.get(reverse("tournaments:table_entry", args=[table.token]))
+    assert phone.status_code == 200
