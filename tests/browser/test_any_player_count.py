@@ -89,6 +89,20 @@ def test_a_table_of_five_by_agreement_in_one_click(
     assert Tournament.objects.get(pk=championship.pk).five_table_agreement
     assert Round.objects.filter(tournament=championship, number=1).exists()
 
+    # the tournament's tariff card, linked from its overview, says so
+    page.goto(f"{live_server.url}/tournaments/{championship.pk}/")
+    assert page.locator("#five-table-agreement").is_visible()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Tarifkarte").click()
+    agreements = page.locator("#agreements")
+    assert "Turniervereinbarung: Fünfertisch, der Geber setzt aus" in agreements.inner_text()
+    assert "5er-Tisch" in page.locator(".tc-counting").inner_text()
+    # (the card's wide Fach table scrolls sideways on a phone, as on the source's own card
+    # page); the agreement itself fits the screen
+    box = agreements.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"]
+    page.screenshot(path=f"{ARTIFACTS}/player-count-tariff-{size}.png", full_page=True)
+
 
 def test_fill_ins_in_one_click_on_the_phone(browser, live_server, django_user_model, championship):
     page = desk(browser, live_server, django_user_model, "phone")

@@ -40,7 +40,6 @@ from tournaments.services.revision import bump_revision
 FIVES = "fives"
 THREES = "threes"
 FILL_INS = "fill_ins"
-OPTIONS = (FIVES, THREES, FILL_INS)
 
 
 def source_table_sizes(tournament: Tournament) -> frozenset[int]:
@@ -132,9 +131,8 @@ def allow_table_size(
     else:
         raise ValidationError(_("Tables of five cannot be agreed for this rule source."))
     setattr(locked, field, True)
-    locked.save(
-        update_fields=[field, "five_table_agreement", "rules_snapshot"]
-    )  # save() bumps the revision
+    # Tournament.save bumps the revision: the sheets and the tariff card show the agreement.
+    locked.save(update_fields=[field, "five_table_agreement", "rules_snapshot"])
     changelog.record(
         tournament_id=locked.pk,
         action=TournamentChange.Action.EDITED,
