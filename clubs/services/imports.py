@@ -316,6 +316,23 @@ class ClubNames:
         return _("“%(name)s”: choose what to do with this club.") % {"name": unknown.name}
 
 
+def _field_word(field: str) -> str:
+    """A column's name as the organiser reads it."""
+    words = {
+        "last_name": _("last name"),
+        "first_name": _("first name"),
+        "club": _("club"),
+        "category": _("category"),
+        "member_number": _("member number"),
+        "birth_year": _("birth year"),
+        "email": _("e-mail"),
+        "since": _("joined"),
+        "status": _("status"),
+        "total": _("total"),
+    }
+    return str(words.get(field, field))
+
+
 def _parse_row(
     line: int, values: dict[str, str], clubs: ClubNames, default_club: Club | None
 ) -> PlanRow:
@@ -328,6 +345,14 @@ def _parse_row(
         email=values.get("email", "").strip(),
     )
     errors = row.messages
+    # A control character (a NUL from a broken export, say) is in no name: PostgreSQL refuses
+    # to store one, so the line is an error here rather than a crash when it is written.
+    for column, text in values.items():
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+            errors.append(
+                _("the column “%(column)s” holds a control character (a broken export?)")
+                % {"column": _field_word(column)}
+            )
     if not row.last_name:
         errors.append(_("the last name is missing"))
     if not row.first_name:
