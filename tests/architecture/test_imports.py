@@ -62,6 +62,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "scoring.*",
             "rules.builtin_sources",
             "rules.tariff",
+            "clubs.cells",
             "clubs.search",
             "clubs.categories",
             "clubs.tabular",
