@@ -259,6 +259,24 @@ def detect_format(path: Path) -> str:
     raise BackupError(f"{path} is not a backup this app wrote.")
 
 
+def _check_json_backup(path: Path) -> None:
+    """Read a JSON backup whole before the database is touched: it must parse and hold a
+    list of objects of models this app has."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            objects = json.load(handle)
+    except (OSError, EOFError, ValueError) as error:
+        raise BackupError(
+            f"{path.name} cannot be read whole ({error}): a copy cut short? Nothing was changed."
+        ) from error
+    known = {model._meta.label_lower for model in apps.get_models()}
+    if not isinstance(objects, list) or not all(
+        isinstance(item, dict) and item.get("model") in known and "fields" in item
+        for item in objects
+    ):
+        raise BackupError(f"{path.name} is no backup of this app. Nothing was changed.")
+
+
 def restore_database(*, path: Path, force: bool = False) -> str:
     """Bring the database back from ``path``; refuse a database that holds data unless forced.
 
@@ -268,6 +286,8 @@ def restore_database(*, path: Path, force: bool = False) -> str:
     if not path.is_file():
         raise BackupError(f"{path} does not exist.")
     fmt = detect_format(path)
+    if fmt == "json":
+        _check_json_backup(path)
     if not force and not database_is_empty():
         raise BackupError(
             "The database is not empty; restoring would replace what it holds. "

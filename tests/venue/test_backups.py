@@ -198,3 +198,22 @@ def test_an_sqlite_copy_with_a_dangling_reference_is_no_backup(played, tmp_path,
     with pytest.raises(backups.BackupError, match="point at rows it does not hold"):
         backups.backup_database(output_dir=tmp_path, fmt="sqlite")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["truncated", "foreign"])
+def test_restore_checks_a_json_backup_whole_before_touching_the_database(played, tmp_path, damage):
+    """A cut-off copy (a USB stick pulled too early) or some other gzipped JSON: a plain
+    error naming the file, and the database keeps everything it held."""
+    import gzip
+
+    good = backups.backup_database(output_dir=tmp_path, fmt="json")
+    bad = tmp_path / f"{damage}.json.gz"
+    if damage == "truncated":
+        bad.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    else:
+        with gzip.open(bad, "wt") as handle:
+            handle.write('{"spieler": ["Hans", "Eva"]}')
+    before = backups.row_counts()
+    with pytest.raises(CommandError, match=bad.name):
+        call_command("restore", str(bad), "--force", stdout=StringIO())
+    assert backups.row_counts() == before
