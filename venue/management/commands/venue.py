@@ -17,7 +17,13 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
-from venue.environment import is_loopback, lan_address, venue_arguments
+from venue.environment import (
+    command_line,
+    is_loopback,
+    lan_address,
+    typed_path,
+    venue_arguments,
+)
 
 
 class Command(BaseCommand):
@@ -40,7 +46,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         if os.environ.get("SECRET_KEY_FILE") is None:
-            raise CommandError("Start the venue server through manage.py (it sets up the day).")
+            raise CommandError(
+                "Start the venue server with cego-club or manage.py (they set up the day)."
+            )
         call_command("migrate", interactive=False, verbosity=0)
         if options["create_organiser"]:
             call_command("createsuperuser")
@@ -68,19 +76,20 @@ class Command(BaseCommand):
         lan = None if local_only else (lan_address() if bind in ("0.0.0.0", "::", "") else bind)
         out = self.stdout
         out.write(_("Cego Club is running for the tournament day (stop it with Ctrl+C)."))
-        out.write(
-            _("Data folder: %(path)s") % {"path": os.path.dirname(os.environ["SECRET_KEY_FILE"])}
-        )
+        data = os.path.dirname(os.environ["SECRET_KEY_FILE"])
+        out.write(_("Data folder: %(path)s") % {"path": data})
         out.write(
             _("A backup is written after each closed round into: %(path)s")
             % {"path": settings.VENUE_BACKUP_DIR}
         )
         if not get_user_model().objects.filter(is_superuser=True).exists():
             out.write(
-                _(
-                    "No organiser account yet: stop the server and run "
-                    "`python manage.py venue --create-organiser` (same --data)."
-                )
+                _("No organiser account yet: stop the server and run: %(command)s")
+                % {
+                    "command": command_line(
+                        "venue", "--create-organiser", "--data", typed_path(data)
+                    )
+                }
             )
         if lan:
             url = f"http://{lan}:{port}"
