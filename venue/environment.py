@@ -165,11 +165,13 @@ def shell_quote(word: str) -> str:
 def command_line(*args: str) -> str:
     """The command that runs ``args`` (``venue --create-organiser``) on this machine, the way
     this process was started: ``cego-club …``, the starter script, or this environment's
-    Python with ``manage.py`` (a bare ``python`` may not be the one Django is installed in)."""
-    prefix = os.environ.get(COMMAND_VARIABLE) or " ".join(
-        [
-            shell_quote(typed_path(sys.executable, program=True)),
-            shell_quote(typed_path(sys.argv[0])),
-        ]
-    )
+    Python with ``manage.py`` or ``-m cego_club`` (a bare ``python`` may not be the one Django
+    is installed in)."""
+    prefix = os.environ.get(COMMAND_VARIABLE)
+    if not prefix:
+        python = shell_quote(typed_path(sys.executable, program=True))
+        script = sys.argv[0] if sys.argv else ""
+        # Under another program (gunicorn, a test runner) the package's own entry point.
+        started = shell_quote(typed_path(script)) if Path(script).name == "manage.py" else None
+        prefix = f"{python} {started or '-m cego_club'}"
     return " ".join([prefix, *(shell_quote(arg) for arg in args)])

@@ -103,6 +103,9 @@ def test_the_printed_command_is_the_one_this_process_was_started_with(monkeypatc
     assert command_line("venue", "--create-organiser") == (
         f"{shlex.quote(sys.executable)} manage.py venue --create-organiser"
     )
+    # under another program (gunicorn on a club server): the package's entry point
+    monkeypatch.setattr(sys, "argv", ["/usr/bin/gunicorn", "cego_club.wsgi"])
+    assert command_line("venue") == f"{shlex.quote(sys.executable)} -m cego_club venue"
     monkeypatch.setenv(environment.COMMAND_VARIABLE, "cego-club")
     assert (
         command_line("venue", "--data", "Turnier 2026") == "cego-club venue --data 'Turnier 2026'"
