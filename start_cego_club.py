@@ -142,7 +142,7 @@ def create_environment():
 
 
 def install():
-    if os.path.exists(MAKE_STAMP):
+    if os.path.exists(MAKE_STAMP) and os.path.exists(CEGO_CLUB):
         return  # `make install` keeps this environment (an editable install of this folder)
     wanted = fingerprint()
     if os.path.exists(CEGO_CLUB) and os.path.exists(STAMP):

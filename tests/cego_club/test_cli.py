@@ -163,3 +163,20 @@ def test_the_venue_prints_a_create_organiser_command_that_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "not running in a TTY" in done.stdout + done.stderr
     assert "No module named" not in done.stderr
+
+
+def test_start_up_goes_on_where_the_catalogues_cannot_be_written(tmp_path, monkeypatch):
+    """A read-only installed folder: the compile at start-up reports, it does not fail."""
+    from cego_club import catalogues
+
+    locale = tmp_path / "locale"
+    po = locale / "de" / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Close round"\nmsgstr "Runde abschließen"\n')
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(catalogues.tempfile, "mkstemp", read_only)
+    assert catalogues.ensure_compiled([locale]) == [po]
+    assert not po.with_suffix(".mo").exists()
