@@ -192,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
                 use_data_folder(folder)
         else:
             os.environ["SECRET_KEY"] = secrets.token_urlsafe(50)  # used for nothing, kept nowhere
+            # and no database file beside the code (house rules are then a line's error)
+            os.environ["SQLITE_PATH"] = ":memory:"
+            os.environ.pop("DATABASE_URL", None)
             if known_command(command) and command not in KEYLESS_COMMANDS:
                 _ = translator().gettext
                 return fail(

@@ -180,3 +180,23 @@ def test_start_up_goes_on_where_the_catalogues_cannot_be_written(tmp_path, monke
     monkeypatch.setattr(catalogues.tempfile, "mkstemp", read_only)
     assert catalogues.ensure_compiled([locale]) == [po]
     assert not po.with_suffix(".mo").exists()
+
+
+def test_deals_are_scored_without_a_data_folder(tmp_path):
+    """Built-in rules need no database: nothing is created, here or beside the code."""
+    record = (
+        '{"rules": "swm", "seats": 4, "contract": "eine", "declarer": 2, "declarer_points": 41}'
+    )
+    env = clean_env(PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-m", "cego_club", "score-deals"],
+        input=record + "\n",
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"scores"' in done.stdout and '"error"' not in done.stdout
+    assert list(tmp_path.iterdir()) == []
