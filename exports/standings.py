@@ -1,3 +1,5 @@
+"""A tournament's standings as a workbook: the ranking, the open tables and the teams."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence

@@ -1,6 +1,6 @@
-"""Excel exports of the standings, written the pretix way: a row generator per sheet (it
-yields the header row first, then one row per line) and a writer that streams the rows into a
-write-only openpyxl workbook.
+"""The Excel writer, the pretix way: each workbook is row generators, one per sheet (the
+header row first, then one row per line; ``exports.standings``, ``exports.season``), and
+``write_workbook`` streams the rows into a write-only openpyxl workbook.
 
 Numbers stay numbers: points are written as integers with a signed number format (+120 / -40),
 so the organiser can add and sort them in Excel.

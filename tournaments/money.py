@@ -1,7 +1,7 @@
 """A tournament's money: entry fees taken at check-in, prize money shared out by place.
 
-``entry_fee_cents`` and ``share_prizes`` are pure; ``tournament_money`` reads one
-tournament's entries (one query) and its standings.
+Pure rules, below the models that use them; ``treasury.selectors.tournament_money`` reads
+one tournament's entries (one query) and its standings and applies them.
 """
 
 from __future__ import annotations

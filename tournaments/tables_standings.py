@@ -117,7 +117,7 @@ def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> Rankin
         Header(gettext("Rank"), "number"),
         Header(gettext("No."), "number col-number"),
         *_player_headers(),
-        *(Header(gettext("R%(number)s") % {"number": n}, "number") for n in round_numbers),
+        *(Header(gettext("R%(number)s") % {"number": n}, "number round") for n in round_numbers),
         Header(gettext("Total"), "number total"),
     ]
     lot_badge, withdrawn_badge = gettext("decided by lot"), gettext("withdrawn")
@@ -134,7 +134,7 @@ def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> Rankin
             _td("number rank", rank_html(record.rank, record.tied)),
             _td("number col-number", record.number),
             *_player_cells(record, name),
-            *(_td("number", signed_html(total)) for total in record.round_totals),
+            *(_td("number round", signed_html(total)) for total in record.round_totals),
             _td("number total", signed_html(record.total)),
         ]
         css = " ".join(

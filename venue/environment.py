@@ -21,6 +21,8 @@ DEFAULT_PORT = 8000
 # How the organiser starts the app, so that every command it prints works as printed: set by
 # `cego-club` (cego_club/cli.py) and by the starter script; unset under manage.py.
 COMMAND_VARIABLE = "CEGO_CLUB_COMMAND"
+# A checkout's manage.py, beside the packages (an installed wheel has none).
+CHECKOUT_MANAGE_PY = Path(__file__).resolve().parent.parent / "manage.py"
 DEFAULT_DATA_DIR = "venue-data"
 # Commands that take --data DIR and then work on that folder's database.
 VENUE_COMMANDS = {"venue", "backup", "restore"}
@@ -145,17 +147,20 @@ def use_data_folder(folder: Path, *, backup_dir: str | None = None, port: int = 
 
 
 def typed_path(path: str | Path, *, program: bool = False) -> str:
-    """``path`` as one types it here: relative to the current folder when it lies inside it
-    (a user name with a space then needs no quotes), else absolute."""
+    """``path`` as one types it here. A file or folder: relative to the current folder when it
+    lies inside it, else absolute. A program: absolute (the command then works from any
+    folder), except on Windows where that path would need quotes (a user name with a space):
+    PowerShell does not run a quoted program, so ``.\\.venv\\Scripts\\python.exe`` it is."""
     absolute = Path(path).absolute()
     try:
-        relative = absolute.relative_to(Path.cwd())
+        relative = str(absolute.relative_to(Path.cwd()))
     except ValueError:
         return str(absolute)
-    if program:
-        # cmd and PowerShell both run .\.venv\Scripts\python.exe; a shell wants ./ too.
-        return (".\\" if os.name == "nt" else "./") + str(relative)
-    return str(relative)
+    if not program:
+        return relative
+    if os.name == "nt" and shell_quote(str(absolute)) != str(absolute):
+        return ".\\" + relative
+    return str(absolute)
 
 
 def shell_quote(word: str) -> str:
@@ -164,14 +169,13 @@ def shell_quote(word: str) -> str:
 
 def command_line(*args: str) -> str:
     """The command that runs ``args`` (``venue --create-organiser``) on this machine, the way
-    this process was started: ``cego-club …``, the starter script, or this environment's
-    Python with ``manage.py`` or ``-m cego_club`` (a bare ``python`` may not be the one Django
-    is installed in)."""
+    the app is started here: ``cego-club …`` or the starter script (``CEGO_CLUB_COMMAND``), else
+    this environment's Python (a bare ``python`` may not be the one Django is installed in)
+    with the checkout's ``manage.py`` (by its full path: it works from any folder), or with
+    ``-m cego_club`` in an installed package, which has no ``manage.py``."""
     prefix = os.environ.get(COMMAND_VARIABLE)
     if not prefix:
         python = shell_quote(typed_path(sys.executable, program=True))
-        script = sys.argv[0] if sys.argv else ""
-        # Under another program (gunicorn, a test runner) the package's own entry point.
-        started = shell_quote(typed_path(script)) if Path(script).name == "manage.py" else None
-        prefix = f"{python} {started or '-m cego_club'}"
+        manage = CHECKOUT_MANAGE_PY
+        prefix = f"{python} {shell_quote(str(manage)) if manage.exists() else '-m cego_club'}"
     return " ".join([prefix, *(shell_quote(arg) for arg in args)])

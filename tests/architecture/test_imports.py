@@ -50,6 +50,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.environment",
             "venue.client_ip",
             "venue.backups",
+            "venue.serving",
             "cego_club.catalogues",
             "cego_club.formats*",
         ],

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cego_club.printed import created_organisers, printed_create_organiser, run_printed
 from tests.servers import ROOT, clean_env
 from venue import environment
 from venue.environment import command_line, typed_path
@@ -98,21 +99,28 @@ def test_a_server_database_named_by_the_environment_is_left_alone(tmp_path):
 def test_the_printed_command_is_the_one_this_process_was_started_with(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(environment.COMMAND_VARIABLE, raising=False)
-    monkeypatch.setattr(sys, "argv", [str(tmp_path / "manage.py"), "venue"])
-    # manage.py: this environment's Python, not a bare `python`
+    python = shlex.quote(sys.executable)
+    # a checkout: this environment's Python (not a bare `python`) and manage.py's full path
+    manage = tmp_path / "Cego Club" / "manage.py"
+    monkeypatch.setattr(environment, "CHECKOUT_MANAGE_PY", manage)
+    manage.parent.mkdir()
+    manage.touch()
     assert command_line("venue", "--create-organiser") == (
-        f"{shlex.quote(sys.executable)} manage.py venue --create-organiser"
+        f"{python} {shlex.quote(str(manage))} venue --create-organiser"
     )
-    # under another program (gunicorn on a club server): the package's entry point
-    monkeypatch.setattr(sys, "argv", ["/usr/bin/gunicorn", "cego_club.wsgi"])
-    assert command_line("venue") == f"{shlex.quote(sys.executable)} -m cego_club venue"
+    # an installed package has no manage.py: its own entry point
+    manage.unlink()
+    assert command_line("venue") == f"{python} -m cego_club venue"
+    # started as cego-club (or by the starter): that, with the arguments quoted
     monkeypatch.setenv(environment.COMMAND_VARIABLE, "cego-club")
     assert (
         command_line("venue", "--data", "Turnier 2026") == "cego-club venue --data 'Turnier 2026'"
     )
     assert typed_path(tmp_path / "venue-data") == "venue-data"
-    assert typed_path(tmp_path / ".venv" / "bin" / "python", program=True) == "./.venv/bin/python"
     assert typed_path("/elsewhere/x") == "/elsewhere/x"
+    # a program by its full path: the command works from any folder
+    program = tmp_path / ".venv" / "bin" / "python"
+    assert typed_path(program, program=True) == str(program)
 
 
 @pytest.mark.parametrize(
@@ -135,8 +143,9 @@ def test_cego_club_names_itself_as_the_terminal_finds_it(monkeypatch, argv0, on_
 
 @pytest.mark.servers
 def test_the_venue_prints_a_create_organiser_command_that_runs(tmp_path):
-    """What the venue server prints is run as printed (here: the environment's Python with
-    manage.py; ``test_packaging`` does the same for an installed ``cego-club``)."""
+    """What the venue server prints is run as printed, from another folder (here: the
+    environment's Python with manage.py; ``test_packaging`` does the same for an installed
+    ``cego-club`` and for the starter)."""
     from tests.servers import start_venue
 
     data = tmp_path / "day"
@@ -146,23 +155,15 @@ def test_the_venue_prints_a_create_organiser_command_that_runs(tmp_path):
         printed = server.output()
     finally:
         server.stop()
-    line = next(line for line in printed.splitlines() if "--create-organiser" in line)
-    command = line.split("ausführen: ", 1)[1]
-    assert command.startswith(f"{sys.executable} ")
-    assert f"manage.py venue --create-organiser --data {data}" in command
-    done = subprocess.run(
-        shlex.split(command),
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    command = printed_create_organiser(printed)
+    assert command == (
+        f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'manage.py'))} venue --data "
+        f"{shlex.quote(str(data))} --create-organiser"
     )
-    # No terminal to ask for a name: Django's createsuperuser says so and stops cleanly.
-    assert done.returncode == 0, done.stderr
-    assert "not running in a TTY" in done.stdout + done.stderr
+    done = run_printed(command, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "No module named" not in done.stderr
+    assert created_organisers(data) == [("anna",)]
 
 
 def test_start_up_goes_on_where_the_catalogues_cannot_be_written(tmp_path, monkeypatch):

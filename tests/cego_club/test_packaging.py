@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cego_club.printed import created_organisers, printed_create_organiser, run_printed
 from tests.servers import ROOT, Server, clean_env, http_get, wait_for_line
 
 pytestmark = pytest.mark.servers
@@ -129,21 +130,12 @@ def test_the_installed_wheel_serves_a_tournament_day_in_german(wheel, tmp_path):
     assert (hall / "leer" / "db.sqlite3").exists()
     assert "W001" not in output  # the catalogues came compiled
 
-    # The create-organiser command it printed runs as printed, in that folder.
-    line = next(line for line in output.splitlines() if "--create-organiser" in line)
-    command = line.split("ausführen: ", 1)[1]
-    assert command == f"{python} -m cego_club venue --create-organiser --data leer"
-    done = subprocess.run(
-        shlex.split(command),
-        cwd=hall,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "not running in a TTY" in done.stdout + done.stderr
+    # The create-organiser command it printed runs as printed, from another folder.
+    command = printed_create_organiser(output)
+    assert command == f"{python} -m cego_club venue --data {hall / 'leer'} --create-organiser"
+    done = run_printed(command, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert created_organisers(hall / "leer") == [("anna",)]
 
 
 def test_the_starter_sets_up_a_checkout_and_starts_the_venue(tmp_path):
@@ -175,19 +167,10 @@ def test_the_starter_sets_up_a_checkout_and_starts_the_venue(tmp_path):
     assert not (checkout / "build").exists()
 
     # The command it printed goes through the starter again, which reuses the environment.
-    line = next(line for line in first.splitlines() if "--create-organiser" in line)
-    command = line.split("ausführen: ", 1)[1]
+    command = printed_create_organiser(first)
     assert command.startswith(("python3 start_cego_club.py venue", f"{sys.executable} "))
-    assert command.endswith(f"--create-organiser --data {shlex.quote(str(day))}")
-    again = subprocess.run(
-        shlex.split(command),
-        cwd=checkout,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    assert command.endswith(f"venue --data {shlex.quote(str(day))} --create-organiser")
+    again = run_printed(command, cwd=checkout, env=env)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert "not running in a TTY" in again.stdout + again.stderr
     assert "installiert" not in again.stdout  # nothing changed: no second installation
+    assert created_organisers(day) == [("anna",)]

@@ -1,3 +1,6 @@
+"""The card-counting helper shown inside the entry forms: how many cards of each face value
+a pile holds (the view that answers it: ``tournaments/views/card_count.py``)."""
+
 from __future__ import annotations
 
 from django import forms

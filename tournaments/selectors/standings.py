@@ -1,4 +1,5 @@
-"""Standings of a tournament and of a season, in a constant number of queries.
+"""Standings of a tournament in a constant number of queries (a season's build on them:
+``seasons.selectors.standings``).
 
 Scores belong to whoever sat in a seat at that deal (the seat's entry, or its latest
 substitute from that deal on). Only confirmed deals at tables that were not voided count.
