@@ -36,6 +36,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from tournaments.agreements import five_table_line
 from tournaments.selectors.sheets import RoundSheets, SeatColumn, TableSheet
 from venue.environment import command_line
 
@@ -509,6 +510,8 @@ class TableSheetDrawing:
                 "counter": deals
             }
         meta = wrap([Span(meta_text, f.regular, 9)], text_width)
+        if tournament.five_table_agreement:  # the table must know before the first deal
+            meta += wrap([Span(five_table_line(), f.bold, 9)], text_width)
         short_url = setting.base_url + table.short_path
         typed = wrap(
             [

@@ -18,9 +18,12 @@ def plays_free(*, tournament, category: str) -> bool:
 
 
 def entry_fee_cents(entry) -> int:
-    """What this entry pays: the tournament's fee, nothing for youth where youth play free."""
+    """What this entry pays: the tournament's fee; nothing for a fill-in, nor for youth where
+    youth play free."""
     tournament = entry.tournament
-    if plays_free(tournament=tournament, category=entry.category):
+    if getattr(entry, "fill_in", False) or plays_free(
+        tournament=tournament, category=entry.category
+    ):
         return 0
     return tournament.entry_fee_cents
 

@@ -66,6 +66,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "clubs.categories",
             "clubs.tabular",
             "tournaments.addresses",
+            "tournaments.agreements",
             "tournaments.contract_names",
             "tournaments.draw",
             "tournaments.presets",

@@ -121,6 +121,7 @@ MATRIX: dict[str, Spec] = {
     ),
     "rules:rule_sources": Spec(lambda w: {}, EVERYONE),
     "rules:tariff_card": Spec(lambda w: {"slug": "swm"}, EVERYONE),
+    "tournaments:tournament_rules": Spec(day, EVERYONE),
     "printing:tariff_card_pdf": Spec(lambda w: {"slug": "swm"}, EVERYONE),
     "set_language": Spec(
         lambda w: {}, EVERYONE, post=lambda w, p: {"language": "en"}, get_ok=frozenset({302})

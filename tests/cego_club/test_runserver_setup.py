@@ -4,7 +4,9 @@ address (and, when others can reach it, the one-time code) before it serves."""
 import io
 
 import pytest
+from django.conf import settings
 from django.core.management import load_command_class
+from django.utils import translation
 from whitenoise.runserver_nostatic.management.commands.runserver import (
     Command as WhiteNoiseRunserver,
 )
@@ -19,7 +21,10 @@ def started(monkeypatch, addr: str) -> str:
     command = load_command_class("cego_club", "runserver")
     command.stdout = io.StringIO()
     command.addr, command.port, command._raw_ipv6, command.protocol = addr, "8000", False, "http"
-    command.inner_run()
+    # As execute() would: a command speaks the site's language (German), whatever an earlier
+    # test left active.
+    with translation.override(settings.LANGUAGE_CODE):
+        command.inner_run()
     assert served == [1]  # and then it serves as before
     return command.stdout.getvalue()
 
