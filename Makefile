@@ -57,4 +57,4 @@ bench: install
 	$(BIN)/python bench/bench_entry.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache build dist

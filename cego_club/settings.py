@@ -17,6 +17,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Templates, static files and message catalogues live in the package, so that the checkout and
+# an installed wheel find them the same way.
+PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -120,7 +123,7 @@ WSGI_APPLICATION = "cego_club.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [PACKAGE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -189,7 +192,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [PACKAGE_DIR / "locale"]
 # Dates and times per language: 28.11.2026, 11:13 Uhr in German; 28 Nov 2026 in English.
 FORMAT_MODULE_PATH = "cego_club.formats"
 TIME_ZONE = "Europe/Berlin"
@@ -198,7 +201,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# cego_club/static is found as the app's own static folder (AppDirectoriesFinder).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -1,4 +1,4 @@
-"""Render a template to PDF bytes with WeasyPrint (templates in ``templates/print/``).
+"""Render a template to PDF bytes with WeasyPrint (templates in ``cego_club/templates/print/``).
 
 WeasyPrint works on one core and needs about 30-300 ms a page. A template that marks its
 independent parts with ``<!--part-->`` (a page of the standings or the seat plan, a sheet of

@@ -38,6 +38,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tournaments.agreements import five_table_line
 from tournaments.selectors.sheets import RoundSheets, SeatColumn, TableSheet
+from venue.environment import command_line
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM, MARGIN_LEFT = 9 * mm, 11 * mm, 12 * mm, 11 * mm
@@ -483,8 +484,8 @@ class TableSheetDrawing:
         if setting.loopback:
             warning = _(
                 "The QR codes on these sheets point at this computer itself (localhost): "
-                "phones cannot open them. Start the app with “make venue” and print again."
-            )
+                "phones cannot open them. Start the app with “%(command)s” and print again."
+            ) % {"command": command_line("venue")}
             lines = wrap([Span(warning, f.bold, 8, RED)], CONTENT_WIDTH - 2 * mm - 1.6)
             height = sum(_line_height(line) for line in lines) + 2 * mm + 1.6
             if not measure_only:

@@ -11,10 +11,18 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import shlex
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 DEFAULT_PORT = 8000
+# How the organiser starts the app, so that every command it prints works as printed: set by
+# `cego-club` (cego_club/cli.py) and by the starter script; unset under manage.py.
+COMMAND_VARIABLE = "CEGO_CLUB_COMMAND"
+# A checkout's manage.py, beside the packages (an installed wheel has none).
+CHECKOUT_MANAGE_PY = Path(__file__).resolve().parent.parent / "manage.py"
 DEFAULT_DATA_DIR = "venue-data"
 # Commands that take --data DIR and then work on that folder's database.
 VENUE_COMMANDS = {"venue", "backup", "restore"}
@@ -107,7 +115,12 @@ def prepare_environment(argv: list[str]) -> None:
     options, _rest = parser.parse_known_args(argv[2:])
     if command != "venue" and options.data is None:
         return  # backup/restore without --data: the database DATABASE_URL names
-    folder = data_dir(options.data)
+    use_data_folder(data_dir(options.data), backup_dir=options.backup_dir, port=options.port)
+
+
+def use_data_folder(folder: Path, *, backup_dir: str | None = None, port: int = 0) -> None:
+    """This process works on the venue data folder ``folder``: its database, secret key,
+    static files and backups (the venue commands, and every command of ``cego-club``)."""
     folder.mkdir(parents=True, exist_ok=True)
     lan = lan_address()
     os.environ.update(
@@ -120,16 +133,49 @@ def prepare_environment(argv: list[str]) -> None:
             "STATIC_ROOT": str(folder / "static"),
             "ALLOWED_HOSTS": ",".join(host_names(lan)),
             "VENUE_BACKUP_DIR": str(
-                Path(options.backup_dir).expanduser().resolve()
-                if options.backup_dir
-                else folder / "backups"
+                Path(backup_dir).expanduser().resolve() if backup_dir else folder / "backups"
             ),
         }
     )
     os.environ.pop("SECRET_KEY", None)  # the day's key is the one in the data folder
     os.environ.pop("DATABASE_URL", None)  # the day's database is the one in the data folder
     os.environ.pop("REDIS_URL", None)  # one process: local memory is the cache
-    if lan and options.port:
-        os.environ["PUBLIC_BASE_URL"] = f"http://{lan}:{options.port}"
+    if lan and port:
+        os.environ["PUBLIC_BASE_URL"] = f"http://{lan}:{port}"
     else:
         os.environ.pop("PUBLIC_BASE_URL", None)
+
+
+def typed_path(path: str | Path, *, program: bool = False) -> str:
+    """``path`` as one types it here. A file or folder: relative to the current folder when it
+    lies inside it, else absolute. A program: absolute (the command then works from any
+    folder), except on Windows where that path would need quotes (a user name with a space):
+    PowerShell does not run a quoted program, so ``.\\.venv\\Scripts\\python.exe`` it is."""
+    absolute = Path(path).absolute()
+    try:
+        relative = str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
+    if not program:
+        return relative
+    if os.name == "nt" and shell_quote(str(absolute)) != str(absolute):
+        return ".\\" + relative
+    return str(absolute)
+
+
+def shell_quote(word: str) -> str:
+    return subprocess.list2cmdline([word]) if os.name == "nt" else shlex.quote(word)
+
+
+def command_line(*args: str) -> str:
+    """The command that runs ``args`` (``venue --create-organiser``) on this machine, the way
+    the app is started here: ``cego-club …`` or the starter script (``CEGO_CLUB_COMMAND``), else
+    this environment's Python (a bare ``python`` may not be the one Django is installed in)
+    with the checkout's ``manage.py`` (by its full path: it works from any folder), or with
+    ``-m cego_club`` in an installed package, which has no ``manage.py``."""
+    prefix = os.environ.get(COMMAND_VARIABLE)
+    if not prefix:
+        python = shell_quote(typed_path(sys.executable, program=True))
+        manage = CHECKOUT_MANAGE_PY
+        prefix = f"{python} {shell_quote(str(manage)) if manage.exists() else '-m cego_club'}"
+    return " ".join([prefix, *(shell_quote(arg) for arg in args)])

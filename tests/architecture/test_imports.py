@@ -125,6 +125,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "*.management",
             "*.management.*",
             "cego_club.wsgi",
+            "cego_club.cli",  # the cego-club command
+            "cego_club.__main__",  # python -m cego_club
         ],
     ),
 ]

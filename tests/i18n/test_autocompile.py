@@ -16,7 +16,7 @@ from django.conf import settings
 from cego_club import catalogues
 from cego_club.catalogues import ensure_compiled, mo_bytes, parse_po
 
-LOCALE = Path(settings.BASE_DIR) / "locale"
+LOCALE = Path(settings.PACKAGE_DIR) / "locale"
 
 
 def _catalog(data: bytes) -> dict:
@@ -75,7 +75,7 @@ def test_a_missing_or_older_catalogue_is_compiled(tmp_path, monkeypatch, with_ms
 def test_a_stale_catalogue_loaded_early_is_replaced(tmp_path):
     """An old .mo read while the apps load is not what the first request sees."""
     copy = tmp_path / "project"
-    base = Path(settings.BASE_DIR)
+    base = Path(settings.PACKAGE_DIR)
     shutil.copytree(base / "locale", copy / "locale")
     po = copy / "locale" / "de" / "LC_MESSAGES" / "django.po"
     text = po.read_text(encoding="utf-8")
@@ -97,7 +97,11 @@ def test_a_stale_catalogue_loaded_early_is_replaced(tmp_path):
         "print(translation.gettext('Close round'))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=base, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.stdout.strip() == "Runde abschließen", result.stderr
 
@@ -105,7 +109,7 @@ def test_a_stale_catalogue_loaded_early_is_replaced(tmp_path):
 def test_a_fresh_start_speaks_german(tmp_path):
     """A copy of the project without compiled catalogues, started like ``manage.py``."""
     copy = tmp_path / "project"
-    base = Path(settings.BASE_DIR)
+    base = Path(settings.PACKAGE_DIR)
     shutil.copytree(base / "locale", copy / "locale")
     for mo in (copy / "locale").rglob("*.mo"):
         mo.unlink()
@@ -120,7 +124,11 @@ def test_a_fresh_start_speaks_german(tmp_path):
         "print(translation.gettext('Close round'))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=base, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.stdout.strip() == "Runde abschließen", result.stderr
     assert (copy / "locale" / "de" / "LC_MESSAGES" / "django.mo").exists()

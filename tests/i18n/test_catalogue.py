@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "de" / "LC_MESSAGES" / "django.po"
+CATALOGUE = Path(__file__).resolve().parents[2] / "cego_club/locale/de/LC_MESSAGES/django.po"
 
 _KEYWORD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)\s+"(.*)"\s*$')
 _CONTINUATION = re.compile(r'^"(.*)"\s*$')

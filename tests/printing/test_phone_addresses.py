@@ -36,6 +36,8 @@ def test_sheets_pointing_at_this_computer_warn(staff_client, cego_round, pdftote
     texts = page_texts(pdftotext, response.content)
     assert len(texts) == 3  # still one page per table with the warning
     assert all(LOOPBACK_WARNING in " ".join(t.split()) for t in texts)
+    # the command it names runs here (the environment's Python and manage.py; no `make`)
+    assert all("manage.py venue" in " ".join(t.split()) for t in texts)
 
 
 def test_tournament_page_warns_before_printing_for_loopback(staff_client, cego_round, settings):
@@ -43,6 +45,7 @@ def test_tournament_page_warns_before_printing_for_loopback(staff_client, cego_r
     settings.PUBLIC_BASE_URL = ""
     page = staff_client.get(url, HTTP_HOST="localhost:8000").content.decode()
     assert 'id="qr-loopback"' in page
+    assert "manage.py venue" in page and "make venue" not in page
     settings.PUBLIC_BASE_URL = "http://192.168.1.20:8000"
     page = staff_client.get(url, HTTP_HOST="localhost:8000").content.decode()
     assert 'id="qr-loopback"' not in page

@@ -25,6 +25,7 @@ from tournaments.rule_snapshot import rule_source_of
 from tournaments.services import setup as services
 from tournaments.services.finish import finish_state
 from tournaments.views.access import tournament_permission
+from venue.environment import command_line
 
 
 @organiser_required
@@ -116,6 +117,7 @@ def tournament_detail(request, pk):
             "finish": finish_state(tournament=tournament),
             # Score sheets printed now would carry QR codes no phone can open.
             "qr_loopback": phones_cannot_open(absolute_url(request, "/")),
+            "venue_command": command_line("venue"),  # as it runs on this machine
         },
     )
 

@@ -9,24 +9,18 @@ nobody watches the server's window).
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import sys
-from pathlib import Path
-
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
 from clubs.services.setup import issue_setup_code
+from venue.environment import command_line
 
 
 def manage_command(*arguments: str) -> str:
-    """A command line that works as printed on this machine: this environment's Python and
-    this checkout's ``manage.py``, quoted for the system's shell."""
-    words = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), *arguments]
-    return subprocess.list2cmdline(words) if os.name == "nt" else shlex.join(words)
+    """A command line that works as printed on this machine (``cego-club``, the starter, or
+    this environment's Python with the checkout's ``manage.py``), quoted for its shell."""
+    return command_line(*arguments)
 
 
 class Command(BaseCommand):

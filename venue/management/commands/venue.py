@@ -48,7 +48,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         if os.environ.get("SECRET_KEY_FILE") is None:
-            raise CommandError("Start the venue server through manage.py (it sets up the day).")
+            raise CommandError(
+                "Start the venue server with cego-club or manage.py (they set up the day)."
+            )
         call_command("migrate", interactive=False, verbosity=0)
         organiser_options = {
             name: options[name]
