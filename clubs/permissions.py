@@ -206,12 +206,39 @@ def organiser_required(view):
     return wrapper
 
 
-def may_view_player_page(user: Any, player: Any) -> bool:
-    """The player's results page: organisers always; the public where one of the player's
-    clubs opted in (``Club.public_player_pages``, off by default)."""
-    if is_organiser(user):
+# --- what a user may see of the registry --------------------------------------------------
+
+
+def exportable_players(user: Any, players):
+    """Of ``players`` (a queryset), those a list or export may give ``user`` with their
+    personal data (birth year, member number, e-mail): the members of the clubs ``user``
+    runs; superusers all. Someone who runs no club (a referee) gets ``PermissionDenied``."""
+    if is_superuser(user):
+        return players
+    mine = organised_club_ids(user)
+    if not mine:
+        raise PermissionDenied
+    return players.filter(memberships__club_id__in=mine).distinct()
+
+
+def _player_page_open(user: Any, clubs: list[tuple[int, bool]]) -> bool:
+    """``clubs``: the player's (club id, club shows player pages publicly)."""
+    if is_superuser(user) or any(public for _club, public in clubs):
         return True
-    return player.memberships.filter(club__public_player_pages=True).exists()
+    mine = organised_club_ids(user)
+    # A player of no club is the registry's shared business: any club's organiser.
+    return bool(mine) and (not clubs or any(club in mine for club, _public in clubs))
+
+
+def may_view_player_page(user: Any, player: Any) -> bool:
+    """The player's results page: superusers and the organisers of the player's clubs (any
+    club's for a player without one); the public where one of the player's clubs opted in
+    (``Club.public_player_pages``, off by default). Not another club's organiser, nor a
+    referee, where the club keeps its players' pages private."""
+    if is_superuser(user):
+        return True  # without reading the player's clubs
+    clubs = list(player.memberships.values_list("club_id", "club__public_player_pages"))
+    return _player_page_open(user, clubs)
 
 
 def player_pages_visible(user: Any, player_ids: Any) -> frozenset[int]:
@@ -219,13 +246,14 @@ def player_pages_visible(user: Any, player_ids: Any) -> frozenset[int]:
     from clubs.models import Membership  # the models import nothing from here
 
     ids = frozenset(player_ids)
-    if is_organiser(user):
+    if is_superuser(user):
         return ids
-    return frozenset(
-        Membership.objects.filter(player_id__in=ids, club__public_player_pages=True).values_list(
-            "player_id", flat=True
-        )
-    )
+    clubs: dict[int, list[tuple[int, bool]]] = {pk: [] for pk in ids}
+    for player_id, club_id, public in Membership.objects.filter(player_id__in=ids).values_list(
+        "player_id", "club_id", "club__public_player_pages"
+    ):
+        clubs[player_id].append((club_id, public))
+    return frozenset(pk for pk, of in clubs.items() if _player_page_open(user, of))
 
 
 # --- the first run (``/setup/``) -----------------------------------------------------------

@@ -11,7 +11,13 @@ from django.urls import path
 from django.utils.text import slugify
 
 from clubs.exports import players_workbook
-from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import (
+    MANAGE_CLUB,
+    MANAGE_TOURNAMENT,
+    check,
+    exportable_players,
+    organiser_required,
+)
 from clubs.views.players import filtered_players
 from exports.season import season_workbook
 from exports.standings import tournament_workbook
@@ -75,6 +81,7 @@ def player_export_xlsx(request):
     _form, data, players = filtered_players(request)
     if data.get("club"):
         check(request.user, MANAGE_CLUB, data["club"])
+    players = exportable_players(request.user, players)
     response = HttpResponse(
         players_workbook(players.iterator(chunk_size=500)), content_type=XLSX_CONTENT_TYPE
     )

@@ -21,7 +21,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubs.models import category_label
-from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import (
+    MANAGE_CLUB,
+    MANAGE_TOURNAMENT,
+    check,
+    exportable_players,
+    organiser_required,
+)
 from clubs.views.players import filtered_players
 from printing import printouts
 from printing.pdf import pdf_response, render_pdf
@@ -100,6 +106,7 @@ def player_export_pdf(request):
     _form, data, players = filtered_players(request)
     if data.get("club"):
         check(request.user, MANAGE_CLUB, data["club"])
+    players = exportable_players(request.user, players)
     rows = [
         {
             "player": p,

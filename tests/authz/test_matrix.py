@@ -307,8 +307,10 @@ MATRIX: dict[str, Spec] = {
     "clubs:player_merge": Spec(
         lambda w: {"pk": w.membership.player_id}, MANAGE, post_only=True, changes=None
     ),
-    "exports:player_export_xlsx": Spec(lambda w: {}, ANY_ROLE),
-    "printing:player_export_pdf": Spec(lambda w: {}, ANY_ROLE),
+    # Lists with birth years, member numbers and e-mails: for those who run a club (each gets
+    # only its own members: test_exports_hold_only_the_users_own_members).
+    "exports:player_export_xlsx": Spec(lambda w: {}, CLUB_ORGANISERS),
+    "printing:player_export_pdf": Spec(lambda w: {}, CLUB_ORGANISERS),
     "clubs:player_import": Spec(lambda w: {}, CLUB_ORGANISERS, changes=None),
     "tournaments:registration": Spec(day, MANAGE, changes=None),
     "tournaments:register_many": Spec(day, MANAGE, post_only=True, changes=None),
@@ -331,7 +333,8 @@ MATRIX: dict[str, Spec] = {
     "tournaments:archive_upload": Spec(lambda w: {}, ANY_ROLE, changes=None),
     "printing:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     "seasons:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
-    "seasons:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, ANY_ROLE),
+    # The results page of a player whose club keeps it private: that club's organisers.
+    "seasons:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, MANAGE),
     # organisers and the tournament's referees
     "tournaments:tournament_detail": Spec(day, REFEREE),
     "tournaments:desk_round": Spec(round_1("round_number"), REFEREE),
@@ -525,3 +528,20 @@ def test_admin_cannot_change_the_tournament_day(world):
         add_url = reverse(f"admin:tournaments_{model}_add")
         assert client.get(add_url).status_code == 403, model
     assert fingerprint() == before
+
+
+def test_exports_hold_only_the_users_own_members(world):
+    """Another club's organiser exporting the player list without a club filter got every
+    club's members with birth year, member number and e-mail; now only her own club's."""
+    import io
+
+    from openpyxl import load_workbook
+
+    own = world.membership.player
+    for persona, sees_own in (("organiser", True), ("gast", False), ("superuser", True)):
+        client = client_for(world, persona)
+        sheet = load_workbook(
+            io.BytesIO(client.get(reverse("exports:player_export_xlsx")).content)
+        ).active
+        names = {row[0] for row in sheet.iter_rows(min_row=2, values_only=True)}
+        assert (own.last_name in names) is sees_own, persona

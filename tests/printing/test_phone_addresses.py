@@ -77,3 +77,32 @@ def test_database_refuses_a_duplicate_or_badly_shaped_code(cego_round):
         Table.objects.filter(pk=second.pk).update(short_code="abc234")
     with pytest.raises(IntegrityError), transaction.atomic():
         Table.objects.filter(pk=second.pk).update(short_code="ABC23")
+
+
+def test_a_short_code_opens_nothing_once_its_round_is_closed(client, cego_round):
+    from tournaments.models import Round
+    from tournaments.services.results import set_round_state
+
+    table = cego_round["tables"][0]
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=None, close_open=True)
+    assert client.get(f"/t/{table.short_code}").status_code == 404
+
+
+def test_misses_are_throttled_per_address(client, cego_round, settings):
+    """Guessing short codes: after 20 misses from one address in ten minutes that address
+    gets no table, not even with a right code; another address still does."""
+    from django.core.cache import cache
+
+    cache.clear()
+    table = cego_round["tables"][0]
+    codes = (c + d for c in "ABCDEFGHJK" for d in "ABCDEFGHJK")
+    misses = [
+        code
+        for code in (f"ZZZZ{two}" for two in codes)
+        if not Table.objects.filter(short_code=code)
+    ][:20]
+    for code in misses:
+        assert client.get(f"/t/{code}", REMOTE_ADDR="10.0.0.7").status_code == 404
+    blocked = client.get(f"/t/{table.short_code}", REMOTE_ADDR="10.0.0.7")
+    assert blocked.status_code == 429
+    assert client.get(f"/t/{table.short_code}", REMOTE_ADDR="10.0.0.8").status_code == 302

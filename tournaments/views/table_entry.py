@@ -8,6 +8,7 @@ player at another seat has confirmed it.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, re_path, reverse
@@ -21,6 +22,7 @@ from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError
 from tournaments.views.device import device_of
 from tournaments.views.entry import deal_form, render_preview, show_result_error
+from venue.client_ip import client_ip
 
 
 def _table(token: str) -> Table:
@@ -211,9 +213,39 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
     )
 
 
+# A short code is six characters from 31: about 10**9 codes, and 40 open tables make a
+# random guess hit one in 22 million. Unthrottled, 500 guesses a second gave even odds over
+# a day; with 20 misses per address per 10 minutes a guesser needs centuries.
+SHORT_CODE_MISSES = 20
+SHORT_CODE_WINDOW_SECONDS = 10 * 60
+
+
+def _short_code_misses_key(request: HttpRequest) -> str:
+    return f"short-code-misses:{client_ip(request)}"
+
+
 def short_code(request: HttpRequest, code: str) -> HttpResponse:
-    """A table's short code, typed on a phone that cannot scan: on to the table's page."""
-    table = get_object_or_404(Table, short_code=normalise_short_code(code))
+    """A table's short code, typed on a phone that cannot scan: on to the table's page, while
+    its round is open. Codes that lead nowhere are counted per address; after
+    ``SHORT_CODE_MISSES`` within the window that address gets no table at all (429)."""
+    misses_key = _short_code_misses_key(request)
+    if cache.get(misses_key, 0) >= SHORT_CODE_MISSES:
+        return render(
+            request,
+            "tournaments/entry/phone_short_code_blocked.html",
+            {"minutes": SHORT_CODE_WINDOW_SECONDS // 60},
+            status=429,
+        )
+    table = (
+        Table.objects.select_related("round").filter(short_code=normalise_short_code(code)).first()
+    )
+    if table is None or not _is_open(table):
+        cache.add(misses_key, 0, SHORT_CODE_WINDOW_SECONDS)
+        try:
+            cache.incr(misses_key)
+        except ValueError:  # expired between add and incr: this miss starts a new window
+            cache.set(misses_key, 1, SHORT_CODE_WINDOW_SECONDS)
+        raise Http404(_("No open table has this short address."))
     return redirect("tournaments:table_entry", table.token)
 
 
