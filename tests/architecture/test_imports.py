@@ -75,6 +75,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.charts",
             "seasons.ranking",
             "seasons.words",
+            "printing.drawing",
             "printing.pdf",
             "printing.pdf_worker",
             "exports.xlsx",
