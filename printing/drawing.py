@@ -243,10 +243,13 @@ class PageCanvas:
     def _text(self, text: str) -> str:
         return text.translate(VERA_SPELLINGS) if self.fonts.missing_glyphs else text
 
-    def string(self, x: float, top: float, span: Span, *, align: str = "left") -> float:
-        """``span`` on the line whose top is ``top``; returns the width it took."""
+    def string(
+        self, x: float, top: float, span: Span, *, align: str = "left", spacing: float = 0.0
+    ) -> float:
+        """``span`` on the line whose top is ``top`` (``spacing``: points between letters);
+        returns the width it took."""
         text = self._text(span.text)
-        width = pdfmetrics.stringWidth(text, span.font, span.size)
+        width = pdfmetrics.stringWidth(text, span.font, span.size) + spacing * len(text)
         if align == "right":
             x -= width
         elif align == "center":
@@ -254,7 +257,16 @@ class PageCanvas:
         c = self.canvas
         c.setFont(span.font, span.size)
         c.setFillColor(span.color)
-        c.drawString(x, self.height - top - span.size * ASCENT, text)
+        y = self.height - top - span.size * ASCENT
+        if spacing:  # the spacing is graphics state: kept to this string
+            c.saveState()
+            letters = c.beginText(x, y)
+            letters.setCharSpace(spacing)
+            letters.textOut(text)
+            c.drawText(letters)
+            c.restoreState()
+        else:
+            c.drawString(x, y, text)
         return width
 
     def spans(self, x: float, top: float, line: Sequence[Span], *, align="left", width=0.0):

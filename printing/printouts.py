@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from printing import pdf, score_sheets
+from printing import pdf, score_sheets, seat_plan, table_cards
 from printing.pdf import render_pdf
 from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
@@ -81,20 +81,15 @@ def _rules_name(sheets: RoundSheets) -> str:
 
 
 def seat_plan_pdf(*, tournament: Tournament, round_number: int) -> bytes:
+    """Every player in alphabetical order with table and seat (:mod:`printing.seat_plan`)."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
-    lines = list(sheets.seat_plan())
-    per_page = SEAT_PLAN_ROWS_PER_COLUMN * SEAT_PLAN_COLUMNS
-    pages = [_chunks(page, SEAT_PLAN_ROWS_PER_COLUMN) for page in _chunks(lines, per_page)] or [
-        [[]]
-    ]
-    return render_pdf("print/seat_plan.html", {"sheets": sheets, "pages": pages, "lines": lines})
+    return seat_plan.seat_plan_pdf(sheets=sheets)
 
 
 def table_cards_pdf(*, tournament: Tournament, round_number: int) -> bytes:
+    """Two cards on a page, each a table's number and players (:mod:`printing.table_cards`)."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
-    return render_pdf(
-        "print/table_cards.html", {"sheets": sheets, "pairs": _chunks(list(sheets.tables), 2)}
-    )
+    return table_cards.table_cards_pdf(sheets=sheets)
 
 
 def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
