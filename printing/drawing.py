@@ -14,6 +14,7 @@ No Django here apart from the labels passed in: the documents (``printing.score_
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
@@ -25,7 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Table
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 
@@ -144,7 +145,7 @@ def line_width(line: Sequence[Span]) -> float:
     return sum(width_of(span) for span in line)
 
 
-def _words(spans: Iterable[Span]) -> list[list[Span]]:
+def words_of(spans: Iterable[Span]) -> list[list[Span]]:
     """The spans cut into words (a word may change font midway); a hyphen ends a word too."""
     words: list[list[Span]] = [[]]
     for span in spans:
@@ -174,7 +175,7 @@ def wrap(spans: Sequence[Span], width: float) -> list[list[Span]]:
     line: list[Span] = []
     used = 0.0
     space = {}
-    for word in _words(spans):
+    for word in words_of(spans):
         word_width = sum(width_of(s) for s in word)
         if word_width > width:  # a name longer than the column: smaller type
             scale = width / word_width
@@ -456,13 +457,12 @@ def new_canvas(out, *, title: str, fonts: Fonts, canvas_class=Canvas) -> Canvas:
 
 
 class SpanCell(Flowable):
-    """Spans wrapped to the cell's width (a name in bold and regular, a club), for platypus
-    tables: measured with the same fonts it is drawn in, so a row's height is known before it
-    is placed."""
+    """Paragraphs of spans wrapped to the cell's width (a name in bold and regular, a team and
+    its club below), for platypus tables and stories: measured with the fonts it is drawn in."""
 
-    def __init__(self, spans: Sequence[Span], f: Fonts, *, align: str = "left"):
+    def __init__(self, *paragraphs: Sequence[Span], f: Fonts, align: str = "left"):
         super().__init__()
-        self.spans = spans
+        self.paragraphs = [p for p in paragraphs if p]
         self.f = f
         self.align = align
         self._lines: list[list[Span]] = []
@@ -470,7 +470,7 @@ class SpanCell(Flowable):
 
     def lines_for(self, width: float) -> list[list[Span]]:
         if self._wrapped_for != width:
-            self._lines = wrap(self.spans, width) if self.spans else []
+            self._lines = [line for p in self.paragraphs for line in wrap(p, width)]
             self._wrapped_for = width
         return self._lines
 
@@ -482,3 +482,80 @@ class SpanCell(Flowable):
     def draw(self) -> None:
         page = PageCanvas(self.canv, fonts=self.f, height=self.height)
         page.lines(0, 0, self.lines_for(self.width), align=self.align, width=self.width)
+
+
+def list_table(
+    rows: list[list],
+    *,
+    widths: Sequence[float],
+    heights: Sequence[float | None] | None = None,
+    shaded: Iterable[int] = (),
+    padding: float = 1.5 * mm,
+    extra: Sequence[tuple] = (),
+) -> Table:
+    """A list as the printouts draw it: the first row the column heads (repeated on every
+    page, a black rule below), a grey rule under every other row, ``shaded`` rows (indexes
+    into ``rows``, heads counted) on grey; cells centred in their row's height."""
+    style = [
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+        ("LEFTPADDING", (0, 0), (-1, -1), padding),
+        ("RIGHTPADDING", (0, 0), (-1, -1), padding),
+        ("TOPPADDING", (0, 0), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, 0), 1 * mm),
+        ("BOTTOMPADDING", (0, 0), (-1, 0), 1 * mm),
+        *(("BACKGROUND", (0, index), (-1, index), SHADE) for index in shaded),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.4, RULE),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, BLACK),
+        *extra,
+    ]
+    return Table(
+        rows, colWidths=list(widths), rowHeights=heights, style=style, repeatRows=1, hAlign="LEFT"
+    )
+
+
+def build_document(
+    story: list,
+    *,
+    title: str,
+    fonts: Fonts,
+    page_label: str,
+    margins: tuple[float, float, float, float],
+) -> bytes:
+    """``story`` laid out by platypus on A4 pages with ``margins`` (top, right, bottom, left;
+    the frame has no padding of its own), the footer numbered over the whole document."""
+    top, right, bottom, left = margins
+    out = io.BytesIO()
+    document = BaseDocTemplate(
+        out,
+        pagesize=A4,
+        leftMargin=left,
+        rightMargin=right,
+        topMargin=top,
+        bottomMargin=bottom,
+        title=title,
+        creator="Cego Club",
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.regular,
+    )
+    frame = Frame(
+        left,
+        bottom,
+        PAGE_WIDTH - left - right,
+        PAGE_HEIGHT - top - bottom,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
+    document.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+    document.build(
+        story,
+        canvasmaker=numbered_canvas(
+            fonts=fonts, page_label=page_label, margin_x=left, margin_bottom=bottom
+        ),
+    )
+    return out.getvalue()

@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from printing import pdf, score_sheets, seat_plan, table_cards
+from printing import pdf, prize_list, score_sheets, seat_plan, standings_list, table_cards
 from printing.pdf import render_pdf
 from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
@@ -207,20 +207,11 @@ def _standings_columns(standings: Standings) -> dict[str, str]:
 
 
 def standings_pdf(*, tournament: Tournament) -> bytes:
-    """One part per page (rendered in parallel), each with the column heads; the notes and the
-    team ranking follow the last rows."""
+    """Every player's rank, rounds and total, the notes and the team ranking
+    (:mod:`printing.standings_list`)."""
     standings = tournament_standings(tournament=tournament)
-    any_withdrawn = any(row.withdrawn for row in standings.rows)
-    widths = _standings_columns(standings)
-    return render_pdf(
-        "print/standings.html",
-        {
-            "standings": standings,
-            "pages": _standings_pages(standings, widths),
-            "widths": widths,
-            "any_withdrawn": any_withdrawn,
-            "teams": team_standings(standings=standings),
-        },
+    return standings_list.standings_pdf(
+        standings=standings, teams=team_standings(standings=standings)
     )
 
 
@@ -234,9 +225,7 @@ def prizes_pdf(*, tournament: Tournament) -> bytes:
         (_("Last place (Mauskönig)"), groups.last),
     ]
     money = tournament_money(tournament=tournament, standings=standings)
-    return render_pdf(
-        "print/prizes.html", {"standings": standings, "sections": sections, "money": money}
-    )
+    return prize_list.prize_list_pdf(standings=standings, sections=sections, money=money)
 
 
 # --- cached by revision --------------------------------------------------------------------
