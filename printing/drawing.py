@@ -15,11 +15,12 @@ No Django here apart from the labels passed in: the documents (``printing.score_
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -29,6 +30,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Table
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
+# Page streams compressed and written as bytes, not ASCII85 text on top (a quarter larger).
+rl_config.useA85 = 0
 
 BLACK = HexColor("#000000")
 GREY_TEXT = HexColor("#555555")  # the footer, withdrawn players
@@ -198,6 +201,75 @@ def wrap(spans: Sequence[Span], width: float) -> list[list[Span]]:
     if line:
         lines.append(line)
     return lines
+
+
+def measured_words(spans: Sequence[Span]) -> list[tuple[float, float]]:
+    """(width, space before it) for each piece a line may break after (a space, a hyphen),
+    as :func:`wrap` breaks them."""
+    out: list[tuple[float, float]] = []
+    previous = ""
+    for word in words_of(spans):
+        gap = 0.0
+        if previous and not previous.endswith("-"):
+            gap = pdfmetrics.stringWidth(" ", word[0].font, word[0].size)
+        out.append((sum(width_of(s) for s in word), gap))
+        previous = word[-1].text
+    return out
+
+
+def count_lines(words: Sequence[tuple[float, float]], room: float) -> int:
+    """How many lines :func:`wrap` makes of ``words`` (from :func:`measured_words`)."""
+    lines, used = 1, 0.0
+    for width, gap in words:
+        width = min(width, room)  # a word wider than the column is set smaller
+        if used and used + gap + width > room:
+            lines, used = lines + 1, width
+        else:
+            used += (gap if used else 0.0) + width
+    return lines
+
+
+@dataclass(frozen=True)
+class Split:
+    second: float  # the second column's width
+    heights: tuple[float, ...]  # each row's height at that width
+
+
+def share_width(
+    rows: Sequence[tuple[Sequence[Span], Sequence[Span]]],
+    free: float,
+    *,
+    pad: float,
+    second_min: float,
+    row_height: Callable[[int, int], float],
+) -> Split:
+    """Two columns sharing ``free`` points (a name and a club): of the widths of the second a
+    millimetre apart (and the one that fits its widest cell), the one whose rows take the
+    least height; among equals the wider first column. ``rows``: each row's two cells;
+    ``row_height`` (lines of the first, lines of the second) gives a row's height."""
+    measured = [(measured_words(first), measured_words(second)) for first, second in rows]
+    needs = max(
+        (sum(w + g for w, g in second) + 2 * pad for _first, second in measured if second),
+        default=0.0,
+    )
+
+    def heights(width: float) -> tuple[float, ...]:
+        first_room, second_room = free - width - 2 * pad, width - 2 * pad
+        return tuple(
+            row_height(
+                count_lines(first, first_room), count_lines(second, second_room) if second else 1
+            )
+            for first, second in measured
+        )
+
+    widest = max(second_min, min(needs, free - second_min))
+    steps = int((widest - second_min) / mm) + 1
+    best_width, best = second_min, None
+    for width in [*(second_min + step * mm for step in range(steps)), widest]:
+        total = sum(heights(width))
+        if best is None or total < best - 0.01:
+            best_width, best = width, total
+    return Split(best_width, heights(best_width))
 
 
 def line_height(line: Sequence[Span]) -> float:
@@ -490,13 +562,16 @@ def list_table(
     widths: Sequence[float],
     heights: Sequence[float | None] | None = None,
     shaded: Iterable[int] = (),
+    font: str,
     padding: float = 1.5 * mm,
     extra: Sequence[tuple] = (),
 ) -> Table:
     """A list as the printouts draw it: the first row the column heads (repeated on every
     page, a black rule below), a grey rule under every other row, ``shaded`` rows (indexes
-    into ``rows``, heads counted) on grey; cells centred in their row's height."""
+    into ``rows``, heads counted) on grey; cells centred in their row's height. ``font``: the
+    printouts' regular font (the cells are flowables that set their own)."""
     style = [
+        ("FONT", (0, 0), (-1, -1), font),  # the cells' own (else Helvetica is referenced)
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
         ("LEFTPADDING", (0, 0), (-1, -1), padding),

@@ -16,6 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, KeepTogether, Spacer, Table
 
 from printing.drawing import (
+    LINE_HEIGHT,
     MUTED,
     PAGE_WIDTH,
     RED,
@@ -28,6 +29,7 @@ from printing.drawing import (
     fonts,
     list_table,
     page_head,
+    share_width,
 )
 from tournaments.money import euros as spelt_euros
 from tournaments.selectors.standings import StandingRow, Standings
@@ -40,7 +42,8 @@ PAD = 1.5 * mm
 ROW = 7 * mm
 SIZE, HEAD_SIZE, MARK_SIZE = 11, 8.5, 8
 MONEY_W = 110 * mm
-KEEP_WITH_HEADING = 35 * mm  # the heading, the column heads and a few rows
+KEEP_WITH_HEADING = 35 * mm
+CLUB_MIN = 25 * mm  # the heading, the column heads and a few rows
 
 
 def euros(cents: int) -> str:
@@ -77,10 +80,32 @@ def _check_column() -> list[tuple]:
     return [("LINEBEFORE", (-1, 1), (-1, -1), 0.4, RULE)]
 
 
+def _row_height(name_lines: int, club_lines: int) -> float:
+    return max(ROW, max(name_lines, club_lines) * SIZE * LINE_HEIGHT + 2 * mm)
+
+
+def _name_and_club(
+    cells: Sequence[tuple[list[Span], list[Span]]], free: float
+) -> tuple[float, float, tuple[float, ...]]:
+    """The name's and the club's width (the split whose rows take the least height), and the
+    rows' heights."""
+    split = share_width(cells, free, pad=PAD, second_min=CLUB_MIN, row_height=_row_height)
+    return free - split.second, split.second, split.heights
+
+
 def _group(rows: Sequence[StandingRow], f: Fonts) -> list:
     if not rows:
         return [_cell(f, Span(_("nobody"), f.italic, 10))]
-    name_w = club_w = (CONTENT_WIDTH - RANK_W - NUMBER_W - TOTAL_W - CHECK_W) / 2
+    cells = [
+        (
+            [Span(row.last_name, f.bold, SIZE), Span(f", {row.first_name}", f.regular, SIZE)],
+            [Span(row.club, f.regular, SIZE)] if row.club else [],
+        )
+        for row in rows
+    ]
+    name_w, club_w, heights = _name_and_club(
+        cells, CONTENT_WIDTH - RANK_W - NUMBER_W - TOTAL_W - CHECK_W
+    )
     table = [
         _heads(
             f,
@@ -94,37 +119,42 @@ def _group(rows: Sequence[StandingRow], f: Fonts) -> list:
             ],
         )
     ]
-    for row in rows:
+    for row, (name, club) in zip(rows, cells, strict=True):
         table.append(
             [
                 _rank(f, row.rank, row.tied),
                 _cell(f, Span(str(row.number), f.regular, SIZE), align="right"),
-                _cell(
-                    f,
-                    Span(row.last_name, f.bold, SIZE),
-                    Span(f", {row.first_name}", f.regular, SIZE),
-                ),
-                _cell(f, Span(row.club, f.regular, SIZE)),
+                _cell(f, *name),
+                _cell(f, *club),
                 _cell(f, Span(str(row.total), f.bold, SIZE), align="right"),
                 _cell(f),
             ]
         )
-    return [_table(table, [RANK_W, NUMBER_W, name_w, club_w, TOTAL_W, CHECK_W])]
+    widths = [RANK_W, NUMBER_W, name_w, club_w, TOTAL_W, CHECK_W]
+    return [_table(table, widths, heights, f)]
 
 
-def _table(rows: list[list], widths: list[float]):
+def _table(rows: list[list], widths: list[float], heights: Sequence[float], f: Fonts):
     """Rows at least 7 mm tall (a name or club that wraps makes its row taller)."""
-    heights = [None] * len(rows)
-    for index, row in enumerate(rows[1:], start=1):
-        tallest = max(
-            cell.wrap(width - 2 * PAD, 0)[1] for cell, width in zip(row, widths, strict=True)
-        )
-        heights[index] = max(ROW, tallest + 2 * mm)
-    return list_table(rows, widths=widths, heights=heights, padding=PAD, extra=_check_column())
+    return list_table(
+        rows,
+        font=f.regular,
+        widths=widths,
+        heights=[None, *heights],
+        padding=PAD,
+        extra=_check_column(),
+    )
 
 
 def _prizes_by_place(money: TournamentMoney, f: Fonts) -> list:
-    name_w = club_w = (CONTENT_WIDTH - RANK_W - 2 * TOTAL_W - CHECK_W) / 2
+    cells = [
+        (
+            [Span(line.name, f.regular, SIZE)],
+            [Span(line.club, f.regular, SIZE)] if line.club else [],
+        )
+        for line in money.prizes
+    ]
+    name_w, club_w, heights = _name_and_club(cells, CONTENT_WIDTH - RANK_W - 2 * TOTAL_W - CHECK_W)
     table = [
         _heads(
             f,
@@ -138,12 +168,12 @@ def _prizes_by_place(money: TournamentMoney, f: Fonts) -> list:
             ],
         )
     ]
-    for line in money.prizes:
+    for line, (name, club) in zip(money.prizes, cells, strict=True):
         table.append(
             [
                 _rank(f, line.rank, line.tied),
-                _cell(f, Span(line.name, f.regular, SIZE)),
-                _cell(f, Span(line.club, f.regular, SIZE)),
+                _cell(f, *name),
+                _cell(f, *club),
                 _cell(f, Span(str(line.total), f.regular, SIZE), align="right"),
                 _cell(f, Span(euros(line.amount_cents), f.bold, SIZE), align="right"),
                 _cell(f),
@@ -151,7 +181,7 @@ def _prizes_by_place(money: TournamentMoney, f: Fonts) -> list:
         )
     return [
         *_heading(_("Prize money by place"), f),
-        _table(table, [RANK_W, name_w, club_w, TOTAL_W, TOTAL_W, CHECK_W]),
+        _table(table, [RANK_W, name_w, club_w, TOTAL_W, TOTAL_W, CHECK_W], heights, f),
     ]
 
 
@@ -183,6 +213,7 @@ def _money(money: TournamentMoney, f: Fonts) -> list:
         colWidths=[MONEY_W - amount_w, amount_w],
         hAlign="LEFT",
         style=[
+            ("FONT", (0, 0), (-1, -1), f.regular),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LEFTPADDING", (0, 0), (-1, -1), PAD),
             ("RIGHTPADDING", (0, 0), (-1, -1), PAD),

@@ -34,7 +34,7 @@ from printing.drawing import (
     fonts,
     list_table,
     page_head,
-    words_of,
+    share_width,
 )
 from tournaments.selectors.standings import StandingRow, Standings, TeamRow
 
@@ -49,7 +49,7 @@ SIZE, CLUB_SIZE, HEAD_SIZE, MARK_SIZE, NOTE_SIZE = 10.5, 9, 8.5, 8, 8.5
 
 
 @dataclass(frozen=True)
-class Columns:
+class Columns:  # widths and heights in points
     name: float
     club: float
     heights: tuple[float, ...]  # each row's
@@ -64,32 +64,6 @@ def _row_spans(row: StandingRow, f: Fonts) -> tuple[list[Span], list[Span]]:
         Span(f", {row.first_name}", regular, SIZE, color),
     ]
     return name, [Span(row.club, regular, CLUB_SIZE, color)] if row.club else []
-
-
-def _measured(spans: Sequence[Span]) -> list[tuple[float, float]]:
-    """(width, gap before it) for each piece a line may break after (a space, a hyphen), as
-    :func:`printing.drawing.wrap` breaks them."""
-    out: list[tuple[float, float]] = []
-    previous = ""
-    for word in words_of(spans):
-        width = sum(pdfmetrics.stringWidth(s.text, s.font, s.size) for s in word)
-        gap = 0.0
-        if previous and not previous.endswith("-"):
-            gap = pdfmetrics.stringWidth(" ", word[0].font, word[0].size)
-        out.append((width, gap))
-        previous = word[-1].text
-    return out
-
-
-def _lines(words: list[tuple[float, float]], room: float) -> int:
-    lines, used = 1, 0.0
-    for width, gap in words:
-        width = min(width, room)  # a word wider than the column is set smaller
-        if used and used + gap + width > room:
-            lines, used = lines + 1, width
-        else:
-            used += (gap if used else 0.0) + width
-    return lines
 
 
 def _height(name_lines: int, club_lines: int) -> float:
@@ -110,31 +84,14 @@ def columns(standings: Standings, f: Fonts) -> Columns:
         - FIXED["total"]
         - FIXED["round"] * len(standings.round_numbers)
     )
-    measured = [tuple(map(_measured, _row_spans(row, f))) for row in standings.rows]
-    club_needs = max(
-        (
-            pdfmetrics.stringWidth(row.club, f.regular, CLUB_SIZE) + 2 * PAD
-            for row in standings.rows
-        ),
-        default=0.0,
+    split = share_width(
+        [_row_spans(row, f) for row in standings.rows],
+        free,
+        pad=PAD,
+        second_min=CLUB_MIN,
+        row_height=_height,
     )
-
-    def heights(club: float) -> list[float]:
-        name_room, club_room = free - club - 2 * PAD, club - 2 * PAD
-        return [
-            _height(_lines(name, name_room), _lines(club_words, club_room) if club_words else 1)
-            for name, club_words in measured
-        ]
-
-    widest = max(CLUB_MIN, min(club_needs, free - CLUB_MIN))
-    # a millimetre apart, and the width that takes the longest club on one line
-    candidates = [CLUB_MIN + step * mm for step in range(int((widest - CLUB_MIN) / mm) + 1)]
-    best_club, best = CLUB_MIN, None
-    for club in [*candidates, widest]:
-        total = sum(heights(club))
-        if best is None or total < best - 0.01:
-            best_club, best = club, total
-    return Columns(name=free - best_club, club=best_club, heights=tuple(heights(best_club)))
+    return Columns(name=free - split.second, club=split.second, heights=split.heights)
 
 
 def _number(text: str, font: str, color=BLACK, size: float = SIZE) -> list[Span]:
@@ -198,6 +155,7 @@ def _standings_table(standings: Standings, f: Fonts, cols: Columns):
     head_height = HEAD_SIZE * LINE_HEIGHT + 2 * mm
     return list_table(
         rows,
+        font=f.regular,
         widths=widths,
         heights=[head_height, *cols.heights],
         # every second row of the whole list, whichever page it lands on
@@ -258,6 +216,7 @@ def _teams(teams: Sequence[TeamRow], f: Fonts) -> list:
         )
     table = list_table(
         rows,
+        font=f.regular,
         widths=[rank_w, team_w, members_w, total_w],
         padding=PAD,
         extra=[

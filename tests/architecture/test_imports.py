@@ -77,7 +77,6 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.words",
             "printing.drawing",
             "printing.pdf",
-            "printing.pdf_worker",
             "exports.xlsx",
             "exports.xlsx_rows",
         ],
@@ -103,6 +102,10 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "printing.printouts",
             "printing.score_sheets",
+            "printing.seat_plan",
+            "printing.table_cards",
+            "printing.standings_list",
+            "printing.prize_list",
             "exports.season",
             "exports.standings",
             "exports.treasurer",
