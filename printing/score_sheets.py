@@ -1,7 +1,7 @@
 """The score sheets of a round, drawn straight onto A4 pages with ReportLab.
 
-Why not WeasyPrint, like the other printouts: a score sheet is a grid of some 200 cells, and
-WeasyPrint cascades styles, lays out and draws every one of them: 37 sheets took 3.3 s of CPU
+Why not WeasyPrint (as before): a score sheet is a grid of some 200 cells, and WeasyPrint
+cascades styles, lays out and draws every one of them: 37 sheets took 3.3 s of CPU
 even after the stylesheet was trimmed, most of it for empty boxes. Here the sheet is measured
 once in Python (the column widths, the header's height, the rows' height that fills the page)
 and drawn as lines, rectangles and strings: a 37-table round is about 0.1 s. The same approach
@@ -13,7 +13,8 @@ a line per player to sign. Deal lines are as tall as the page allows (5-9 mm); a
 more deals than fit continues on a second page with the head repeated.
 
 Text is set in DejaVu Sans (the font of the other printouts) when the system has it, else in
-Bitstream Vera, which ReportLab ships (DejaVu's ancestor; characters it lacks are replaced).
+Bitstream Vera, which ReportLab ships (DejaVu's ancestor; characters it lacks are replaced):
+the fonts, the measured text and the canvas are the printouts' toolkit, ``printing.drawing``.
 """
 
 from __future__ import annotations
