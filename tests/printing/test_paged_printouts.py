@@ -26,6 +26,7 @@ from tests.printing.conftest import (
     pdf_text,
     seat_round,
 )
+from tournaments.models import Substitution
 from tournaments.selectors.standings import OpenTable, StandingRow, Standings, TeamInfo
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pdf]
@@ -287,3 +288,42 @@ def test_weasyprint_pauses_the_garbage_collector_only_while_it_renders():
         assert not gc.isenabled()  # left as it was
     finally:
         gc.enable()
+
+
+def _words_with_boxes(pdftotext, content: bytes, tmp_path) -> list[list[tuple[float, ...]]]:
+    """Per page: (xMin, yMin, xMax, yMax) of every word, in points from the top left."""
+    path = tmp_path / "boxes.pdf"
+    path.write_bytes(content)
+    boxes = subprocess.run(
+        [pdftotext, "-bbox", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    pattern = r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)"'
+    return [
+        [tuple(map(float, box)) for box in re.findall(pattern, page)]
+        for page in boxes.split("<page ")[1:]
+    ]
+
+
+def test_a_crowded_table_stays_on_its_card(pdftotext, english, tmp_path):
+    """Five players with long names, a substitute for each: smaller type, nothing runs off the
+    card (or over the table's number) and nothing is cut."""
+    tournament = TournamentFactory(
+        name="Großes Cego-Turnier der Cegofreunde Bräunlingen", tables_of_5=True
+    )
+    entries = numbered_entries(tournament, 10)
+    for entry in entries:
+        entry.player.last_name = "Schwarzwälder-Kirschbaum-Hintermeier"
+        entry.player.first_name = f"Maximilian-Theodor{entry.number:03d}"
+        entry.player.save()
+    _round, tables = seat_round(tournament, entries[:5], [5])
+    for position, substitute in enumerate(entries[5:]):
+        seat = tables[0].seats.get(position=position)
+        Substitution.objects.create(seat=seat, entry=substitute, from_deal=13, reason="krank")
+    content = printouts.table_cards_pdf(tournament=tournament, round_number=1)
+    text = pdf_text(pdftotext, content)
+    for number in range(1, 11):  # every player and substitute, whole
+        assert f"Theodor{number:03d} ({number})" in text
+    card_bottom = 297 / 2 / 25.4 * 72
+    (words,) = _words_with_boxes(pdftotext, content, tmp_path)
+    assert all(y_max <= card_bottom - 8 / 25.4 * 72 for _x, _y, _x2, y_max in words)
+    assert all(x_max <= (210 - 14) / 25.4 * 72 + 0.5 for _x, _y, x_max, _y2 in words)
