@@ -66,7 +66,7 @@ def name_spans(line: SeatPlanLine, f: Fonts, width: float) -> list[Span]:
         spans.append(Span(f" ({label})", f.condensed, 8))
     natural = line_width(spans)
     if natural > width:
-        scale = max(width / natural, SMALLEST / last)
+        scale = max(width / natural * 0.999, SMALLEST / last)  # 0.999: rounding, not a cut
         spans = [Span(s.text, s.font, s.size * scale, s.color) for s in spans]
     return spans
 

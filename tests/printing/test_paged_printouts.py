@@ -327,3 +327,21 @@ def test_a_crowded_table_stays_on_its_card(pdftotext, english, tmp_path):
     (words,) = _words_with_boxes(pdftotext, content, tmp_path)
     assert all(y_max <= card_bottom - 8 / 25.4 * 72 for _x, _y, _x2, y_max in words)
     assert all(x_max <= (210 - 14) / 25.4 * 72 + 0.5 for _x, _y, x_max, _y2 in words)
+
+
+def test_seat_plan_sets_long_names_smaller_instead_of_cutting_them(pdftotext, english):
+    tournament = TournamentFactory()
+    entries = numbered_entries(tournament, 8)
+    names = [
+        ("Schwarzwälder-Kirschbaum", "Theresia 146"),
+        ("Scherzinger-Überlinger", "Maximilian-Theodor 1234"),
+        ("Ober" * 20, "Eva"),  # longer than any name: cut at the smallest size
+    ]
+    for entry, (last, first) in zip(entries, names, strict=False):
+        entry.player.last_name, entry.player.first_name = last, first
+        entry.player.save()
+    seat_round(tournament, entries, [4, 4])
+    text = pdf_text(pdftotext, printouts.seat_plan_pdf(tournament=tournament, round_number=1))
+    assert "Schwarzwälder-Kirschbaum, Theresia 146" in text
+    assert "Scherzinger-Überlinger, Maximilian-Theodor 1234" in text
+    assert "OberOber" in text and "…" in text and text.count("…") == 1
