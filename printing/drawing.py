@@ -149,7 +149,8 @@ def line_width(line: Sequence[Span]) -> float:
 
 
 def words_of(spans: Iterable[Span]) -> list[list[Span]]:
-    """The spans cut into words (a word may change font midway); a hyphen ends a word too."""
+    """The spans cut into words (a word may change font midway); a hyphen after a letter ends
+    a word too."""
     words: list[list[Span]] = [[]]
     for span in spans:
         piece = ""
@@ -162,7 +163,8 @@ def words_of(spans: Iterable[Span]) -> list[list[Span]]:
                     words.append([])
             else:
                 piece += char
-                if char == "-":
+                # after a hyphen between letters (Hans-|Peter), not a minus sign ((-|200))
+                if char == "-" and len(piece) > 1 and piece[-2].isalpha():
                     words[-1].append(Span(piece, span.font, span.size, span.color))
                     piece = ""
                     words.append([])
