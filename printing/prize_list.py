@@ -42,8 +42,8 @@ PAD = 1.5 * mm
 ROW = 7 * mm
 SIZE, HEAD_SIZE, MARK_SIZE = 11, 8.5, 8
 MONEY_W = 110 * mm
-KEEP_WITH_HEADING = 35 * mm
-CLUB_MIN = 25 * mm  # the heading, the column heads and a few rows
+KEEP_WITH_HEADING = 35 * mm  # the heading, the column heads and a few rows
+CLUB_MIN = 25 * mm
 
 
 def euros(cents: int) -> str:
