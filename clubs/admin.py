@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubs.models import Club, ClubRole, Membership, Player
+from clubs.models import Club, ClubAlias, ClubRole, FirstRun, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -13,6 +13,17 @@ class MembershipInline(admin.TabularInline):
 class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "short_name", "town"]
     search_fields = ["name", "short_name", "town"]
+
+
+@admin.register(ClubAlias)
+class ClubAliasAdmin(admin.ModelAdmin):
+    """Spellings remembered by imports; a wrong one is deleted here (by a superuser)."""
+
+    list_display = ["alias", "club", "added_by", "added_at"]
+    list_filter = ["club"]
+    search_fields = ["alias", "club__name"]
+    autocomplete_fields = ["club"]
+    readonly_fields = ["added_by", "added_at"]
 
 
 @admin.register(Player)
@@ -40,3 +51,22 @@ class ClubRoleAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "club__name"]
     autocomplete_fields = ["club"]
     raw_id_fields = ["user"]
+
+
+@admin.register(FirstRun)
+class FirstRunAdmin(admin.ModelAdmin):
+    """Who set the installation up, when and how: shown, never edited (the one-time code
+    is not shown at all)."""
+
+    list_display = ["claimed_at", "claimed_by", "via", "claimed_from"]
+    fields = ["claimed_at", "claimed_by", "via", "claimed_from", "wrong_codes"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -16,10 +16,12 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from clubs.cells import looks_like_formula
 from clubs.models import Player, category_label
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-FORMULA_STARTS = ("=", "+", "-", "@")
+
+
 EURO_FORMAT = '#,##0.00 "€"'
 
 
@@ -33,8 +35,9 @@ def _cell(worksheet, value, bold: bool = False) -> WriteOnlyCell:
         cell.number_format = EURO_FORMAT
     elif isinstance(value, str):
         cell = WriteOnlyCell(worksheet, value=value)
-        if value.startswith(FORMULA_STARTS):
+        if looks_like_formula(value):
             cell.data_type = "s"  # text, not a formula
+            cell.quotePrefix = True  # and still text after the cell is edited in Excel
     elif isinstance(value, dt.date):
         cell = WriteOnlyCell(worksheet, value=value)
         cell.number_format = "DD.MM.YYYY"

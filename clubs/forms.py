@@ -98,3 +98,49 @@ class ImportForm(forms.Form):
         required=False,
         help_text=_("For rows without a club column."),
     )
+
+
+class FirstRunForm(forms.Form):
+    """``/setup/``: the first account and its club (checked by ``clubs.services.setup``)."""
+
+    code = forms.CharField(
+        label=_("one-time code"),
+        max_length=20,
+        help_text=_("It is shown in the window on the laptop where the server runs."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+    username = forms.CharField(
+        label=_("user name"),
+        max_length=150,
+        help_text=_("For logging in. No e-mail address needed."),
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    password = forms.CharField(
+        label=_("password"),
+        strip=False,
+        help_text=_("At least 8 characters, not only digits, not a common password."),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password_again = forms.CharField(
+        label=_("password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    club_name = forms.CharField(label=_("club's name"), max_length=120)
+    club_short_name = forms.CharField(
+        label=_("short name"),
+        max_length=20,
+        help_text=_("As on lists and printouts, e.g. CF Bräunlingen."),
+    )
+    club_town = forms.CharField(label=_("town"), max_length=80)
+
+    def __init__(self, *args, needs_code: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not needs_code:
+            del self.fields["code"]  # the laptop itself needs no code
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password") and data.get("password") != data.get("password_again"):
+            self.add_error("password_again", _("The two passwords differ."))
+        return data

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.search import player_key
+from clubs.search import club_key, player_key
 
 
 class Category(models.TextChoices):
@@ -53,6 +53,41 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ClubAlias(models.Model):
+    """Another spelling of a club's name, as a member list wrote it ("Cego-Club Bräunlingen"
+    for "Cegofreunde Bräunlingen"): remembered when an import maps it, found by its key."""
+
+    alias = models.CharField(_("spelling"), max_length=120)
+    key = models.CharField(_("key"), max_length=120, unique=True, editable=False)
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="aliases", verbose_name=_("club")
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("other spelling of a club")
+        verbose_name_plural = _("other spellings of clubs")
+        ordering = ["club", "alias"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(key=""), name="club_alias_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.alias} → {self.club}"
+
+    def save(self, *args, **kwargs):
+        self.key = club_key(self.alias)
+        super().save(*args, **kwargs)
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -282,3 +317,41 @@ class ClubRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()}, {self.club.short_name})"
+
+
+class FirstRun(models.Model):
+    """The first run of a new installation: one row (pk 1).
+
+    While no account exists, ``code`` is the one-time code the server prints in its terminal
+    (someone on the hall's Wi-Fi must type it on ``/setup/``; the laptop itself needs none),
+    and ``wrong_codes`` counts the wrong tries (the code is void after
+    ``clubs.services.setup.MAX_WRONG_CODES``). The row is also the lock that lets only one
+    of two browsers claim the installation. Once claimed it records who set the app up,
+    when, and how (``via``: on the laptop, with the code, or on the command line)."""
+
+    class Via(models.TextChoices):
+        LAPTOP = "laptop", _("in the browser on the laptop itself")
+        CODE = "code", _("in the browser with the one-time code")
+        COMMAND = "command", _("on the command line")
+
+    code = models.CharField(_("one-time code"), max_length=16, blank=True)
+    code_issued_at = models.DateTimeField(_("code issued at"), null=True, blank=True)
+    wrong_codes = models.PositiveIntegerField(_("wrong codes typed"), default=0)
+    claimed_at = models.DateTimeField(_("set up at"), null=True, blank=True)
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("set up by"),
+    )
+    via = models.CharField(_("set up"), max_length=20, choices=Via.choices, blank=True)
+    claimed_from = models.CharField(_("from address"), max_length=45, blank=True)
+
+    class Meta:
+        verbose_name = _("first run")
+        verbose_name_plural = _("first run")
+
+    def __str__(self) -> str:
+        return f"{self.claimed_by or '–'} {self.claimed_at or ''}".strip()

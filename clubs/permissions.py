@@ -12,7 +12,9 @@ Roles:
 - organiser of a club (``ClubRole``): that club's tournaments, players, fees, the seasons it
   hosts;
 - referee of a tournament (``Tournament.referees``): correct, annul, void and draw lots in
-  that tournament only (and see its result pages to do so).
+  that tournament only (and see its result pages to do so);
+- while no account exists: whoever sits at the laptop, or types the one-time code printed in
+  its terminal, may create the first account and its club (``/setup/``, below).
 
 Actions, each on the object named:
 - ``MANAGE_CLUB`` (club): the club's players, members, fees, creating its tournaments.
@@ -26,6 +28,7 @@ instead of the tournament; a player stands for the clubs they are a member of.
 
 from __future__ import annotations
 
+import ipaddress
 from functools import wraps
 from typing import Any
 
@@ -223,3 +226,31 @@ def player_pages_visible(user: Any, player_ids: Any) -> frozenset[int]:
             "player_id", flat=True
         )
     )
+
+
+# --- the first run (``/setup/``) -----------------------------------------------------------
+
+
+def first_run_open() -> bool:
+    """The first-run page exists only while the installation has no account at all."""
+    from django.contrib.auth import get_user_model
+
+    return not get_user_model().objects.exists()
+
+
+def first_run_needs_code(address: str | None, *, through_unknown_proxy: bool = False) -> bool:
+    """Who may claim a new installation on ``/setup/``: the laptop itself (a request from
+    its loopback address, ``venue.client_ip.client_ip``) needs nothing more; anyone else,
+    on the hall's Wi-Fi or the internet, must type the one-time code the server printed in
+    its terminal (checked by ``clubs.services.setup``). An unknown address needs the code,
+    and so does a loopback address reached through a proxy the settings do not name
+    (``venue.client_ip.through_unknown_proxy``: a club server whose ``TRUSTED_PROXY_COUNT``
+    was forgotten would otherwise take the whole internet for the laptop)."""
+    if not address or through_unknown_proxy:
+        return True
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return True
+    mapped = getattr(ip, "ipv4_mapped", None)  # ::ffff:127.0.0.1 on a dual-stack socket
+    return not (mapped or ip).is_loopback

@@ -6,6 +6,7 @@ and a search is a ``LIKE`` on that column, the same on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 
@@ -28,3 +29,73 @@ def normalise(text: str) -> str:
 def player_key(first_name: str, last_name: str) -> str:
     """The stored key: last name first, so that a prefix search finds the family name."""
     return f" {normalise(last_name)} {normalise(first_name)} "
+
+
+# --- club names as member lists spell them ------------------------------------------------
+
+# Words that say "a club" rather than which one: "Cego-Club Bräunlingen", "Cegofreunde
+# Bräunlingen" and "CF Bräunlingen e.V." are one club; the town is what tells clubs apart.
+CLUB_WORDS = frozenset(
+    {
+        "cego",
+        "cegoclub",
+        "cegoklub",
+        "cegofreunde",
+        "cegorunde",
+        "cegoverein",
+        "cegospieler",
+        "cegostammtisch",
+        "club",
+        "klub",
+        "verein",
+        "freunde",
+        "runde",
+        "stammtisch",
+        "spieler",
+        "spielgemeinschaft",
+        "sg",
+        "cf",
+        "cc",
+        "cr",
+        "e",
+        "v",
+        "ev",
+        "der",
+        "die",
+        "das",
+        "des",
+        "und",
+        "von",
+        "in",
+        "im",
+    }
+)
+
+
+def club_key(name: str) -> str:
+    """The key a club's name, short name or remembered spelling is found by."""
+    return normalise(name)
+
+
+def club_town_words(name: str) -> tuple[str, ...]:
+    """The words of a club's name that are not "Cego", "Club", "e.V." …: mostly the town."""
+    return tuple(word for word in club_key(name).split() if word not in CLUB_WORDS)
+
+
+def club_similarity(a: str, b: str) -> float:
+    """How alike two club names are, 0 to 1. The town words decide (each of one name against
+    its likeliest in the other, so "Trieberg" is near "Triberg"); the whole name only breaks
+    ties, so "Cego-Club Bräunlingen" is near "Cegofreunde Bräunlingen" and far from
+    "Cego-Club Triberg"."""
+    whole = difflib.SequenceMatcher(None, club_key(a), club_key(b)).ratio()
+    words_a, words_b = club_town_words(a), club_town_words(b)
+    if not words_a or not words_b:
+        return whole * 0.9  # "Cegoclub" alone says little
+
+    def best(words: tuple[str, ...], others: tuple[str, ...]) -> float:
+        return sum(
+            max(difflib.SequenceMatcher(None, w, o).ratio() for o in others) for w in words
+        ) / len(words)
+
+    towns = min(best(words_a, words_b), best(words_b, words_a))
+    return 0.85 * towns + 0.15 * whole

@@ -1,4 +1,4 @@
-from clubs.views import admin, imports, players
+from clubs.views import admin, imports, players, setup
 
 app_name = "clubs"
 
@@ -7,4 +7,5 @@ urlpatterns = [
     *players.urlpatterns,
     *imports.urlpatterns,
     *admin.urlpatterns,
+    *setup.urlpatterns,
 ]

@@ -1,3 +1,6 @@
+"""The season workbook: overview, standings, one sheet per tournament, every deal, the side
+rankings and the teams; written to a file so that memory stays flat."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence

@@ -1,3 +1,5 @@
+"""A tournament's standings as a workbook: the ranking, the open tables and the teams."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
@@ -20,6 +22,8 @@ def _flags(row) -> str:
         marks.append(_("decided by lot"))
     if row.withdrawn:
         marks.append(_("withdrawn"))
+    if getattr(row, "fill_in", False):
+        marks.append(_("fill-in, not ranked"))
     return ", ".join(str(m) for m in marks)
 
 
@@ -40,7 +44,7 @@ def tournament_standings_rows(standings: Standings) -> Iterator[list]:
     ]
     for row in standings.rows:
         yield [
-            row.rank,
+            None if row.fill_in else row.rank,  # a fill-in has no place
             row.number,
             row.first_name,
             row.last_name,

@@ -1,6 +1,6 @@
-"""Excel exports of the standings, written the pretix way: a row generator per sheet (it
-yields the header row first, then one row per line) and a writer that streams the rows into a
-write-only openpyxl workbook.
+"""The Excel writer, the pretix way: each workbook is row generators, one per sheet (the
+header row first, then one row per line; ``exports.standings``, ``exports.season``), and
+``write_workbook`` streams the rows into a write-only openpyxl workbook.
 
 Numbers stay numbers: points are written as integers with a signed number format (+120 / -40),
 so the organiser can add and sort them in Excel.
@@ -23,6 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import to_excel
 from openpyxl.utils.exceptions import IllegalCharacterError
 
+from clubs.cells import looks_like_formula
 from exports.xlsx_rows import RowXmlSheet, encode_row, xml_text
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -30,7 +31,6 @@ SIGNED_FORMAT = "+0;-0;0"
 DATE_FORMAT = "DD.MM.YYYY"
 DATETIME_FORMAT = "DD.MM.YYYY HH:MM"
 # Text starting with one of these would be run as a formula by a spreadsheet.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Characters Excel refuses in a sheet title.
 _BAD_TITLE_CHARACTERS = str.maketrans({c: " " for c in "[]:*?/\\"})
 
@@ -51,12 +51,6 @@ class Sheet:
 
 def sheet_title(title: str) -> str:
     return str(title).translate(_BAD_TITLE_CHARACTERS).strip()[:31] or "Sheet"
-
-
-def looks_like_formula(value: Any) -> bool:
-    """Text that a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return). The one place that decides this."""
-    return isinstance(value, str) and value.startswith(FORMULA_STARTS)
 
 
 def safe_cell(value: Any, worksheet: Any = None) -> WriteOnlyCell:

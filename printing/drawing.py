@@ -329,32 +329,34 @@ class PageCanvas:
             x -= width
         elif align == "center":
             x -= width / 2
-        c = self.canvas
-        c.setFont(span.font, span.size)
-        c.setFillColor(span.color)
-        y = self.height - top - span.size * ASCENT
-        if spacing:  # the spacing is graphics state: kept to this string
-            c.saveState()
-            letters = c.beginText(x, y)
-            letters.setCharSpace(spacing)
-            letters.textOut(text)
-            c.drawText(letters)
-            c.restoreState()
-        else:
-            c.drawString(x, y, text)
+        self._show(x, self.height - top - span.size * ASCENT, [(text, span)], spacing=spacing)
         return width
 
     def spans(self, x: float, top: float, line: Sequence[Span], *, align="left", width=0.0):
-        """One line of spans; ``top`` is the line's top. ``align`` "center" or "right" within
-        ``width``."""
+        """One line of spans, each on the line's baseline whatever its size; ``top`` is the
+        line's top. ``align`` "center" or "right" within ``width``."""
         if align == "center":
             x += (width - line_width(line)) / 2
         elif align == "right":
             x += width - line_width(line)
         size = max(span.size for span in line)
-        for span in line:
-            # each span on the line's baseline, whatever its size
-            x += self.string(x, top + (size - span.size) * ASCENT, span)
+        pieces = [(self._text(span.text), span) for span in line]
+        self._show(x, self.height - top - size * ASCENT, pieces)
+
+    def _show(self, x: float, y: float, pieces, *, spacing: float = 0.0) -> None:
+        """The pieces one after the other from ``x`` on the baseline ``y``, in one text object
+        (no line feed after it: text extraction reads a row of a table as one line)."""
+        c = self.canvas
+        text = c.beginText(x, y)
+        if spacing:
+            text.setCharSpace(spacing)
+        for string, span in pieces:
+            text.setFont(span.font, span.size)
+            text.setFillColor(span.color)
+            text.textOut(string)
+        if spacing:  # the spacing is text state, kept beyond this object: undone
+            text.setCharSpace(0)
+        c.drawText(text)
 
     def lines(self, x: float, top: float, lines: Sequence[Sequence[Span]], **kwargs) -> float:
         """Lines one below the other from ``top``; returns the top below the last."""

@@ -11,7 +11,8 @@ Every PDF is cached by tournament revision (``tournaments.caching``): a click on
 whose content has not changed returns the stored PDF, and any change (a deal, a swap, a
 substitution) gives the next click a new one.
 
-Background rendering: right after a draw, redraw, swap or substitution the views call
+Background rendering: right after a draw, redraw, swap or substitution the views send
+``tournaments.signals.round_seating_changed`` and ``printing.receivers`` calls
 :func:`prerender_round`, which starts a thread (when the transaction commits) that renders the
 round's score sheets, seat plan and table cards into the cache, so that the organiser's click a
 few seconds later finds them ready. The thread lives in the server process: this suits the

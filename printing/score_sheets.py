@@ -50,6 +50,7 @@ from printing.drawing import centred as _centred
 from printing.drawing import fit as _fit
 from printing.drawing import line_height as _line_height
 from printing.drawing import shrink as _shrink
+from tournaments.agreements import five_table_line
 from tournaments.selectors.sheets import RoundSheets, SeatColumn, TableSheet
 
 MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM, MARGIN_LEFT = 9 * mm, 11 * mm, 12 * mm, 11 * mm
@@ -317,6 +318,8 @@ class TableSheetDrawing:
                 "counter": deals
             }
         meta = wrap([Span(meta_text, f.regular, 9)], text_width)
+        if tournament.five_table_agreement:  # the table must know before the first deal
+            meta += wrap([Span(five_table_line(), f.bold, 9)], text_width)
         short_url = setting.base_url + table.short_path
         typed = wrap(
             [

@@ -56,13 +56,16 @@ class Columns:  # widths and heights in points
 
 
 def _row_spans(row: StandingRow, f: Fonts) -> tuple[list[Span], list[Span]]:
-    """The name (last name bold) and the club, in a withdrawn player's italic grey."""
+    """The name (last name bold; a fill-in marked) and the club, in a withdrawn player's
+    italic grey."""
     color = GREY_TEXT if row.withdrawn else BLACK
     bold, regular = (f.bold_italic, f.italic) if row.withdrawn else (f.bold, f.regular)
     name = [
         Span(row.last_name, bold, SIZE, color),
         Span(f", {row.first_name}", regular, SIZE, color),
     ]
+    if row.fill_in:  # listed after the ranked players, without a place
+        name.append(Span(f" ({_('fill-in')})", regular, SIZE, color))
     return name, [Span(row.club, regular, CLUB_SIZE, color)] if row.club else []
 
 
@@ -129,7 +132,13 @@ def _standings_table(standings: Standings, f: Fonts, cols: Columns):
         name, club = _row_spans(row, f)
         rows.append(
             [
-                SpanCell(_rank_spans(row.rank, mark, bold, f, color), f=f, align="right"),
+                SpanCell(
+                    [Span("–", regular, SIZE, color)]
+                    if row.fill_in
+                    else _rank_spans(row.rank, mark, bold, f, color),
+                    f=f,
+                    align="right",
+                ),
                 SpanCell(_number(str(row.number), regular, color), f=f, align="right"),
                 SpanCell(name, f=f),
                 SpanCell(club, f=f),

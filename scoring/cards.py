@@ -13,6 +13,7 @@ sides always hold an even number of cards, so the question only arises at three.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
@@ -35,6 +36,9 @@ for _suit, _pips in _SUITS.items():
     for _pip in _pips:
         CARD_VALUES[f"{_suit}_{_pip}"] = 1
 
+#: How many cards of each face value the deck has: 7 worth 5, 4 each worth 4, 3 and 2, 35 worth 1.
+DECK_FACE_VALUE_COUNTS: dict[int, int] = dict(Counter(CARD_VALUES.values()))
+
 #: The cards taken out for three-hand Cego (51 cards left).
 THREE_HAND_REMOVED: tuple[str, ...] = ("spades_7", "clubs_7", "diamonds_4")
 
@@ -54,6 +58,12 @@ def count_card_points(
     for value in card_values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
             raise ValueError(f"a card's face value is 1..5, not {value!r}")
+    for value, count in Counter(card_values).items():
+        if count > DECK_FACE_VALUE_COUNTS[value]:
+            raise ValueError(
+                f"the deck has only {DECK_FACE_VALUE_COUNTS[value]} cards worth {value}, "
+                f"not {count}"
+            )
     if method == "threes":
         size = 3
     elif method == "pairs":

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 
 __all__ = [
+    "CountAdvice",
     "Draw",
     "DrawError",
+    "advise_count",
     "draw_round",
     "evaluate_tables",
     "new_seed",
@@ -139,6 +141,74 @@ def plan_table_sizes(
             return [preferred_size] * (rest // preferred_size) + list(odd)
     raise DrawError(
         f"{players} players cannot be seated at tables of the allowed sizes {sorted(sizes)}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CountAdvice:
+    """What the draw page tells the organiser about the number of players.
+
+    ``over``: players beyond the last full table of the preferred size; ``missing``: players
+    short of the next one. ``plan``: the tables at the allowed sizes (None: impossible).
+    ``with_size``: for each size the tournament could allow as well, the tables it would give
+    (only sizes that make a plan possible). ``fill_ins``: the fewest players to add for a plan
+    at the allowed sizes (None: no number up to two tables' worth helps).
+    """
+
+    players: int
+    preferred_size: int
+    over: int
+    missing: int
+    plan: tuple[int, ...] | None
+    with_size: dict[int, tuple[int, ...]]
+    fill_ins: int | None
+
+
+def _plan_or_none(players: int, sizes: frozenset[int], preferred: int) -> tuple[int, ...] | None:
+    try:
+        return tuple(
+            plan_table_sizes(players=players, allowed_sizes=sizes, preferred_size=preferred)
+        )
+    except DrawError:
+        return None
+
+
+def advise_count(
+    *,
+    players: int,
+    allowed_sizes: frozenset[int],
+    preferred_size: int,
+    possible_sizes: frozenset[int] = frozenset(),
+) -> CountAdvice:
+    """The player count against the tournament's table sizes, and what would make it fit.
+
+    ``possible_sizes``: sizes the tournament may add (its rule source's, or a table of five by
+    agreement); those already allowed are ignored. E.g. 37 players at tables of 4, possible
+    {5}: one over, three missing, ``with_size`` {5: (4,) * 8 + (5,)}, three fill-ins.
+    """
+    allowed = frozenset(allowed_sizes)
+    over = players % preferred_size
+    plan = _plan_or_none(players, allowed, preferred_size) if players > 0 else None
+    with_size: dict[int, tuple[int, ...]] = {}
+    for size in sorted(frozenset(possible_sizes) - allowed):
+        found = _plan_or_none(players, allowed | {size}, preferred_size) if players > 0 else None
+        if found is not None:
+            with_size[size] = found
+    fill_ins = None
+    if plan is None and players > 0:  # nobody checked in: nothing to fill up
+        # Two tables' worth always reaches a count the preferred size alone can seat.
+        for extra in range(1, 2 * preferred_size + 1):
+            if _plan_or_none(players + extra, allowed, preferred_size) is not None:
+                fill_ins = extra
+                break
+    return CountAdvice(
+        players=players,
+        preferred_size=preferred_size,
+        over=over,
+        missing=(preferred_size - over) % preferred_size,
+        plan=plan,
+        with_size=with_size,
+        fill_ins=fill_ins,
     )
 
 

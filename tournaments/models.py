@@ -103,6 +103,17 @@ class Tournament(models.Model):
     tables_of_3 = models.BooleanField(_("tables of 3 allowed"), default=False)
     tables_of_4 = models.BooleanField(_("tables of 4 allowed"), default=True)
     tables_of_5 = models.BooleanField(_("tables of 5 allowed"), default=False)
+    # A rule source played at four only (swm) may still seat five by the tournament's
+    # agreement: the dealer sits out and pays or receives like a defender. While it is on, the
+    # pinned snapshot carries that table rule (tournaments.seating.with_five_table_agreement).
+    five_table_agreement = models.BooleanField(
+        _("tournament agreement: tables of five"),
+        default=False,
+        help_text=_(
+            "Tables of five although the rule source plays at four: the dealer sits out and "
+            "pays or receives like the defenders."
+        ),
+    )
     entry_mode = models.CharField(
         _("result entry"), max_length=10, choices=EntryMode.choices, default=EntryMode.DEALS
     )
@@ -178,6 +189,10 @@ class Tournament(models.Model):
                 condition=Q(entry_mode__in=["deals", "totals"]), name="tournament_entry_mode"
             ),
             models.CheckConstraint(condition=~Q(rules_slug=""), name="tournament_rules_set"),
+            models.CheckConstraint(
+                condition=Q(five_table_agreement=False) | Q(tables_of_5=True),
+                name="tournament_five_table_agreement_allows_five",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -260,6 +275,9 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # A tournament played on paper and imported as one total per player (totals-only mode).
     paper_total = models.IntegerField(_("total from the paper list"), null=True, blank=True)
+    # A member of the host club who made the count fit at the draw (Ersatzspieler): seated and
+    # scored like anyone, plays free, listed after the ranked players without a place.
+    fill_in = models.BooleanField(_("fill-in"), default=False)
     # The service (tournaments.services.teams) keeps a team to its own tournament and to four.
     team = models.ForeignKey(
         Team,
@@ -292,10 +310,10 @@ class Entry(models.Model):
 
     @property
     def plays_free(self) -> bool:
-        """No entry fee to take (youth where the tournament lets youth play free)."""
+        """No entry fee to take: a fill-in, or youth where the tournament lets youth play free."""
         from tournaments.money import plays_free
 
-        return plays_free(tournament=self.tournament, category=self.category)
+        return self.fill_in or plays_free(tournament=self.tournament, category=self.category)
 
 
 class KeepApart(models.Model):

@@ -1,7 +1,7 @@
 """A tournament's money: entry fees taken at check-in, prize money shared out by place.
 
-``entry_fee_cents`` and ``share_prizes`` are pure; ``tournament_money`` reads one
-tournament's entries (one query) and its standings.
+Pure rules, below the models that use them; ``treasury.selectors.tournament_money`` reads
+one tournament's entries (one query) and its standings and applies them.
 """
 
 from __future__ import annotations
@@ -18,9 +18,12 @@ def plays_free(*, tournament, category: str) -> bool:
 
 
 def entry_fee_cents(entry) -> int:
-    """What this entry pays: the tournament's fee, nothing for youth where youth play free."""
+    """What this entry pays: the tournament's fee; nothing for a fill-in, nor for youth where
+    youth play free."""
     tournament = entry.tournament
-    if plays_free(tournament=tournament, category=entry.category):
+    if getattr(entry, "fill_in", False) or plays_free(
+        tournament=tournament, category=entry.category
+    ):
         return 0
     return tournament.entry_fee_cents
 

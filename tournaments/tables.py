@@ -63,7 +63,10 @@ class RegistrationTable(tables.Table):
         self.withdraw_default = withdraw_default
 
     def render_name(self, record: Entry) -> str:
-        return f"{record.player.last_name}, {record.player.first_name}"
+        name = f"{record.player.last_name}, {record.player.first_name}"
+        if record.fill_in:  # registered at the draw to make the count fit
+            return format_html('{} <span class="badge badge-fill-in">{}</span>', name, _("fill-in"))
+        return name
 
     def render_withdrawn_after_round(self, record: Entry) -> str:
         if record.withdrawn_after_round is None:

@@ -117,24 +117,31 @@ def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> Rankin
         Header(gettext("Rank"), "number"),
         Header(gettext("No."), "number col-number"),
         *_player_headers(),
-        *(Header(gettext("R%(number)s") % {"number": n}, "number") for n in round_numbers),
+        *(Header(gettext("R%(number)s") % {"number": n}, "number round") for n in round_numbers),
         Header(gettext("Total"), "number total"),
     ]
     lot_badge, withdrawn_badge = gettext("decided by lot"), gettext("withdrawn")
+    fill_in_badge, not_ranked = gettext("fill-in"), gettext("fill-in, not ranked")
     table_rows = []
     for record in rows:
+        fill_in = getattr(record, "fill_in", False)
         name = _name(
             record,
             badges(
                 (record.decided_by_lot, "lot", lot_badge),
                 (record.withdrawn, "withdrawn", withdrawn_badge),
+                (fill_in, "fill-in", fill_in_badge),
             ),
         )
+        if fill_in:
+            rank = format_html('<abbr title="{}">–</abbr>', not_ranked)
+        else:
+            rank = rank_html(record.rank, record.tied)
         cells = [
-            _td("number rank", rank_html(record.rank, record.tied)),
+            _td("number rank", rank),
             _td("number col-number", record.number),
             *_player_cells(record, name),
-            *(_td("number", signed_html(total)) for total in record.round_totals),
+            *(_td("number round", signed_html(total)) for total in record.round_totals),
             _td("number total", signed_html(record.total)),
         ]
         css = " ".join(
@@ -143,6 +150,7 @@ def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> Rankin
                 ("tied", record.tied),
                 ("lot", record.decided_by_lot),
                 ("withdrawn", record.withdrawn),
+                ("fill-in", fill_in),
             )
             if on
         )
@@ -219,7 +227,11 @@ def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> l
     return [
         Shown(
             row=row,
-            rank=rank_html(row.rank if rank is None else rank(row), tied(row)),
+            rank=(
+                format_html('<abbr title="{}">–</abbr>', gettext("fill-in, not ranked"))
+                if getattr(row, "fill_in", False)
+                else rank_html(row.rank if rank is None else rank(row), tied(row))
+            ),
             total=signed_html(row.total),
         )
         for row in rows

@@ -9,6 +9,7 @@ from tournaments.views import (
     log,
     registration,
     results_import,
+    rules,
     setup,
     standings,
     table_entry,
@@ -35,4 +36,5 @@ urlpatterns = [
     *results_import.urlpatterns,
     *archive.urlpatterns,
     *log.urlpatterns,
+    *rules.urlpatterns,
 ]

@@ -53,7 +53,9 @@ def tournament_money(*, tournament, standings) -> TournamentMoney:
     playing = [
         row
         for row in standings.rows
-        if not row.withdrawn and any(total is not None for total in row.round_totals)
+        if not row.withdrawn
+        and not row.fill_in  # a fill-in takes no prize
+        and any(total is not None for total in row.round_totals)
     ]
     return TournamentMoney(
         entry_fee_cents=tournament.entry_fee_cents,

@@ -7,12 +7,19 @@ Formats, chosen by the database and the tools at hand:
   with ``pg_restore``). The client must be at least as new as the server.
 - Anywhere else (or ``--format json``): Django's ``dumpdata`` as gzipped JSON with natural
   keys, restored with ``loaddata`` into a migrated database. Portable across databases but
-  slower, and consistent only on PostgreSQL (dumpdata reads table by table).
+  slower. ``dumpdata`` reads table after table, so it reads one snapshot: on PostgreSQL one
+  REPEATABLE READ transaction, on SQLite one read transaction (writers go on in WAL mode, the
+  venue's).
+
+Every file is read back before it gets its final name: SQLite's integrity and foreign-key
+checks on the copy, ``pg_restore --list`` on the dump, and the JSON parsed whole with its
+objects counted against the snapshot it came from.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import logging
 import os
 import shutil
@@ -79,6 +86,101 @@ def _sqlite_path() -> str:
     return str(connection.settings_dict["NAME"])
 
 
+def _sqlite_copy(source_path: str, target_path: Path) -> None:
+    """One consistent copy by SQLite's online backup API (writers are not held up)."""
+    source = sqlite3.connect(source_path, timeout=30)
+    target = sqlite3.connect(target_path)
+    try:
+        with target:
+            source.backup(target)  # one step: a consistent snapshot
+    finally:
+        target.close()
+        source.close()
+
+
+def _check_sqlite_file(path: Path) -> None:
+    """The copy is a sound database whose every reference points at a row it holds."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        if db.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            raise BackupError(f"{path.name}: the copy fails SQLite's integrity check.")
+        broken = db.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise BackupError(
+                f"{path.name}: {len(broken)} rows of the copy point at rows it does not hold "
+                f"(first: table {broken[0][0]})."
+            )
+    finally:
+        db.close()
+
+
+def _dumpdata(handle) -> dict[str, int]:
+    """Write the JSON dump to ``handle``; return its objects per model, counted in the same
+    snapshot (the caller's transaction)."""
+    call_command(
+        "dumpdata",
+        natural_foreign=True,
+        natural_primary=True,
+        exclude=sorted(SETUP_MODELS),
+        stdout=handle,
+        verbosity=0,
+    )
+    counts = {}
+    for model in apps.get_models():
+        label = model._meta.label_lower
+        if label in SETUP_MODELS or model._meta.proxy:
+            continue
+        number = model._default_manager.count()  # as dumpdata reads it
+        if number:
+            counts[label] = number
+    return counts
+
+
+def _json_snapshot(handle) -> dict[str, int]:
+    """The whole database as JSON from one snapshot, while the server keeps writing."""
+    if connection.in_atomic_block:  # the caller's transaction is the snapshot already
+        return _dumpdata(handle)
+    if _engine() == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                # First statement of the transaction: every table is read as of this moment.
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return _dumpdata(handle)
+    if _engine() != "sqlite":
+        return _dumpdata(handle)
+    # SQLite: a read transaction sees one snapshot. Django's atomic() would begin it
+    # IMMEDIATE (the write lock, settings: transaction_mode) and hold every phone up for the
+    # whole dump, so this one read transaction is begun DEFERRED on the connection itself.
+    connection.ensure_connection()
+    raw = connection.connection
+    raw.execute("BEGIN DEFERRED")
+    try:
+        return _dumpdata(handle)
+    finally:
+        raw.execute("ROLLBACK")  # read only: nothing to keep
+
+
+def _check_json_file(path: Path, expected: dict[str, int]) -> None:
+    """The dump parses whole and holds, per model, as many objects as the snapshot did."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            objects = json.load(handle)
+    except (OSError, EOFError, ValueError) as error:
+        raise BackupError(
+            f"{path.name}: the JSON written cannot be read back ({error})."
+        ) from error
+    found: dict[str, int] = {}
+    for item in objects:
+        found[item["model"]] = found.get(item["model"], 0) + 1
+    if found != expected:
+        differ = sorted(
+            set(found) ^ set(expected) | {m for m in found if found[m] != expected.get(m)}
+        )
+        raise BackupError(
+            f"{path.name}: the JSON read back differs from the database ({differ[:3]})."
+        )
+
+
 def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto") -> Path:
     """Write one consistent backup file into ``output_dir`` and return its path.
 
@@ -94,14 +196,8 @@ def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto
         if fmt == "sqlite":
             if _engine() != "sqlite":
                 raise BackupError("The sqlite format backs up SQLite databases only.")
-            source = sqlite3.connect(_sqlite_path(), timeout=30)
-            target = sqlite3.connect(partial)
-            try:
-                with target:
-                    source.backup(target)  # one step: a consistent snapshot
-            finally:
-                target.close()
-                source.close()
+            _sqlite_copy(_sqlite_path(), partial)
+            _check_sqlite_file(partial)
         elif fmt == "pgdump":
             if _engine() != "postgresql":
                 raise BackupError("The pgdump format backs up PostgreSQL databases only.")
@@ -111,16 +207,18 @@ def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto
             done = subprocess.run(command, env=env, capture_output=True, text=True)
             if done.returncode != 0:
                 raise BackupError(f"pg_dump failed: {done.stderr.strip()}")
+            if shutil.which("pg_restore"):
+                listed = subprocess.run(
+                    ["pg_restore", "--list", str(partial)], capture_output=True, text=True
+                )
+                if listed.returncode != 0:
+                    raise BackupError(
+                        f"{final.name}: the dump cannot be read back: {listed.stderr.strip()}"
+                    )
         elif fmt == "json":
             with gzip.open(partial, "wt", encoding="utf-8") as handle:
-                call_command(
-                    "dumpdata",
-                    natural_foreign=True,
-                    natural_primary=True,
-                    exclude=sorted(SETUP_MODELS),
-                    stdout=handle,
-                    verbosity=0,
-                )
+                expected = _json_snapshot(handle)
+            _check_json_file(partial, expected)
         else:
             raise BackupError(f"Unknown backup format {fmt!r}.")
         partial.replace(final)
@@ -161,6 +259,24 @@ def detect_format(path: Path) -> str:
     raise BackupError(f"{path} is not a backup this app wrote.")
 
 
+def _check_json_backup(path: Path) -> None:
+    """Read a JSON backup whole before the database is touched: it must parse and hold a
+    list of objects of models this app has."""
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            objects = json.load(handle)
+    except (OSError, EOFError, ValueError) as error:
+        raise BackupError(
+            f"{path.name} cannot be read whole ({error}): a copy cut short? Nothing was changed."
+        ) from error
+    known = {model._meta.label_lower for model in apps.get_models()}
+    if not isinstance(objects, list) or not all(
+        isinstance(item, dict) and item.get("model") in known and "fields" in item
+        for item in objects
+    ):
+        raise BackupError(f"{path.name} is no backup of this app. Nothing was changed.")
+
+
 def restore_database(*, path: Path, force: bool = False) -> str:
     """Bring the database back from ``path``; refuse a database that holds data unless forced.
 
@@ -170,6 +286,8 @@ def restore_database(*, path: Path, force: bool = False) -> str:
     if not path.is_file():
         raise BackupError(f"{path} does not exist.")
     fmt = detect_format(path)
+    if fmt == "json":
+        _check_json_backup(path)
     if not force and not database_is_empty():
         raise BackupError(
             "The database is not empty; restoring would replace what it holds. "

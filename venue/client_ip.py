@@ -35,3 +35,17 @@ def client_ip(request) -> str | None:
     if len(hops) < count:
         return remote
     return _address(hops[-count]) or remote
+
+
+FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
+
+
+def through_unknown_proxy(request) -> bool:
+    """Did the request come through a proxy the settings do not know of? Forwarding headers
+    while ``TRUSTED_PROXY_COUNT`` is 0: then ``REMOTE_ADDR`` is likely a proxy's (Caddy on the
+    same machine looks like loopback), not the client's. A client sending such headers itself
+    only makes its request look less trustworthy, never more."""
+    if getattr(settings, "TRUSTED_PROXY_COUNT", 0) > 0:
+        return False
+    meta = getattr(request, "META", None) or {}
+    return any(meta.get(name) for name in FORWARDING_HEADERS)

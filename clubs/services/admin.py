@@ -1,4 +1,5 @@
-"""Clubs, seasons, memberships and annual fees, edited in the app's own pages."""
+"""Clubs, memberships and annual fees, edited in the app's own pages (a season:
+``seasons.services``)."""
 
 from __future__ import annotations
 

@@ -4,21 +4,36 @@
 :class:`PlanRow` per line of the file; ``apply_players`` / ``apply_results`` write a plan
 (planned again inside the transaction, so that the preview's decisions hold for the rows as
 they are then). Importing the same file twice finds every row as a match and writes nothing.
+
+Club names: a line's club is found by its name or short name, then by a remembered spelling
+(``ClubAlias``); any other name is an *unknown club*, listed once in the plan with the
+likeliest existing club. The importer's :class:`ClubChoice` per unknown name (map to a club,
+create it, no club) is checked again when applied and remembered as an alias.
+
+Scope: a member-list import by an organiser matches, completes and links only players who
+are members of a club the organiser runs, or of no club (those are every organiser's, as on
+their pages). A line naming a player of another club becomes a new player of the line's club:
+the other club's record is never touched (two clubs may well have a "Hans Müller" each; if
+they are one person, a superuser merges them). Such a line without a club of the importer's
+is an error: a second record without a club would serve nobody.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from clubs.models import Category, Club, Membership, Player
-from clubs.search import normalise, player_key
+from clubs.models import Category, Club, ClubAlias, Membership, Player
+from clubs.permissions import is_superuser, manageable_clubs
+from clubs.search import CLUB_WORDS, club_key, club_similarity, normalise, player_key
 from clubs.tabular import Table
 
 NEW, MATCH, AMBIGUOUS, ERROR = "new", "match", "ambiguous", "error"
@@ -59,6 +74,50 @@ STATUS_WORDS = {
 }
 
 
+# What to do with a club name the registry does not know.
+MAP, CREATE, NO_CLUB = "map", "create", "none"
+SUGGEST_FROM = 0.75  # club_similarity: town words alike (see tests/clubs/test_club_names.py)
+SHORT_NAME_LENGTH = 20  # Club.short_name's max_length
+# How "Cegofreunde …" is abbreviated by clubs themselves: CF Bräunlingen, CC Triberg.
+_PREFIXES = {"cegofreunde": "CF", "cegoclub": "CC", "cegoklub": "CC", "cegorunde": "CR"}
+_FILLERS = {"e", "v", "ev", "der", "die", "das", "des", "und", "von", "in", "im"}
+
+
+@dataclass(frozen=True)
+class ClubChoice:
+    """The importer's answer for one unknown club name."""
+
+    action: str  # MAP, CREATE or NO_CLUB
+    club_id: int | None = None  # MAP: the existing club
+    short_name: str = ""  # CREATE: the new club's short name
+
+
+@dataclass
+class UnknownClub:
+    """A club name of the file that matches no club: once per name, however many lines."""
+
+    name: str  # as the file first spells it
+    key: str
+    lines: int = 0
+    suggestion: Club | None = None  # the likeliest existing club
+    suggestion_usable: bool = False  # the importer runs it (may map to it)
+    short_name: str = ""  # proposed for CREATE
+    town: str = ""  # a created club's town: the name's town words
+    choice: ClubChoice | None = None  # as chosen (None: not chosen, its lines are errors)
+    error: str = ""  # why the choice cannot be applied
+
+    @property
+    def default(self) -> ClubChoice:
+        """What the preview offers first: the suggested club if the importer runs it; no club
+        if the likely club is someone else's (so no second one is created by accident);
+        otherwise a new club."""
+        if self.suggestion is not None:
+            if self.suggestion_usable:
+                return ClubChoice(MAP, club_id=self.suggestion.pk)
+            return ClubChoice(NO_CLUB)
+        return ClubChoice(CREATE, short_name=self.short_name)
+
+
 @dataclass
 class PlanRow:
     line: int
@@ -77,6 +136,7 @@ class PlanRow:
     candidates: list[Player] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)  # what a match would fill in
+    club_key: str = ""  # the unknown club name this line's club came from
 
     @property
     def name(self) -> str:
@@ -89,6 +149,11 @@ class Plan:
     columns: tuple[str, ...]
     unknown_columns: tuple[str, ...]
     warnings: list[str] = field(default_factory=list)
+    unknown_clubs: list[UnknownClub] = field(default_factory=list)
+
+    @property
+    def club_errors(self) -> list[str]:
+        return [unknown.error for unknown in self.unknown_clubs if unknown.error]
 
     def count(self, status: str) -> int:
         return sum(1 for row in self.rows if row.status == status)
@@ -102,16 +167,174 @@ class ImportBlocked(ValidationError):
     """Rows have errors and the organiser did not choose to skip them: nothing written."""
 
 
-def _clubs_by_name() -> dict[str, Club]:
-    clubs: dict[str, Club] = {}
-    for club in Club.objects.all():
-        clubs.setdefault(normalise(club.short_name), club)
-        clubs.setdefault(normalise(club.name), club)
-    return clubs
+def _town_and_prefix(name: str) -> tuple[str, str]:
+    """The town words of a club's name as written, and the initials of the rest:
+    "Cego-Club Bräunlingen e.V." → ("Bräunlingen", "CC")."""
+    town, prefix = [], []
+    for word in re.split(r"[\s\-/]+", name.strip()):
+        keys = club_key(word).split()
+        if not keys:
+            continue
+        if any(key not in CLUB_WORDS for key in keys):
+            town.append(word)
+        elif keys[0] not in _FILLERS:
+            prefix.append(_PREFIXES.get(keys[0], keys[0][:1].upper()))
+    return " ".join(town), "".join(prefix)
+
+
+def propose_short_name(name: str, taken: set[str]) -> str:
+    """A short name for a club created from a list, in the clubs' own style ("CC
+    Bräunlingen"), not ``taken`` (club keys of the short names and names in use)."""
+    town, prefix = _town_and_prefix(name)
+    base = (f"{prefix} {town}".strip() or name.strip())[:SHORT_NAME_LENGTH].strip()
+    candidate, number = base, 1
+    while club_key(candidate) in taken:
+        number += 1
+        suffix = f" {number}"
+        candidate = base[: SHORT_NAME_LENGTH - len(suffix)].strip() + suffix
+    return candidate
+
+
+class ClubNames:
+    """Finds a line's club: its name or short name, then a remembered spelling, then the
+    importer's choice for that unknown name. Collects the unknown names (with the likeliest
+    club) and says where a line names a club the importer does not run."""
+
+    def __init__(
+        self,
+        *,
+        allowed_ids: frozenset[int] | None,
+        choices: dict[str, ClubChoice] | None = None,
+    ) -> None:
+        self.clubs = list(Club.objects.all())
+        self.by_id = {club.pk: club for club in self.clubs}
+        self.by_key: dict[str, Club] = {}
+        self.spellings: dict[int, list[str]] = {club.pk: [club.name] for club in self.clubs}
+        for club in self.clubs:
+            self.by_key.setdefault(club_key(club.short_name), club)
+            self.by_key.setdefault(club_key(club.name), club)
+        for alias in ClubAlias.objects.all():
+            club = self.by_id.get(alias.club_id)
+            if club is not None:
+                self.by_key.setdefault(alias.key, club)
+                self.spellings[club.pk].append(alias.alias)
+        self.allowed_ids = allowed_ids  # None: every club (superuser, command line)
+        self.choices = choices or {}
+        self.unknown: dict[str, UnknownClub] = {}
+        self.new_short_keys: set[str] = set()  # short names chosen for new clubs
+        self.proposed_keys: set[str] = set()  # and proposed: two new clubs never share one
+
+    def may_use(self, club: Club) -> bool:
+        return self.allowed_ids is None or club.pk in self.allowed_ids
+
+    def default(self, club: Club | None, row: PlanRow) -> Club | None:
+        """The club chosen for lines without one (the views check it too)."""
+        if club is not None and not self.may_use(club):
+            row.messages.append(
+                _("“%(text)s” is the club %(club)s, which you do not run")
+                % {"text": club.short_name, "club": club.name}
+            )
+        return club
+
+    def resolve(self, text: str, row: PlanRow) -> Club | None:
+        key = club_key(text)
+        club = self.by_key.get(key)
+        if club is not None:
+            if not self.may_use(club):
+                row.messages.append(
+                    _("“%(text)s” is the club %(club)s, which you do not run")
+                    % {"text": text, "club": club.name}
+                )
+            return club
+        unknown = self.unknown.get(key)
+        if unknown is None:
+            unknown = self.unknown[key] = self._unknown(text, key)
+        unknown.lines += 1
+        row.club_key = key
+        choice = unknown.choice
+        if choice is None or unknown.error:
+            row.messages.append(_("unknown club “%(club)s”") % {"club": text})
+            return None
+        if choice.action == MAP:
+            return self.by_id[choice.club_id]
+        if choice.action == CREATE:
+            # Not saved in a preview: the rows show it by name; apply creates it first.
+            return Club(name=unknown.name, short_name=choice.short_name, town=unknown.town)
+        return None
+
+    def _unknown(self, text: str, key: str) -> UnknownClub:
+        unknown = UnknownClub(name=text, key=key)
+        best, score = None, 0.0
+        for club in self.clubs:
+            for spelling in (*self.spellings[club.pk], club.short_name):
+                alike = club_similarity(text, spelling)
+                if alike > score:
+                    best, score = club, alike
+        if best is not None and score >= SUGGEST_FROM:
+            unknown.suggestion, unknown.suggestion_usable = best, self.may_use(best)
+        taken = set(self.by_key) | self.new_short_keys
+        unknown.short_name = propose_short_name(text, taken | self.proposed_keys)
+        self.proposed_keys.add(club_key(unknown.short_name))
+        unknown.town = (_town_and_prefix(text)[0] or text.strip())[:80]
+        choice = self.choices.get(key)
+        if choice is not None:
+            unknown.choice = choice
+            unknown.error = self._check_choice(unknown, choice, taken)
+            if choice.action == CREATE and not unknown.error:
+                self.new_short_keys.add(club_key(choice.short_name))
+        return unknown
+
+    def _check_choice(self, unknown: UnknownClub, choice: ClubChoice, taken: set[str]) -> str:
+        """Why ``choice`` cannot be applied ("" if it can): checked in every preview and
+        again when the import is confirmed."""
+        if choice.action == MAP:
+            club = self.by_id.get(choice.club_id or 0)
+            if club is None or not self.may_use(club):
+                return _("“%(name)s”: choose one of your clubs, a new club or no club.") % {
+                    "name": unknown.name
+                }
+            return ""
+        if choice.action == CREATE:
+            short = choice.short_name.strip()
+            if len(unknown.name) > 120:
+                return _("“%(name)s” is too long for a club's name (120 characters).") % {
+                    "name": unknown.name[:40] + "…"
+                }
+            if not short or len(short) > SHORT_NAME_LENGTH:
+                return _("“%(name)s”: the new club's short name needs 1 to %(max)s characters.") % {
+                    "name": unknown.name,
+                    "max": SHORT_NAME_LENGTH,
+                }
+            if club_key(short) in taken:
+                return _("“%(name)s”: the short name “%(short)s” is taken.") % {
+                    "name": unknown.name,
+                    "short": short,
+                }
+            return ""
+        if choice.action == NO_CLUB:
+            return ""
+        return _("“%(name)s”: choose what to do with this club.") % {"name": unknown.name}
+
+
+def _field_word(field: str) -> str:
+    """A column's name as the organiser reads it."""
+    words = {
+        "last_name": _("last name"),
+        "first_name": _("first name"),
+        "club": _("club"),
+        "category": _("category"),
+        "member_number": _("member number"),
+        "birth_year": _("birth year"),
+        "email": _("e-mail"),
+        "since": _("joined"),
+        "status": _("status"),
+        "total": _("total"),
+    }
+    return str(words.get(field, field))
 
 
 def _parse_row(
-    line: int, values: dict[str, str], clubs: dict[str, Club], default_club: Club | None
+    line: int, values: dict[str, str], clubs: ClubNames, default_club: Club | None
 ) -> PlanRow:
     row = PlanRow(
         line=line,
@@ -122,17 +345,25 @@ def _parse_row(
         email=values.get("email", "").strip(),
     )
     errors = row.messages
+    # A control character (a NUL from a broken export, say) is in no name: PostgreSQL refuses
+    # to store one, so the line is an error here rather than a crash when it is written.
+    for column, text in values.items():
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+            errors.append(
+                _("the column “%(column)s” holds a control character (a broken export?)")
+                % {"column": _field_word(column)}
+            )
     if not row.last_name:
         errors.append(_("the last name is missing"))
     if not row.first_name:
         errors.append(_("the first name is missing"))
     club_text = values.get("club", "").strip()
     if club_text:
-        row.club = clubs.get(normalise(club_text))
-        if row.club is None:
-            errors.append(_("unknown club “%(club)s”") % {"club": club_text})
+        row.club = clubs.resolve(club_text, row)
+        if row.club is None and not errors:
+            row.member_number = ""  # "no club" chosen: the number was the other club's
     else:
-        row.club = default_club
+        row.club = clubs.default(default_club, row)
     if row.member_number and row.club is None:
         errors.append(_("a member number needs a club"))
     year = values.get("birth_year", "").strip()
@@ -225,8 +456,31 @@ def _changes(row: PlanRow) -> list[str]:
     return changes
 
 
-def plan_table(table: Table, default_club: Club | None, *, want_total: bool) -> Plan:
-    clubs = _clubs_by_name()
+def _allowed_club_ids(user: Any, created_ids: frozenset[int]) -> frozenset[int] | None:
+    """The clubs an import by ``user`` may name and whose players it may touch; None: all
+    (a superuser, or no user: the command line and the results import)."""
+    if user is None or is_superuser(user):
+        return None
+    return frozenset(manageable_clubs(user).values_list("pk", flat=True)) | created_ids
+
+
+def _club_identity(row: PlanRow) -> object:
+    if row.club is None:
+        return None
+    return row.club.pk if row.club.pk is not None else ("new", row.club_key)
+
+
+def plan_table(
+    table: Table,
+    default_club: Club | None,
+    *,
+    want_total: bool,
+    user: Any = None,
+    club_choices: dict[str, ClubChoice] | None = None,
+    created_ids: frozenset[int] = frozenset(),
+) -> Plan:
+    allowed = _allowed_club_ids(user, created_ids)
+    clubs = ClubNames(allowed_ids=allowed, choices=club_choices)
     rows = [_parse_row(line, values, clubs, default_club) for line, values in table.rows]
     keys = {player_key(r.first_name, r.last_name) for r in rows if r.status != ERROR}
     numbers = {r.member_number for r in rows if r.member_number}
@@ -238,7 +492,13 @@ def plan_table(table: Table, default_club: Club | None, *, want_total: bool) -> 
     )
     by_key: dict[str, list[Player]] = {}
     by_number: dict[tuple[int, str], Player] = {}
+    elsewhere: set[str] = set()  # names of players the importer may not touch
     for player in {p.pk: p for p in players}.values():
+        if allowed is not None:
+            club_ids = {m.club_id for m in player.memberships.all()}
+            if club_ids and not club_ids & allowed:
+                elsewhere.add(player.search_key)
+                continue
         by_key.setdefault(player.search_key, []).append(player)
         for membership in player.memberships.all():
             if membership.member_number:
@@ -250,7 +510,7 @@ def plan_table(table: Table, default_club: Club | None, *, want_total: bool) -> 
             row.messages.append(_("the total is missing"))
         if row.status == ERROR:
             continue
-        identity = (player_key(row.first_name, row.last_name), row.club.pk if row.club else None)
+        identity = (player_key(row.first_name, row.last_name), _club_identity(row))
         if identity in seen:
             row.status = ERROR
             row.messages.append(_("the same person as in line %(line)s") % {"line": seen[identity]})
@@ -269,6 +529,23 @@ def plan_table(table: Table, default_club: Club | None, *, want_total: bool) -> 
         _match(row, by_number, by_key)
         if row.status == MATCH:
             row.changes = _changes(row)
+        elif row.status == NEW and player_key(row.first_name, row.last_name) in elsewhere:
+            if row.club is None:
+                # A second record without a club would serve nobody: the club has them.
+                row.status = ERROR
+                row.messages.append(
+                    _(
+                        "a player of this name belongs to a club you do not run, and this line "
+                        "names no club of yours: left out"
+                    )
+                )
+                continue
+            row.messages.append(
+                _(
+                    "a player of this name belongs to a club you do not run: this line makes "
+                    "a new player (a superuser merges them if they are one person)"
+                )
+            )
     missing = []
     if "last_name" not in table.columns:
         missing.append("Nachname")
@@ -280,15 +557,24 @@ def plan_table(table: Table, default_club: Club | None, *, want_total: bool) -> 
         rows=rows,
         columns=tuple(table.columns),
         unknown_columns=table.unknown_columns,
+        unknown_clubs=list(clubs.unknown.values()),
     )
     if missing:
         plan.warnings.append(_("Columns missing: %(columns)s.") % {"columns": ", ".join(missing)})
     return plan
 
 
-def plan_players(*, table: Table, club: Club | None = None) -> Plan:
-    """What importing this member list would do, row by row; writes nothing."""
-    return plan_table(table, club, want_total=False)
+def plan_players(
+    *,
+    table: Table,
+    club: Club | None = None,
+    user: Any = None,
+    club_choices: dict[str, ClubChoice] | None = None,
+) -> Plan:
+    """What importing this member list would do, row by row; writes nothing. ``user``
+    limits the clubs the lines may name and the players they may match (None: all);
+    ``club_choices`` answers the unknown club names (by their key)."""
+    return plan_table(table, club, want_total=False, user=user, club_choices=club_choices)
 
 
 def write_rows(rows: list[PlanRow]) -> dict[int, Player]:
@@ -354,6 +640,8 @@ class Outcome:
     updated: int
     unchanged: int
     skipped: int
+    clubs_created: int = 0
+    spellings_remembered: int = 0
 
 
 def check_blocked(plan: Plan, skip_errors: bool) -> None:
@@ -367,6 +655,45 @@ def check_blocked(plan: Plan, skip_errors: bool) -> None:
         )
 
 
+def _apply_club_choices(plan: Plan, *, user: Any) -> tuple[frozenset[int], int]:
+    """Create the clubs chosen to be created and remember the spellings mapped to a club,
+    for the unknown names that a line to be written uses. Returns the new clubs' ids and
+    the number of spellings remembered."""
+    used = {row.club_key for row in plan.rows if row.status in (NEW, MATCH) and row.club_key}
+    added_by = user if getattr(user, "pk", None) is not None else None
+    created: set[int] = set()
+    remembered = 0
+    for unknown in plan.unknown_clubs:
+        choice = unknown.choice
+        if unknown.key not in used or choice is None:
+            continue
+        if choice.action == MAP:
+            _, new = ClubAlias.objects.get_or_create(
+                key=unknown.key,
+                defaults={"alias": unknown.name, "club_id": choice.club_id, "added_by": added_by},
+            )
+            remembered += int(new)
+        elif choice.action == CREATE:
+            # A club created from a list has no organisers: a superuser names them (the
+            # importer need not be one of them; see docs/ARCHITECTURE.md, "Who may do what").
+            club = Club(name=unknown.name.strip(), short_name=choice.short_name.strip())
+            club.town = unknown.town
+            club.full_clean(validate_unique=False, validate_constraints=False)
+            try:
+                with transaction.atomic():
+                    club.save()
+            except IntegrityError as error:
+                raise ValidationError(
+                    _(
+                        "The club “%(name)s” or the short name “%(short)s” was taken meanwhile: "
+                        "show the preview again. Nothing was written."
+                    )
+                    % {"name": club.name, "short": club.short_name}
+                ) from error
+            created.add(club.pk)
+    return frozenset(created), remembered
+
+
 @transaction.atomic
 def apply_players(
     *,
@@ -374,14 +701,31 @@ def apply_players(
     club: Club | None = None,
     skip_errors: bool = False,
     user: AbstractBaseUser | None = None,
+    club_choices: dict[str, ClubChoice] | None = None,
 ) -> Outcome:
     """Write the member list in one transaction. Rows with errors block everything unless
-    ``skip_errors``; ambiguous rows are left for the organiser to decide by hand."""
+    ``skip_errors``; ambiguous rows are left for the organiser to decide by hand. The
+    choices for unknown club names are checked again; one that cannot be applied (a club
+    the importer does not run, a short name taken) stops everything."""
     if club is not None:
         # Two imports into one club wait for each other (and so do not both create a row).
         Club.objects.select_for_update().get(pk=club.pk)
-    plan = plan_players(table=table, club=club)
+    plan = plan_players(table=table, club=club, user=user, club_choices=club_choices)
+    if plan.club_errors:
+        raise ValidationError(plan.club_errors)
     check_blocked(plan, skip_errors)
+    created_ids, remembered = _apply_club_choices(plan, user=user)
+    if created_ids or remembered:
+        # The new clubs and spellings are found by name now: the rows link to saved clubs.
+        plan = plan_table(
+            table,
+            club,
+            want_total=False,
+            user=user,
+            club_choices=club_choices,
+            created_ids=created_ids,
+        )
+        check_blocked(plan, skip_errors)
     created = updated = unchanged = skipped = 0
     write_rows([row for row in plan.rows if row.status in (NEW, MATCH)])
     for row in plan.rows:
@@ -394,4 +738,11 @@ def apply_players(
             updated += 1
         else:
             unchanged += 1
-    return Outcome(created=created, updated=updated, unchanged=unchanged, skipped=skipped)
+    return Outcome(
+        created=created,
+        updated=updated,
+        unchanged=unchanged,
+        skipped=skipped,
+        clubs_created=len(created_ids),
+        spellings_remembered=remembered,
+    )

@@ -11,6 +11,8 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from clubs.permissions import first_run_open
+
 
 class LoginForm(AuthenticationForm):
     error_messages = {
@@ -37,6 +39,10 @@ class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        # A new installation has no account to log in with: point to the first-time setup.
+        return {**super().get_context_data(**kwargs), "first_run_open": first_run_open()}
 
 
 def locked_out(request, original_response=None, credentials=None):

@@ -1,5 +1,5 @@
-"""Clubs, seasons, members and fees in the app's own pages (not only the Django admin),
-and a tournament's prize money."""
+"""A club's own pages (not only the Django admin): a new club (superusers) and a club's
+name and town (its organisers). Clubs with their fees: ``treasury.views``."""
 
 from __future__ import annotations
 

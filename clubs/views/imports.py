@@ -1,7 +1,9 @@
 """Import pages: upload, preview (nothing written), confirm (one transaction).
 
 The preview carries the file along in the confirm form (base64), so the server keeps no
-state between the two steps; on confirm the rows are planned again and then written.
+state between the two steps; on confirm the rows are planned again and then written. The
+member list's choices for unknown club names travel the same way (``unknown-<i>-key``,
+``-choice``, ``-short``) and are checked again by the service on confirm.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from django.utils.translation import gettext as _
 
 from clubs.forms import ImportForm
 from clubs.models import Club
-from clubs.permissions import MANAGE_CLUB, check, organiser_required
+from clubs.permissions import MANAGE_CLUB, check, manageable_clubs, organiser_required
 from clubs.services import imports as services
+from clubs.services.imports import CREATE, MAP, NO_CLUB, ClubChoice, Plan
 from clubs.tabular import TabularError, read_table
 from clubs.views.common import add_service_errors
 
 # The confirm step sends the file back as base64 (4/3 of its size): this keeps that form
 # under Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB). A member list of 1,500 rows is ~100 kB.
 MAX_UPLOAD_BYTES = 1536 * 1024
+MAX_UNKNOWN_CLUBS = 500  # choices read from one confirm form
 
 
 def _uploaded(request, form: ImportForm) -> tuple[bytes, str] | None:
@@ -57,7 +61,79 @@ def _club(request) -> Club | None:
     return club
 
 
-def import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
+def _club_choices(post) -> dict[str, ClubChoice] | None:
+    """The choices posted for the unknown club names (None: none posted, the first preview).
+    Anything unreadable becomes a choice the service refuses with a message."""
+    if "unknown-0-key" not in post:
+        return None
+    choices = {}
+    for index in range(MAX_UNKNOWN_CLUBS):
+        key = post.get(f"unknown-{index}-key")
+        if key is None:
+            break
+        value = post.get(f"unknown-{index}-choice", "")
+        if value.startswith("club-") and value[5:].isdigit():
+            choice = ClubChoice(MAP, club_id=int(value[5:]))
+        elif value == CREATE:
+            choice = ClubChoice(CREATE, short_name=post.get(f"unknown-{index}-short", ""))
+        elif value == NO_CLUB:
+            choice = ClubChoice(NO_CLUB)
+        else:
+            choice = ClubChoice("")
+        choices[key] = choice
+    return choices
+
+
+def _club_blocks(plan: Plan | None, user) -> list[dict]:
+    """Each unknown club name with its options, the chosen one selected (for the template)."""
+    if plan is None or not plan.unknown_clubs:
+        return []
+    own = list(manageable_clubs(user))
+    blocks = []
+    for index, unknown in enumerate(plan.unknown_clubs):
+        choice = unknown.choice or unknown.default
+        options = []
+        clubs = own
+        if unknown.suggestion_usable:
+            clubs = [unknown.suggestion, *(c for c in own if c.pk != unknown.suggestion.pk)]
+        for club in clubs:
+            label = club.name
+            if unknown.suggestion_usable and club.pk == unknown.suggestion.pk:
+                label = _("%(club)s (suggested)") % {"club": club.name}
+            options.append(
+                {
+                    "value": f"club-{club.pk}",
+                    "label": label,
+                    "selected": choice.action == MAP and choice.club_id == club.pk,
+                }
+            )
+        options.append(
+            {
+                "value": CREATE,
+                "label": _("create as new club “%(name)s”") % {"name": unknown.name},
+                "selected": choice.action == CREATE,
+            }
+        )
+        options.append(
+            {"value": NO_CLUB, "label": _("no club"), "selected": choice.action == NO_CLUB}
+        )
+        blocks.append(
+            {
+                "index": index,
+                "unknown": unknown,
+                "options": options,
+                "short_name": choice.short_name if choice.action == CREATE else unknown.short_name,
+            }
+        )
+    return blocks
+
+
+def import_page(
+    request, *, template: str, context: dict, plan_fn, apply_fn, club_names: bool = False
+):
+    """``club_names``: the member list's way with clubs (choices for unknown names, the
+    importer's clubs only, decided by the service); otherwise every club a row names is
+    checked here."""
     # Bound on every POST, even an empty one (an unbound form cannot take errors).
     posted = request.method == "POST"
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
@@ -75,10 +151,22 @@ def import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
             except TabularError as error:
                 form.add_error("file" if "file" in request.FILES else None, str(error))
             else:
-                plan = plan_fn(table=table, club=club)
-                # Rows may name other clubs: the organiser must be allowed to manage each.
-                for named in {row.club for row in plan.rows if row.club is not None}:
-                    check(request.user, MANAGE_CLUB, named)
+                extra = {}
+                if club_names:
+                    choices = _club_choices(request.POST)
+                    plan = plan_fn(table=table, club=club, user=request.user, club_choices=choices)
+                    if choices is None and plan.unknown_clubs:
+                        # The first preview: show the rows as the offered choices make them.
+                        choices = {u.key: u.default for u in plan.unknown_clubs}
+                        plan = plan_fn(
+                            table=table, club=club, user=request.user, club_choices=choices
+                        )
+                    extra["club_choices"] = choices
+                else:
+                    plan = plan_fn(table=table, club=club)
+                    # Rows may name other clubs: the organiser must be allowed to manage each.
+                    for named in {row.club for row in plan.rows if row.club is not None}:
+                        check(request.user, MANAGE_CLUB, named)
                 if request.POST.get("commit") == "1":
                     try:
                         outcome = apply_fn(
@@ -86,6 +174,7 @@ def import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
                             club=club,
                             skip_errors=request.POST.get("skip_errors") == "1",
                             user=request.user,
+                            **extra,
                         )
                     except ValidationError as error:
                         add_service_errors(form, error)
@@ -98,6 +187,17 @@ def import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
                             )
                             % outcome.__dict__,
                         )
+                        if getattr(outcome, "clubs_created", 0) or getattr(
+                            outcome, "spellings_remembered", 0
+                        ):
+                            messages.info(
+                                request,
+                                _(
+                                    "Clubs created: %(clubs_created)s. Club spellings "
+                                    "remembered for the next import: %(spellings_remembered)s."
+                                )
+                                % outcome.__dict__,
+                            )
                         return None
     return render(
         request,
@@ -112,6 +212,7 @@ def import_page(request, *, template: str, context: dict, plan_fn, apply_fn):
             "content": base64.b64encode(data).decode("ascii") if plan is not None else "",
             "filename": name,
             "club_pk": request.POST.get("club", ""),
+            "club_blocks": _club_blocks(plan, request.user) if club_names else [],
         },
     )
 
@@ -125,6 +226,7 @@ def player_import(request):
         context={},
         plan_fn=services.plan_players,
         apply_fn=services.apply_players,
+        club_names=True,
     )
     return response or redirect("clubs:player_list")
 

@@ -1,3 +1,8 @@
+"""A season's standings under its rule (``seasons.ranking``): every tournament's totals
+added up from the grouped deal sums that the tournament standings use too
+(``tournaments.selectors.standings.grouped_deals``); side rankings; teams of a season; each
+tournament's rows for the workbook. A constant number of queries."""
+
 from __future__ import annotations
 
 from collections import defaultdict

@@ -1,7 +1,8 @@
-"""The season scorer's pages: the season's rules, the notice-board PDF and the workbook.
+"""The season scorer's page: the season's rules (how tournament results add up).
 
-The season standings page itself is public (``tournaments.views.standings``); changing the
-rules and the downloads are for those who may manage the season.
+The season standings page itself is public (``seasons.views.standings``); the notice-board
+PDF and the workbook are downloads (``printing.views``, ``exports.views``), all for those who
+may manage the season.
 """
 
 from __future__ import annotations

@@ -121,6 +121,7 @@ MATRIX: dict[str, Spec] = {
     ),
     "rules:rule_sources": Spec(lambda w: {}, EVERYONE),
     "rules:tariff_card": Spec(lambda w: {"slug": "swm"}, EVERYONE),
+    "tournaments:tournament_rules": Spec(day, EVERYONE),
     "printing:tariff_card_pdf": Spec(lambda w: {"slug": "swm"}, EVERYONE),
     "set_language": Spec(
         lambda w: {}, EVERYONE, post=lambda w, p: {"language": "en"}, get_ok=frozenset({302})
@@ -132,6 +133,22 @@ MATRIX: dict[str, Spec] = {
         get_ok=frozenset({200, 302}),  # a signed-in user is sent on
     ),
     "logout": Spec(lambda w: {}, EVERYONE, post_only=True),
+    # The first-time setup is gone once any account exists: everyone is sent on (visitors
+    # to the login page), and a complete claim from the laptop itself creates nothing.
+    "clubs:first_run": Spec(
+        lambda w: {},
+        EVERYONE,
+        post=lambda w, p: {
+            "username": "eindringling",
+            "password": "Kartenspiel-2026",
+            "password_again": "Kartenspiel-2026",
+            "club_name": "Fremder Verein",
+            "club_short_name": "FV",
+            "club_town": "Irgendwo",
+            "code": "AAAA-AAAA",
+        },
+        get_ok=frozenset({302}),
+    ),
     "admin_login_redirect": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
     "health": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({200, 503})),
     # the table's phone pages: the token is the key, whoever holds it

@@ -316,3 +316,23 @@ def test_an_oversized_upload_is_refused(staff_client, club):
     page = staff_client.post(reverse("clubs:player_import"), {"file": upload})
     assert page.status_code == 200 and "1.5 MB" in page.content.decode()
     assert page.context["plan"] is None and not Player.objects.exists()
+
+
+def test_a_control_character_makes_its_line_an_error_and_nothing_is_written(db):
+    """A NUL byte from a broken export: planned as a new player before, and PostgreSQL then
+    refused the row when it was written (an HTTP 500, a traceback on the command line)."""
+    from clubs.models import Player
+    from clubs.services.imports import ERROR, ImportBlocked, apply_players, plan_players
+    from clubs.tabular import read_table
+
+    data = "Nachname;Vorname\nMüller;Hans\nBau\x00er;Eva\n".encode()
+    table = read_table(data, "liste.csv")
+    plan = plan_players(table=table)
+    broken = next(row for row in plan.rows if row.line == 3)
+    assert broken.status == ERROR
+    assert any("control character" in str(m) for m in broken.messages)
+    with pytest.raises(ImportBlocked):
+        apply_players(table=table)
+    assert not Player.objects.exists()
+    apply_players(table=table, skip_errors=True)
+    assert list(Player.objects.values_list("last_name", flat=True)) == ["Müller"]

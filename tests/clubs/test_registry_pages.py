@@ -98,6 +98,7 @@ def test_excel_export_keeps_formulas_as_text(staff_client, registry):
     values = [row for row in sheet.iter_rows(values_only=True)]
     assert [row[0] for row in values[1:]] == ["=Formel", "Müller", "Weißhaar"]
     assert sheet["A2"].data_type == "s"
+    assert sheet["A2"].quotePrefix  # editing it in Excel keeps it text
 
 
 @pytest.mark.pdf

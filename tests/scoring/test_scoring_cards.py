@@ -66,3 +66,9 @@ def test_rejects_impossible_face_values(bad: list[object]) -> None:
 def test_rejects_an_unknown_method() -> None:
     with pytest.raises(ValueError):
         count_card_points([1, 2], "fours")  # type: ignore[arg-type]
+
+
+def test_a_pile_the_deck_cannot_make_is_refused():
+    with pytest.raises(ValueError, match="7 cards worth 5"):
+        count_card_points([5] * 20, "threes")
+    assert count_card_points([5] * 7, "threes") == 13 + 13 + 4  # the whole deck's fives

@@ -142,7 +142,7 @@ def test_treasurer_page_and_excel_export(staff_client, members):
     rows = list(sheet.iter_rows(values_only=True))
     assert rows[0][0] == "last name" and len(rows) == 4
     injected = next(cell for cell in sheet["A"] if cell.value == "=HYPERLINK(1)")
-    assert injected.data_type == "s"  # text, not a formula
+    assert injected.data_type == "s" and injected.quotePrefix  # text, even after editing
     assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref
     by_name = {row[0]: row for row in rows[1:]}
     assert by_name["Passiv"][10] == 10.0  # owes 10 €

@@ -90,10 +90,13 @@ def test_restore_refuses_a_file_that_is_no_backup(db, tmp_path):
         call_command("restore", str(tmp_path / "missing.sqlite3"), stdout=StringIO())
 
 
-def test_backup_while_deals_keep_arriving_is_consistent(tmp_path):
+@pytest.mark.parametrize("requested", ["native", "json"])
+def test_backup_while_deals_keep_arriving_is_consistent(tmp_path, requested):
     """A writer keeps entering deals while the backup runs: the backup holds whole deals,
-    each with its history row, and nothing half-written."""
-    fmt = native_format()
+    each with its history row, and nothing half-written. The JSON format too, the fallback
+    without pg_dump: it once read table after table, and a deal entered in between left a
+    history row without its deal (the restore then failed on the foreign key)."""
+    fmt = native_format() if requested == "native" else "json"
     tournament = TournamentFactory(rules_slug="swm", deals_per_round=24)
     tables = [seat_table(tournament=tournament, table_number=n) for n in range(1, 5)]
     stop = threading.Event()
@@ -154,3 +157,63 @@ def test_a_missing_backup_folder_does_not_stop_the_round_closing(played, setting
     set_round_state(round=round_, state=Round.State.PLAYING, user=organiser, reason="again")
     set_round_state(round=round_, state=Round.State.CLOSED, user=organiser, close_open=True)
     assert Round.objects.get(pk=round_.pk).state == Round.State.CLOSED
+
+
+def test_a_json_dump_that_does_not_read_back_whole_is_no_backup(played, tmp_path, monkeypatch):
+    """The file is parsed and counted before it gets its name: one that stops short (a full
+    disk, a killed writer) is an error, and no file is left behind."""
+
+    def cut_short(name, *args, stdout, **kwargs):
+        stdout.write('[{"model": "tournaments.deal", "pk": 1, "fields": {}}')  # no closing ]
+
+    monkeypatch.setattr(backups, "call_command", cut_short)
+    with pytest.raises(backups.BackupError, match="cannot be read back"):
+        backups.backup_database(output_dir=tmp_path, fmt="json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_json_dump_missing_rows_is_no_backup(played, tmp_path, monkeypatch):
+    real = backups.call_command
+
+    def without_changes(name, *args, exclude, **kwargs):
+        real(name, *args, exclude=[*exclude, "tournaments.dealchange"], **kwargs)
+
+    monkeypatch.setattr(backups, "call_command", without_changes)
+    with pytest.raises(backups.BackupError, match="differs from the database"):
+        backups.backup_database(output_dir=tmp_path, fmt="json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_sqlite_copy_with_a_dangling_reference_is_no_backup(played, tmp_path, monkeypatch):
+    if connection.vendor != "sqlite":
+        pytest.skip("the SQLite format backs up SQLite databases only")
+    real_copy = backups._sqlite_copy
+
+    def copy_then_break(source, target):
+        real_copy(source, target)
+        with sqlite3.connect(target) as db:  # foreign keys are off in a plain connection
+            db.execute("UPDATE tournaments_dealchange SET deal_id = 999999")
+
+    monkeypatch.setattr(backups, "_sqlite_copy", copy_then_break)
+    with pytest.raises(backups.BackupError, match="point at rows it does not hold"):
+        backups.backup_database(output_dir=tmp_path, fmt="sqlite")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["truncated", "foreign"])
+def test_restore_checks_a_json_backup_whole_before_touching_the_database(played, tmp_path, damage):
+    """A cut-off copy (a USB stick pulled too early) or some other gzipped JSON: a plain
+    error naming the file, and the database keeps everything it held."""
+    import gzip
+
+    good = backups.backup_database(output_dir=tmp_path, fmt="json")
+    bad = tmp_path / f"{damage}.json.gz"
+    if damage == "truncated":
+        bad.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    else:
+        with gzip.open(bad, "wt") as handle:
+            handle.write('{"spieler": ["Hans", "Eva"]}')
+    before = backups.row_counts()
+    with pytest.raises(CommandError, match=bad.name):
+        call_command("restore", str(bad), "--force", stdout=StringIO())
+    assert backups.row_counts() == before

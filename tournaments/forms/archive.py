@@ -1,3 +1,5 @@
+"""Uploading a tournament archive (the JSON another server exported)."""
+
 from __future__ import annotations
 
 from django import forms

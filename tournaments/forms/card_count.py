@@ -1,8 +1,12 @@
+"""The card-counting helper shown inside the entry forms: how many cards of each face value
+a pile holds (the view that answers it: ``tournaments/views/card_count.py``)."""
+
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.cards import DECK_FACE_VALUE_COUNTS
 from tournaments.forms.rendering import PlainRenderer
 
 FACE_VALUES = {
@@ -21,8 +25,9 @@ class CardCountForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, (_value, label) in FACE_VALUES.items():
+            # No more than the deck holds of that value (a pile of 20 kings is a typing slip).
             self.fields[name] = forms.IntegerField(
-                label=label, min_value=0, max_value=54, required=False
+                label=label, min_value=0, max_value=DECK_FACE_VALUE_COUNTS[_value], required=False
             )
 
     def card_values(self) -> list[int]:

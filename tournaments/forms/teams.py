@@ -1,4 +1,4 @@
-"""Forms of the season area: teams of a tournament, season rules, archive upload."""
+"""A tournament's teams: up to four of its entries under one name and club."""
 
 from __future__ import annotations
 

@@ -58,6 +58,7 @@ TOURNAMENT_SETTINGS = (
     "tables_of_3",
     "tables_of_4",
     "tables_of_5",
+    "five_table_agreement",
     "entry_mode",
     "tie_break",
     "entry_fee_cents",
@@ -276,6 +277,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 "checked_in": e.checked_in,
                 "withdrawn_after_round": e.withdrawn_after_round,
                 "paper_total": e.paper_total,
+                "fill_in": e.fill_in,
                 "team": team_of.get(e.pk),
             }
             for e in entries

@@ -17,12 +17,15 @@ class PrizeGroups:
 
 
 def prize_groups(standings: Standings) -> PrizeGroups:
-    """Players who withdrew or never played take no part; tied players all appear (until the
-    lot separates them). The last place is only named once more than one player has played."""
+    """Players who withdrew or never played take no part, nor do fill-ins; tied players all
+    appear (until the lot separates them). The last place is only named once more than one
+    player has played."""
     playing = [
         row
         for row in standings.rows
-        if not row.withdrawn and any(total is not None for total in row.round_totals)
+        if not row.withdrawn
+        and not row.fill_in
+        and any(total is not None for total in row.round_totals)
     ]
 
     def first_of(rows: list[StandingRow]) -> list[StandingRow]:

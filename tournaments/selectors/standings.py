@@ -1,4 +1,5 @@
-"""Standings of a tournament and of a season, in a constant number of queries.
+"""Standings of a tournament in a constant number of queries (a season's build on them:
+``seasons.selectors.standings``).
 
 Scores belong to whoever sat in a seat at that deal (the seat's entry, or its latest
 substitute from that deal on). Only confirmed deals at tables that were not voided count.
@@ -47,6 +48,9 @@ class StandingRow:
     tied: bool  # still tied with a neighbour: the tie-break rule did not separate them
     decided_by_lot: bool
     withdrawn: bool
+    # A fill-in (Entry.fill_in): listed after the ranked players, without a place of its own
+    # (``rank`` continues the count so that every row has one) and without a prize.
+    fill_in: bool = False
 
     @property
     def name(self) -> str:
@@ -258,6 +262,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
             "team_id",
             "team__name",
             "team__club__short_name",
+            "fill_in",
         )
     )
     clubs = home_clubs(player__entries__tournament=tournament)
@@ -374,6 +379,9 @@ def ranked_rows(
         return (tally.total, _tie_key(tournament.tie_break, tally))
 
     listed.sort(key=lambda e: (key(e), -e["number"]), reverse=True)
+    # Fill-ins come after the ranked players (each a group of its own: no place to share).
+    fill_ins = [e for e in listed if e.get("fill_in")]
+    listed = [e for e in listed if not e.get("fill_in")]
     # Group by (total, tie-break key); inside a group the lot decides, if drawn.
     groups: list[list[dict]] = []
     for entry in listed:
@@ -381,6 +389,7 @@ def ranked_rows(
             groups[-1].append(entry)
         else:
             groups.append([entry])
+    groups += [[entry] for entry in fill_ins]
 
     rows: list[StandingRow] = []
     position = 0
@@ -408,6 +417,7 @@ def ranked_rows(
                     tied=shares_rank,
                     decided_by_lot=lot is not None,
                     withdrawn=entry["withdrawn_after_round"] is not None,
+                    fill_in=bool(entry.get("fill_in")),
                 )
             )
         position += len(group)

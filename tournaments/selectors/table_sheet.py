@@ -31,6 +31,7 @@ class SeatInfo:
     number: int
     substitutes: tuple[tuple[int, str], ...]  # (from deal, name)
     short_name: str = ""  # "Anna K." for narrow sheets
+    entry_id: int | None = None  # the seat's entry: its row on the standings page
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
             position=seat.position,
             name=seat.entry.player.full_name,
             number=seat.entry.number,
+            entry_id=seat.entry_id,
             short_name=f"{seat.entry.player.first_name} {seat.entry.player.last_name[:1]}.",
             substitutes=tuple(
                 (sub.from_deal, sub.entry.player.full_name) for sub in seat.substitutions.all()

@@ -345,6 +345,7 @@ def _write(data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int) -> Imp
                 checked_in=bool(e.get("checked_in")),
                 withdrawn_after_round=e.get("withdrawn_after_round"),
                 paper_total=e.get("paper_total"),
+                fill_in=bool(e.get("fill_in")),
                 team=teams[e["team"]] if e.get("team") else None,
             )
             for e in _list(data, "entries", _("the archive"))

@@ -71,10 +71,12 @@ def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = No
     (youth where the tournament says so): there is no fee to take."""
     locked = _locked_entry(entry)
     if paid and locked.plays_free:
-        raise ValidationError(
-            _("%(name)s plays free (youth): there is no entry fee to take.")
-            % {"name": locked.player.full_name}
+        message = (
+            _("%(name)s plays free (fill-in): there is no entry fee to take.")
+            if locked.fill_in
+            else _("%(name)s plays free (youth): there is no entry fee to take.")
         )
+        raise ValidationError(message % {"name": locked.player.full_name})
     before = locked.fee_paid
     locked.fee_paid = paid
     locked.save(update_fields=["fee_paid"])

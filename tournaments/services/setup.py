@@ -14,14 +14,15 @@ from collections.abc import Iterable
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club, Player
 from rules.registry import get_rule_source, rule_source_data
 from seasons.models import Season
-from tournaments.models import Deal, Entry, Tournament, TournamentChange
+from tournaments import seating
+from tournaments.models import Deal, Entry, Table, Tournament, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.registration import entry_category
 from tournaments.services.revision import bump_revision
@@ -40,6 +41,7 @@ LOGGED_SETTINGS = (
     "tables_of_3",
     "tables_of_4",
     "tables_of_5",
+    "five_table_agreement",
     "entry_mode",
     "tie_break",
     "entry_fee_cents",
@@ -67,8 +69,11 @@ def _check_table_sizes(
     table_sizes: frozenset[int],
     preferred_table_size: int,
     last_round_raeuber: bool = False,
+    five_table_agreement: bool = False,
 ) -> None:
     supported = supported_table_sizes(rules_slug)
+    if five_table_agreement and seating.five_table_agreement_possible(rule_source_data(rules_slug)):
+        supported |= {seating.AGREED_TABLE}
     source = get_rule_source(rules_slug)
     if source.practice_only:  # two-hand Cego: club evenings, not tournaments
         raise ValidationError(
@@ -91,6 +96,10 @@ def _check_table_sizes(
         errors["table_sizes"] = _(
             "The rule source %(rules)s is played at tables of %(sizes)s only."
         ) % {"rules": rules_slug, "sizes": ", ".join(str(s) for s in sorted(supported))}
+        if 5 in table_sizes and seating.five_table_agreement_possible(rule_source_data(rules_slug)):
+            errors["table_sizes"] += " " + _(
+                "Tables of five can be agreed for the tournament on the draw page."
+            )
     if table_sizes and preferred_table_size not in table_sizes:
         errors["preferred_table_size"] = _("The preferred table size must be an allowed size.")
     if errors:
@@ -157,6 +166,15 @@ def create_tournament(
     return tournament
 
 
+def _has_table_of(tournament: Tournament, size: int) -> bool:
+    return (
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(size=Count("seats"))
+        .filter(size=size)
+        .exists()
+    )
+
+
 @transaction.atomic
 def update_tournament(
     *,
@@ -207,15 +225,33 @@ def update_tournament(
         errors["entry_mode"] = _("The result entry cannot change once results exist.")
     if errors:
         raise ValidationError(errors)
+    # The agreed table of five (services.player_count) stays while tables of five stay allowed.
+    agreement = locked.five_table_agreement and 5 in table_sizes
     _check_table_sizes(
         rules_slug=rules_slug,
         table_sizes=table_sizes,
         preferred_table_size=preferred_table_size,
         last_round_raeuber=last_round_raeuber,
+        five_table_agreement=agreement,
     )
+    if locked.five_table_agreement and not agreement and _has_table_of(locked, 5):
+        raise ValidationError(
+            {
+                "table_sizes": _(
+                    "A table of five has been drawn under the tournament agreement: tables of "
+                    "five stay allowed."
+                )
+            }
+        )
     if rules_slug != locked.rules_slug:
         locked.rules_slug = rules_slug
         locked.rules_snapshot = rule_source_data(rules_slug)
+        agreement = agreement and seating.five_table_agreement_possible(locked.rules_snapshot)
+        if agreement:
+            locked.rules_snapshot = seating.with_five_table_agreement(locked.rules_snapshot)
+    elif locked.five_table_agreement and not agreement:
+        locked.rules_snapshot = seating.without_five_table_agreement(locked.rules_snapshot)
+    locked.five_table_agreement = agreement
     locked.name = name
     locked.host_club = host_club
     locked.date = date

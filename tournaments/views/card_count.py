@@ -7,7 +7,6 @@ on how many cards of each face value it has; the engine's ``count_card_points`` 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from scoring import count_card_points
@@ -19,10 +18,8 @@ def count_cards(request: HttpRequest) -> HttpResponse:
     form = CardCountForm(request.POST, prefix="count")
     context: dict = {"form": form}
     if form.is_valid():
-        values = form.card_values()
-        if len(values) > 54:
-            context["error"] = _("A pack has 54 cards.")
-        elif values:
+        values = form.card_values()  # each value within what the deck holds: 54 at most
+        if values:
             context["points"] = count_card_points(values, form.cleaned_data["method"])
             context["cards"] = len(values)
     return render(request, "tournaments/entry/_card_count_result.html", context)

@@ -1,9 +1,13 @@
 """Seat draw and seat plan of a round (organisers only).
 
 ``round_draw`` shows a drawn round (seed, tables, warnings, redraw and swap) or, for the next
-round not yet drawn, who would be drawn and the button that draws it. The rule for when a
-round may be drawn lives in ``tournaments.services.draws``.
+round not yet drawn, who would be drawn and the button that draws it; when the players do not
+fit the tournament's table sizes, how many are over or missing and the rules' options, each one
+click (``tournaments.services.player_count``). The rule for when a round may be drawn lives in
+``tournaments.services.draws``.
 """
+
+from collections import Counter
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -12,15 +16,38 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from clubs.models import Player
 from clubs.permissions import MANAGE_TOURNAMENT
-from tournaments import draw as seat_draw
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import SwapForm, add_service_errors
 from tournaments.models import Round, Tournament
 from tournaments.services import draws as services
+from tournaments.services import player_count
 from tournaments.signals import printouts_ahead, round_seating_changed
 from tournaments.views.access import tournament_permission
+
+# The draw page's one-click offers when the count does not fit (services.player_count).
+OPTION_ACTIONS = {
+    "draw_fives": player_count.FIVES,
+    "draw_threes": player_count.THREES,
+    "draw_fill_ins": player_count.FILL_INS,
+}
+
+
+def tables_text(plan: tuple[int, ...] | list[int] | None) -> str:
+    """ "8 tables of 4 and 1 table of 5": a table plan in words."""
+    if not plan:
+        return ""
+    parts = [
+        ngettext("%(count)s table of %(size)s", "%(count)s tables of %(size)s", count)
+        % {"count": count, "size": size}
+        for size, count in sorted(Counter(plan).items(), key=lambda item: -item[1])
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    return _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
 
 
 def _changeable(round_: Round) -> bool:
@@ -66,7 +93,23 @@ def round_draw(request, pk, round):  # noqa: A002
                     return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
         else:
             try:
-                if action == "draw" and round_ is None:
+                if action in OPTION_ACTIONS and round_ is None:
+                    # one click: the rules' way to fit the count, then the draw (services)
+                    option = OPTION_ACTIONS[action]
+                    fill_ins = []
+                    if option == player_count.FILL_INS:
+                        wanted = [v for v in request.POST.getlist("fill_in") if v.isdigit()]
+                        fill_ins = list(Player.objects.filter(pk__in=wanted))
+                    player_count.draw_with(
+                        tournament=tournament,
+                        number=round,
+                        option=option,
+                        players=fill_ins,
+                        user=request.user,
+                        while_previous_open=bool(request.POST.get("while_previous_open")),
+                    )
+                    messages.success(request, _("Round %(number)s drawn.") % {"number": round})
+                elif action == "draw" and round_ is None:
                     services.draw_next_round(
                         tournament=tournament,
                         number=round,
@@ -104,16 +147,18 @@ def round_draw(request, pk, round):  # noqa: A002
         ),
     }
     if round_ is None:
-        players = services.eligible_entries(tournament=tournament, round_number=round).count()
-        try:
-            plan = seat_draw.plan_table_sizes(
-                players=players,
-                allowed_sizes=tournament.allowed_table_sizes,
-                preferred_size=tournament.preferred_table_size,
-            )
-        except seat_draw.DrawError:
-            plan = None
-        context.update({"players": players, "plan": plan})
+        options = player_count.count_options(tournament=tournament, round_number=round)
+        context.update(
+            {
+                "players": options.advice.players,
+                "plan": list(options.advice.plan) if options.advice.plan else None,
+                "options": options,
+                "plan_text": tables_text(options.advice.plan),
+                "fives_text": tables_text(options.fives),
+                "threes_text": tables_text(options.threes),
+                "allowed_sizes": ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes)),
+            }
+        )
     else:
         report = services.seating_report(round=round_)
         context.update(

@@ -56,9 +56,12 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     # A posted deal needs only the players and the rules; the page, the whole sheet.
     sheet = table_seating(table=table) if number is not None else table_sheet(table=table)
     position = _my_position(request, table, sheet)
+    standings_url = reverse("tournaments:standings", args=[table.round.tournament_id])
     if position is None:
         return render(
-            request, "tournaments/entry/phone_choose_seat.html", {"table": table, "sheet": sheet}
+            request,
+            "tournaments/entry/phone_choose_seat.html",
+            {"table": table, "sheet": sheet, "standings_url": standings_url},
         )
     partial = request.htmx and request.GET.get("partial") == "sheet"  # the sheet, every 15 s
     if request.method != "POST":
@@ -95,6 +98,9 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "form": form,
         "me": position,
         "my_name": sheet.seats[position].name,
+        # the shared standings page (no query string: it stays cached) with this player's
+        # row marked by the fragment (static/js/standings-search.js)
+        "standings_url": f"{standings_url}#entry-{sheet.seats[position].entry_id}",
         "is_open": _is_open(table),
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
     }

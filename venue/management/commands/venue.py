@@ -11,13 +11,13 @@ import sys
 
 import segno
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
 from venue.environment import is_loopback, lan_address, venue_arguments
+from venue.serving import quiet_queue_warnings, server_options
 
 
 class Command(BaseCommand):
@@ -34,7 +34,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--create-organiser",
             action="store_true",
-            help="create an organiser account (asks for name and password), then stop",
+            help="create an organiser's account and its club (asks in German), then stop",
+        )
+        # Handed on to `create_organiser` (the club area's command, called by name: this
+        # command sits below every area and imports none).
+        for name in ("--username", "--club", "--club-name", "--club-short", "--club-town"):
+            parser.add_argument(name, default=None, help="with --create-organiser")
+        parser.add_argument("--password-stdin", action="store_true", help="with --create-organiser")
+        parser.add_argument(
+            "--no-input", action="store_false", dest="interactive", help="with --create-organiser"
         )
         parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
 
@@ -42,12 +50,28 @@ class Command(BaseCommand):
         if os.environ.get("SECRET_KEY_FILE") is None:
             raise CommandError("Start the venue server through manage.py (it sets up the day).")
         call_command("migrate", interactive=False, verbosity=0)
+        organiser_options = {
+            name: options[name]
+            for name in ("username", "club", "club_name", "club_short", "club_town")
+            if options[name] is not None
+        }
         if options["create_organiser"]:
-            call_command("createsuperuser")
+            call_command(
+                "create_organiser",
+                password_stdin=options["password_stdin"],
+                interactive=options["interactive"],
+                stdout=self.stdout,
+                stderr=self.stderr,
+                **organiser_options,
+            )
             return
+        if organiser_options or options["password_stdin"]:
+            raise CommandError(_("These options belong to --create-organiser."))
         call_command("collectstatic", interactive=False, verbosity=0)
 
         from waitress import create_server
+
+        quiet_queue_warnings()
 
         try:
             server = create_server(
@@ -55,7 +79,7 @@ class Command(BaseCommand):
                 host=options["bind"],
                 port=options["port"],
                 threads=options["threads"],
-                clear_untrusted_proxy_headers=True,
+                **server_options(),
             )
         except OSError as error:
             raise CommandError(
@@ -75,13 +99,6 @@ class Command(BaseCommand):
             _("A backup is written after each closed round into: %(path)s")
             % {"path": settings.VENUE_BACKUP_DIR}
         )
-        if not get_user_model().objects.filter(is_superuser=True).exists():
-            out.write(
-                _(
-                    "No organiser account yet: stop the server and run "
-                    "`python manage.py venue --create-organiser` (same --data)."
-                )
-            )
         if lan:
             url = f"http://{lan}:{port}"
             # The score sheets' QR codes point here (the port is known only now).
@@ -103,6 +120,17 @@ class Command(BaseCommand):
                     "hall's Wi-Fi (or open a hotspot) and start again."
                 )
             )
+        # No account yet: the first-time setup's address and a fresh one-time code (printed
+        # here, kept in the database the server reads; the clubs area's command, by name).
+        call_command(
+            "setup_code",
+            renew=True,
+            if_open=True,
+            local_url=f"http://localhost:{port}",
+            url=[f"http://{lan}:{port}"] if lan else [],
+            venue_data=os.path.dirname(os.environ["SECRET_KEY_FILE"]),
+            stdout=out,
+        )
         out.flush()
         try:
             server.run()

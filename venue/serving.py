@@ -1,0 +1,65 @@
+"""How the venue serves the hall: waitress with room for every phone, and a quiet log.
+
+waitress keeps at most ``connection_limit`` connections (its default is 100) and lets any
+further one wait, unanswered, until an open one closes. 150 players' phones and a few
+spectators keep more than that open between their requests, so the 101st phone saw its
+deal hang. The limit is raised where the operating system lets waitress watch that many
+sockets: with ``poll()`` (Linux, macOS) 1000; where only ``select()`` is there (Windows,
+whose Python watches at most 512 sockets with it) 500.
+
+Under load waitress warns "Task queue depth is N" once per queued request (192,000 lines on a
+busy afternoon); :class:`OncePerInterval` lets one through a minute and counts the rest.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import threading
+import time
+from collections.abc import Callable
+
+CONNECTION_LIMIT = 1000 if hasattr(select, "poll") else 500
+BACKLOG = 2048  # connections the OS holds for waitress to accept (a burst after a round)
+QUEUE_WARNING_SECONDS = 60.0
+
+
+def server_options() -> dict[str, object]:
+    """waitress's adjustments for the venue (besides host, port and threads)."""
+    return {
+        "connection_limit": CONNECTION_LIMIT,
+        "asyncore_use_poll": True,  # waitress falls back to select() where there is no poll()
+        "backlog": BACKLOG,
+        "clear_untrusted_proxy_headers": True,
+    }
+
+
+class OncePerInterval(logging.Filter):
+    """Let one record through per ``seconds``; the next one through says how many were held."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.clock = clock
+        self.last: float | None = None
+        self.held = 0
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        with self.lock:
+            now = self.clock()
+            if self.last is not None and now - self.last < self.seconds:
+                self.held += 1
+                return False
+            if self.held:
+                record.msg = f"{record.getMessage()} (and {self.held} more held back)"
+                record.args = ()
+            self.last, self.held = now, 0
+            return True
+
+
+def quiet_queue_warnings() -> None:
+    """At most one "Task queue depth" warning a minute from waitress (idempotent)."""
+    queue_logger = logging.getLogger("waitress.queue")
+    if not any(isinstance(f, OncePerInterval) for f in queue_logger.filters):
+        queue_logger.addFilter(OncePerInterval(QUEUE_WARNING_SECONDS))
