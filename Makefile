@@ -48,6 +48,7 @@ bench: install
 	DEBUG=1 $(BIN)/python bench/bench_scoring.py  # its manage.py subprocess: a development command
 	$(BIN)/python bench/bench_draw.py
 	$(BIN)/python bench/bench_tournament.py
+	$(BIN)/python bench/bench_printouts.py
 	$(BIN)/python bench/bench_written.py
 	$(BIN)/python bench/bench_clubs.py
 	$(BIN)/python bench/bench_venue_phones.py

@@ -149,11 +149,6 @@ def main() -> None:
     desk = f"/tournaments/{pk}/rounds/1/tables/1/"
     timed("desk entry page (one table)", lambda: client.get(desk), repeat=10)
 
-    # The round's draw page starts the PDF worker processes in the background (the rounds here
-    # were drawn through the service): the printouts below find them ready, as at the venue.
-    from printing import pdf
-
-    timed("PDF workers started (the draw page's warm-up)", pdf.start_workers)
     sheets_url = f"/tournaments/{pk}/rounds/1/print/score-sheets.pdf"
     sheets, _ = timed("score sheets PDF, round 1 (cold, first in process)", cold(sheets_url))
     print(f"{'  PDF size':<46} {len(sheets.content) // 1024:9d} KiB")
@@ -169,7 +164,7 @@ def main() -> None:
     timed("standings xlsx", lambda: client.get(f"/tournaments/{pk}/standings.xlsx"))
 
     # The organiser draws round 3 and clicks "score sheets": the draw started rendering them
-    # in the background (a thread of this process, PDF worker processes).
+    # in the background (a thread of this process).
     settings.PRINT_PRERENDER = "thread"
     cache.clear()
     round3 = f"/tournaments/{pk}/rounds/3/print/score-sheets.pdf"

@@ -1,33 +1,34 @@
-"""Render a template to PDF bytes with WeasyPrint (templates in ``cego_club/templates/print/``).
+"""WeasyPrint, for the PDFs made away from the hall: the season's notice board, the player
+list and the tariff cards (templates in ``cego_club/templates/print/`` and ``cego_club/templates/rules/``). Every
+tournament-day printout is drawn with ReportLab instead (``printing.drawing``), so the venue
+laptop needs no system library.
 
-WeasyPrint works on one core and needs about 30-300 ms a page. A template that marks its
-independent parts with ``<!--part-->`` (a page of the standings or the seat plan, a sheet of
-table cards) is split into as many runs as there are worker processes, rendered
-in parallel, and the PDFs joined with pypdf. Everything in the body belongs in a part: what
-comes before the first mark is repeated in every run. A part should start a new page (a run
-starts one). The workers are started by :func:`warm_up` (the draw page calls it) or by the
-first large PDF of a server process, and kept (from a fork server that has WeasyPrint imported;
-spawned on Windows); a small PDF that finds them not running (or still starting) is rendered
-in-process and starts them for the next one. ``PDF_WORKERS=1`` renders in-process.
+WeasyPrint needs Pango (on Windows: MSYS2, installed by hand). It is imported here on first use
+only, never when the server starts: where it or Pango cannot be loaded, :func:`html_to_pdf`
+raises :class:`PdfUnavailable` (the views answer with a page that says so) and everything
+else works.
 
-Page numbers: ``counter(page)`` and ``counter(pages)`` in a run would count that run's pages
-only. When the page's margin boxes count pages, the runs are rendered without margin boxes,
-and the margin boxes of the whole document (the template's ``@page`` rules on as many blank
-pages as the runs gave) are rendered once and laid over the joined pages. Margin boxes of such
-a template may show fixed text and page counters only (not ``string()``).
-A script that renders such a PDF needs the usual ``if __name__ == "__main__":`` guard.
+The documents are rendered with a leaner copy of WeasyPrint's user-agent stylesheet: the
+stock one gives *every* element styles for six pseudo-elements (``::marker`` and the footnote
+and note ones), which WeasyPrint computes for each element of the document. Here ``::marker``
+applies to list items only (``li``, ``summary``) and the footnote rules are left out (the
+documents have no footnotes). The pages come out the same.
+
+The cyclic garbage collector is paused while a document is rendered: WeasyPrint allocates
+hundreds of thousands of objects for a few pages, and the collections they set off (scanning
+the whole heap, Django's too) took 10-20 % of the time. What the render leaves is collected
+after it.
+
+Also here: the HTTP response of any PDF (:func:`pdf_response`, :func:`content_disposition`).
 """
 
 from __future__ import annotations
 
-import io
-import logging
-import multiprocessing
-import os
+import gc
+import re
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from functools import lru_cache
+from contextlib import contextmanager
+from functools import cache
 from typing import Any
 from urllib.parse import quote
 
@@ -35,155 +36,75 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
-from printing import pdf_worker
 
-PART_MARK = "<!--part-->"
-# A document of fewer parts than this does not start the worker processes (that would cost
-# more than it saves): it is rendered in-process while they start in the background.
-PARALLEL_MIN_PARTS = 8
-_MARGIN_BOXES = [
-    *(f"top-{where}" for where in ("left-corner", "left", "center", "right", "right-corner")),
-    *(f"bottom-{where}" for where in ("left-corner", "left", "center", "right", "right-corner")),
-    *(f"{side}-{where}" for side in ("left", "right") for where in ("top", "middle", "bottom")),
-]
-# Added to each run of a document whose margin boxes count pages: they are drawn afterwards.
-_NO_MARGIN_BOXES = (
-    "<style>@page { "
-    + " ".join(f"@{box} {{ content: none; }}" for box in _MARGIN_BOXES)
-    + " }</style>"
-)
-
-logger = logging.getLogger(__name__)
-_pool: ProcessPoolExecutor | None = None
-_pool_lock = threading.Lock()
-# Set once the workers have rendered something: a small PDF does not wait for them to start.
-_ready = threading.Event()
+class PdfUnavailable(Exception):
+    """WeasyPrint, or a system library it needs (Pango), cannot be loaded on this computer."""
 
 
-def workers() -> int:
-    configured = getattr(settings, "PDF_WORKERS", None) or os.environ.get("PDF_WORKERS")
-    return max(1, int(configured)) if configured else max(1, os.cpu_count() or 1)
-
-
-def _get_pool() -> ProcessPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            # Not a plain fork: the workers would inherit the server's open database
-            # connections. A fork server (Linux, macOS) starts once with WeasyPrint imported
-            # and forks clean workers from itself; Windows spawns them.
-            if "forkserver" in multiprocessing.get_all_start_methods():
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["printing.pdf_worker", "weasyprint"])
-            else:
-                context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=context)
-        return _pool
-
-
-def warm_up() -> None:
-    """Start the worker processes in the background, each with WeasyPrint imported and a line
-    rendered (fonts and stylesheets ready): the next large PDF does not wait for that (about 2 s
-    on the venue laptop). Nothing when PDFs are rendered in-process or the pool runs already."""
-    if workers() < 2 or _pool is not None:
-        return
-
-    def run() -> None:
-        try:
-            start_workers()
-        except Exception:  # the first real PDF starts the pool instead
-            logger.exception("Starting the PDF workers in advance failed")
-
-    threading.Thread(target=run, name="pdf-warm-up", daemon=True).start()
-
-
-def start_workers() -> None:
-    """Start the worker processes and wait until each has rendered a line."""
-    pool = _get_pool()
-    list(pool.map(pdf_worker.warm_up, range(workers())))
-    _ready.set()
-
-
-def _discard_pool() -> None:
-    global _pool
-    with _pool_lock:
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
-        _ready.clear()
-
-
-def _split(html: str, runs: int) -> list[str]:
-    """``html`` as ``runs`` documents of consecutive parts, each with the whole head."""
-    head, _, rest = html.partition(PART_MARK)
-    body_end = rest.rfind("</body>")
-    tail = rest[body_end:] if body_end >= 0 else ""
-    parts = (rest[:body_end] if body_end >= 0 else rest).split(PART_MARK)
-    size = -(-len(parts) // runs)
-    return [head + "".join(parts[i : i + size]) + tail for i in range(0, len(parts), size)]
-
-
-def _counts_pages(head: str) -> bool:
-    return "counter(page" in head
-
-
-def _without_margin_boxes(document: str) -> str:
-    return document.replace("</head>", _NO_MARGIN_BOXES + "</head>", 1)
-
-
-@lru_cache(maxsize=16)  # the same head again: a printout rendered anew after a change
-def _margin_boxes(head: str, pages: int, base_url: str) -> bytes:
-    """``pages`` blank pages of the document whose head is ``head``: its margin boxes only
-    (page numbers of the whole document)."""
-    document = head[: head.find("<body")] if "<body" in head else head
-    blanks = '<div style="break-before: page"></div>' * (pages - 1)
-    return pdf_worker.render(f"{document}<body><div></div>{blanks}</body></html>", base_url)
-
-
-def _join(pdfs: list[bytes], *, margin_boxes_of: str | None = None, base_url: str = "") -> bytes:
-    """The PDFs one after the other; with ``margin_boxes_of`` (a document's head), its margin
-    boxes laid over the joined pages."""
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for content in pdfs:
-        writer.append(PdfReader(io.BytesIO(content)))
-    if margin_boxes_of is not None:
-        overlay = _margin_boxes(margin_boxes_of, len(writer.pages), base_url)
-        for page, boxes in zip(writer.pages, PdfReader(io.BytesIO(overlay)).pages, strict=True):
-            page.merge_page(boxes)
-            page.compress_content_streams()  # merging leaves the page's drawing uncompressed
-    first = PdfReader(io.BytesIO(pdfs[0])).metadata
-    if first:
-        writer.add_metadata({key: str(value) for key, value in first.items()})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-def html_to_pdf(html: str) -> bytes:
-    base_url = str(settings.BASE_DIR)
-    parts = html.count(PART_MARK)
-    runs = min(workers(), parts)
-    if runs < 2:
-        return pdf_worker.render(html, base_url)
-    if not _ready.is_set() and parts < PARALLEL_MIN_PARTS:
-        warm_up()  # the next one is rendered in parallel
-        return pdf_worker.render(html, base_url)
-    documents = _split(html, runs)
-    head = html.partition(PART_MARK)[0]
-    numbered = _counts_pages(head)
-    if numbered:
-        documents = [_without_margin_boxes(document) for document in documents]
+def _import_weasyprint():
     try:
-        pool = _get_pool()
-        pdfs = list(pool.map(pdf_worker.render, documents, [base_url] * len(documents)))
-    except (BrokenProcessPool, OSError) as error:  # a worker died: render here instead
-        logger.warning("PDF workers failed (%s); rendering in-process", error)
-        _discard_pool()
-        return pdf_worker.render(html, base_url)
-    _ready.set()
-    return _join(pdfs, margin_boxes_of=head if numbered else None, base_url=base_url)
+        import weasyprint
+    except (ImportError, OSError) as error:  # OSError: cffi found no Pango library
+        raise PdfUnavailable(str(error)) from error
+    return weasyprint
+
+
+@cache
+def _html_class():
+    weasyprint = _import_weasyprint()
+    html_class = weasyprint.HTML
+    try:
+        from weasyprint import html as ua
+        from weasyprint.css.counters import CounterStyle
+
+        text = ua.UA.replace("::marker {", "li::marker, summary::marker {", 1)
+        text = re.sub(r"^::(footnote|note)-[a-z]+ \{[^}]*\}\n", "", text, flags=re.M)
+        if any(f"\n::{name}" in text for name in ("marker", "footnote", "note")):
+            return html_class  # another WeasyPrint's stylesheet: use it as it is
+        # Its @counter-style rules are in WeasyPrint's own set already (parsed here into a
+        # set of their own: defined twice, they would be warned about).
+        lean = weasyprint.CSS(string=text, counter_style=CounterStyle())
+        if not callable(getattr(html_class, "_ua_stylesheets", None)):
+            return html_class
+    except (ImportError, AttributeError):
+        return html_class
+
+    class PrintHTML(html_class):
+        def _ua_stylesheets(self, forms=False):
+            return [lean]
+
+    return PrintHTML
+
+
+_renders = 0  # renders under way in this process
+_collector_was_enabled = False
+_renders_lock = threading.Lock()
+
+
+@contextmanager
+def _collector_paused():
+    """No cyclic garbage collection inside. Threads may render at once: the collector runs
+    again when the last of them is done (if it ran before the first began)."""
+    global _renders, _collector_was_enabled
+    with _renders_lock:
+        if _renders == 0:
+            _collector_was_enabled = gc.isenabled()
+            gc.disable()
+        _renders += 1
+    try:
+        yield
+    finally:
+        with _renders_lock:
+            _renders -= 1
+            if _renders == 0 and _collector_was_enabled:
+                gc.enable()
+
+
+def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
+    """``html`` as PDF bytes; :class:`PdfUnavailable` where WeasyPrint cannot be loaded."""
+    html_class = _html_class()
+    with _collector_paused():
+        return html_class(string=html, base_url=base_url or str(settings.BASE_DIR)).write_pdf()
 
 
 def render_pdf(

@@ -1,6 +1,12 @@
 """The tournament day's PDFs, built without a request (the views and the background renderer
 share them), and the background renderer itself.
 
+Every one is drawn with ReportLab (no system library: the venue laptop needs nothing but the
+wheels): the score sheets (:mod:`printing.score_sheets`), the seat plan
+(:mod:`printing.seat_plan`), the table cards (:mod:`printing.table_cards`), the standings
+(:mod:`printing.standings_list`) and the prize list (:mod:`printing.prize_list`). Here the
+selectors are read and the labels chosen; the modules draw.
+
 Every PDF is cached by tournament revision (``tournaments.caching``): a click on a printout
 whose content has not changed returns the stored PDF, and any change (a deal, a swap, a
 substitution) gives the next click a new one.
@@ -19,7 +25,6 @@ of rendering it a second time. ``PRINT_PRERENDER`` (setting): ``"thread"`` (defa
 from __future__ import annotations
 
 import logging
-import re
 import threading
 
 from django.conf import settings
@@ -28,52 +33,16 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from printing import pdf, score_sheets
-from printing.pdf import render_pdf
+from printing import drawing, prize_list, score_sheets, seat_plan, standings_list, table_cards
 from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.sheets import RoundSheets, round_sheets
-from tournaments.selectors.standings import (
-    StandingRow,
-    Standings,
-    team_standings,
-    tournament_standings,
-)
+from tournaments.selectors.standings import team_standings, tournament_standings
 from treasury.selectors import tournament_money
 
 logger = logging.getLogger(__name__)
-
-# Seat plan: two columns of this many lines per A4 page (150 players on two pages).
-SEAT_PLAN_ROWS_PER_COLUMN = 38
-SEAT_PLAN_COLUMNS = 2
-# Standings: the rows of one A4 page (each page a part, rendered in parallel): 41 rows of one
-# line under the title on the first page (40 when its right-hand block has a third line: venue
-# and "provisional"), 44 on the others. A name or club that needs two lines makes its row
-# taller (as before), and the page takes fewer rows.
-STANDINGS_ROWS_FIRST_PAGE = 41
-STANDINGS_ROWS_PER_PAGE = 44
-STANDINGS_ROW_MM = 6.0
-STANDINGS_RULE_MM = 0.4 * 25.4 / 72  # the line under each row
-STANDINGS_LINE_MM = {10.5: 12.22 * 25.4 / 72, 9: 10.48 * 25.4 / 72}  # DejaVu Sans, per size
-# Standings columns (mm; the page is 186 mm wide): the name and the club share what is left.
-STANDINGS_WIDTH_MM = 186.0
-STANDINGS_FIXED_MM = {"rank": 16.0, "number": 12.0, "round": 17.0, "total": 18.0}
-STANDINGS_CLUB_MIN_MM = 18.0
-STANDINGS_CELL_PADDING_MM = 1.5
-# DejaVu Sans: the average advance of a name's letters (em, measured: 0.54-0.58 regular, 0.61-0.65
-# bold; digits 0.64), regular and bold; pt in mm. A name just over it may wrap unforeseen: its
-# page then runs over onto one more (numbered all the same).
-STANDINGS_EM = 0.60
-STANDINGS_EM_BOLD = 0.69
-STANDINGS_SPACE_EM = 0.32
-STANDINGS_SHIFT_MM = 0.6  # a 9 pt cell's first baseline lowered to the 10.5 pt cells'
-PT_MM = 25.4 / 72
-
-
-def _chunks(items, size):
-    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def _rules_name(sheets: RoundSheets) -> str:
@@ -82,20 +51,15 @@ def _rules_name(sheets: RoundSheets) -> str:
 
 
 def seat_plan_pdf(*, tournament: Tournament, round_number: int) -> bytes:
+    """Every player in alphabetical order with table and seat (:mod:`printing.seat_plan`)."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
-    lines = list(sheets.seat_plan())
-    per_page = SEAT_PLAN_ROWS_PER_COLUMN * SEAT_PLAN_COLUMNS
-    pages = [_chunks(page, SEAT_PLAN_ROWS_PER_COLUMN) for page in _chunks(lines, per_page)] or [
-        [[]]
-    ]
-    return render_pdf("print/seat_plan.html", {"sheets": sheets, "pages": pages, "lines": lines})
+    return seat_plan.seat_plan_pdf(sheets=sheets)
 
 
 def table_cards_pdf(*, tournament: Tournament, round_number: int) -> bytes:
+    """Two cards on a page, each a table's number and players (:mod:`printing.table_cards`)."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
-    return render_pdf(
-        "print/table_cards.html", {"sheets": sheets, "pairs": _chunks(list(sheets.tables), 2)}
-    )
+    return table_cards.table_cards_pdf(sheets=sheets)
 
 
 def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
@@ -111,122 +75,12 @@ def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str
     )
 
 
-def _standings_pages(
-    standings: Standings, widths: dict[str, str]
-) -> list[list[tuple[StandingRow, bool]]]:
-    """The rows page by page, each with whether it is shaded (every second row of the list):
-    as many as fit, a row whose name or club wraps counted as tall as it gets."""
-    name_room = _mm(widths["name"]) - 2 * STANDINGS_CELL_PADDING_MM
-    club_room = _mm(widths["club"]) - 2 * STANDINGS_CELL_PADDING_MM
-    first = STANDINGS_ROWS_FIRST_PAGE
-    if standings.tournament.venue and not standings.finished:
-        first -= 1
-    budget = first * (STANDINGS_ROW_MM + STANDINGS_RULE_MM)
-    pages: list[list[tuple[StandingRow, bool]]] = [[]]
-    used = 0.0
-    for index, row in enumerate(standings.rows):
-        height = _row_mm(_name_words(row), _club_words(row), name_room, club_room)
-        if pages[-1] and used + height > budget + 0.01:
-            pages.append([])
-            used, budget = 0.0, STANDINGS_ROWS_PER_PAGE * (STANDINGS_ROW_MM + STANDINGS_RULE_MM)
-        pages[-1].append((row, index % 2 == 1))
-        used += height
-    return pages
-
-
-def _row_mm(name: list[float], club: list[float], name_room: float, club_room: float) -> float:
-    """A row's height with its line: one line fits the 6 mm; more lines (a cell set lower by
-    the baseline it shares with the row's larger type) make it taller."""
-    name_lines, club_lines = _lines(name, 10.5, name_room), _lines(club, 9, club_room)
-    if name_lines == club_lines == 1:
-        return STANDINGS_ROW_MM + STANDINGS_RULE_MM
-    tallest = max(
-        name_lines * STANDINGS_LINE_MM[10.5], club_lines * STANDINGS_LINE_MM[9] + STANDINGS_SHIFT_MM
-    )
-    return max(STANDINGS_ROW_MM, tallest) + STANDINGS_RULE_MM
-
-
-def _mm(width: str) -> float:
-    return float(width.removesuffix("mm"))
-
-
-def _text_mm(text: str, size_pt: float, *, bold: bool = False) -> float:
-    """An estimate of ``text``'s width in DejaVu Sans (the printouts' font)."""
-    return len(text) * size_pt * (STANDINGS_EM_BOLD if bold else STANDINGS_EM) * PT_MM
-
-
-def _words(text: str, size_pt: float, *, bold: bool = False) -> list[float]:
-    """The widths of ``text``'s pieces a line may end after (spaces, hyphens)."""
-    return [_text_mm(piece, size_pt, bold=bold) for piece in re.findall(r"[^\s-]*-|[^\s-]+", text)]
-
-
-def _name_words(row: StandingRow) -> list[float]:
-    return [*_words(row.last_name + ",", 10.5, bold=True), *_words(row.first_name, 10.5)]
-
-
-def _club_words(row: StandingRow) -> list[float]:
-    return _words(row.club, 9)
-
-
-def _lines(words: list[float], size_pt: float, room: float) -> int:
-    """How many lines ``words`` take in ``room`` mm, filled word by word."""
-    space = STANDINGS_SPACE_EM * size_pt * PT_MM
-    lines, width = 1, 0.0
-    for word in words:
-        if width and width + space + word > room:
-            lines, width = lines + 1, word
-        else:
-            width += (space if width else 0.0) + word
-    return lines
-
-
-def _standings_columns(standings: Standings) -> dict[str, str]:
-    """Widths (mm) for the fixed table layout (no cell measured; every page's columns the same).
-    The name and the club column share what the others leave: of the splits a millimetre
-    apart, the one whose rows take the least height (most rows on one line), the wider name
-    column among equals."""
-    fixed = STANDINGS_FIXED_MM
-    free = (
-        STANDINGS_WIDTH_MM
-        - fixed["rank"]
-        - fixed["number"]
-        - fixed["total"]
-        - fixed["round"] * len(standings.round_numbers)
-    )
-    padding = 2 * STANDINGS_CELL_PADDING_MM
-    words = [(_name_words(row), _club_words(row)) for row in standings.rows]
-    club_needs = max((_text_mm(row.club, 9) for row in standings.rows), default=0.0) + padding
-    best_club, best_height = STANDINGS_CLUB_MIN_MM, None
-    club = STANDINGS_CLUB_MIN_MM
-    while club <= min(club_needs, free - STANDINGS_CLUB_MIN_MM):
-        height = sum(
-            _row_mm(name, club_words, free - club - padding, club - padding)
-            for name, club_words in words
-        )
-        if best_height is None or height < best_height - 0.01:
-            best_club, best_height = club, height
-        club += 1.0
-    widths = {key: f"{value:.1f}mm" for key, value in fixed.items()}
-    widths["name"] = f"{free - best_club:.1f}mm"
-    widths["club"] = f"{best_club:.1f}mm"
-    return widths
-
-
 def standings_pdf(*, tournament: Tournament) -> bytes:
-    """One part per page (rendered in parallel), each with the column heads; the notes and the
-    team ranking follow the last rows."""
+    """Every player's rank, rounds and total, the notes and the team ranking
+    (:mod:`printing.standings_list`)."""
     standings = tournament_standings(tournament=tournament)
-    any_withdrawn = any(row.withdrawn for row in standings.rows)
-    widths = _standings_columns(standings)
-    return render_pdf(
-        "print/standings.html",
-        {
-            "standings": standings,
-            "pages": _standings_pages(standings, widths),
-            "widths": widths,
-            "any_withdrawn": any_withdrawn,
-            "teams": team_standings(standings=standings),
-        },
+    return standings_list.standings_pdf(
+        standings=standings, teams=team_standings(standings=standings)
     )
 
 
@@ -240,9 +94,7 @@ def prizes_pdf(*, tournament: Tournament) -> bytes:
         (_("Last place (Mauskönig)"), groups.last),
     ]
     money = tournament_money(tournament=tournament, standings=standings)
-    return render_pdf(
-        "print/prizes.html", {"standings": standings, "sections": sections, "money": money}
-    )
+    return prize_list.prize_list_pdf(standings=standings, sections=sections, money=money)
 
 
 # --- cached by revision --------------------------------------------------------------------
@@ -300,13 +152,11 @@ def _prerender_in_thread(*args) -> None:
 
 
 def warm_up() -> None:
-    """Get the PDF workers (see :func:`printing.pdf.warm_up`) and the score sheets' fonts
-    (read once per process, about 0.4 s) ready before the draw, when printouts are rendered
-    in the background (``PRINT_PRERENDER`` ``"thread"``)."""
-    if getattr(settings, "PRINT_PRERENDER", "thread") == "thread":
-        pdf.warm_up()
-        if not score_sheets.fonts.cache_info().currsize:  # not read yet in this process
-            threading.Thread(target=score_sheets.fonts, name="sheet-fonts", daemon=True).start()
+    """Register the printouts' fonts (once per process) in the background before the draw,
+    when printouts are rendered in the background (``PRINT_PRERENDER`` ``"thread"``)."""
+    thread = getattr(settings, "PRINT_PRERENDER", "thread") == "thread"
+    if thread and not drawing.fonts.cache_info().currsize:  # not read yet in this process
+        threading.Thread(target=drawing.fonts, name="printout-fonts", daemon=True).start()
 
 
 def prerender_round(

@@ -1,7 +1,7 @@
 """The score sheets of a round, drawn straight onto A4 pages with ReportLab.
 
-Why not WeasyPrint, like the other printouts: a score sheet is a grid of some 200 cells, and
-WeasyPrint cascades styles, lays out and draws every one of them: 37 sheets took 3.3 s of CPU
+Why not WeasyPrint (as before): a score sheet is a grid of some 200 cells, and WeasyPrint
+cascades styles, lays out and draws every one of them: 37 sheets took 3.3 s of CPU
 even after the stylesheet was trimmed, most of it for empty boxes. Here the sheet is measured
 once in Python (the column widths, the header's height, the rows' height that fills the page)
 and drawn as lines, rectangles and strings: a 37-table round is about 0.1 s. The same approach
@@ -13,16 +13,16 @@ a line per player to sign. Deal lines are as tall as the page allows (5-9 mm); a
 more deals than fit continues on a second page with the head repeated.
 
 Text is set in DejaVu Sans (the font of the other printouts) when the system has it, else in
-Bitstream Vera, which ReportLab ships (DejaVu's ancestor; characters it lacks are replaced).
+Bitstream Vera, which ReportLab ships (DejaVu's ancestor; characters it lacks are replaced):
+the fonts, the measured text and the canvas are the printouts' toolkit, ``printing.drawing``.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import lru_cache
 
 import segno
 from django.utils.formats import date_format
@@ -30,17 +30,30 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from reportlab.lib.colors import HexColor
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import Canvas
 
+from printing.drawing import (
+    BLACK,
+    GREY_TEXT,
+    LINE_HEIGHT,
+    PAGE_HEIGHT,
+    PAGE_WIDTH,
+    RED,
+    Fonts,
+    PageCanvas,
+    Span,
+    fonts,
+    new_canvas,
+    wrap,
+)
+from printing.drawing import centred as _centred
+from printing.drawing import fit as _fit
+from printing.drawing import line_height as _line_height
+from printing.drawing import shrink as _shrink
 from tournaments.agreements import five_table_line
 from tournaments.selectors.sheets import RoundSheets, SeatColumn, TableSheet
 from venue.environment import command_line
 
-PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM, MARGIN_LEFT = 9 * mm, 11 * mm, 12 * mm, 11 * mm
 CONTENT_WIDTH = PAGE_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
 CONTENT_BOTTOM = PAGE_HEIGHT - MARGIN_BOTTOM  # distances are measured from the top
@@ -58,223 +71,19 @@ TURN_LINE = 1.3  # pt: under the last deal of a turn round the table
 CHANGE_LINE = 2.6  # pt: above the deal a substitute takes the seat over
 SUM_LINE = 2.4  # pt: above the sum
 
-BLACK = HexColor("#000000")
-GREY_TEXT = HexColor("#555555")
 LEGEND_TEXT = HexColor("#222222")
 OUT_TEXT = HexColor("#333333")
-RED = HexColor("#aa0000")
 HEAD_FILL = HexColor("#e6e6e6")
 OUT_FILL = HexColor("#d9d9d9")
 HATCH = HexColor("#bbbbbb")
 SUB_RULE = HexColor("#777777")
 
-LINE_HEIGHT = 1.17  # DejaVu's own line height ("normal"), in ems
-ASCENT = 0.93  # DejaVu's ascender, in ems: the baseline below a line's top
-CAP_HEIGHT = 0.73  # DejaVu's capitals and digits, in ems
 
-FONT_FILES = {
-    "regular": ("DejaVuSans.ttf", "Vera.ttf"),
-    "bold": ("DejaVuSans-Bold.ttf", "VeraBd.ttf"),
-    "italic": ("DejaVuSans-Oblique.ttf", "VeraIt.ttf"),
-    "mono-bold": ("DejaVuSansMono-Bold.ttf", "VeraBd.ttf"),
-}
-FONT_DIRS = (
-    "/usr/share/fonts/truetype/dejavu",
-    "/usr/share/fonts/dejavu",
-    "/usr/share/fonts/TTF",
-    "/usr/share/fonts/truetype",
-    "/usr/local/share/fonts",
-    "/opt/homebrew/share/fonts",
-    "/Library/Fonts",
-    str(Path.home() / "Library" / "Fonts"),
-    str(Path.home() / ".local" / "share" / "fonts"),
-    "C:/Windows/Fonts",
-)
-
-
-@dataclass(frozen=True)
-class Fonts:
-    regular: str
-    bold: str
-    italic: str
-    mono_bold: str
-    missing_glyphs: bool  # Vera: map characters it lacks (e.g. "−") to ones it has
-
-
-def _find_font(filename: str) -> Path | None:
-    for directory in FONT_DIRS:
-        path = Path(directory) / filename
-        if path.is_file():
-            return path
-    return None
-
-
-@cache
-def fonts() -> Fonts:
-    """Registered once per process: DejaVu where every one of its files is found, else Vera."""
-    import reportlab
-
-    vera_dir = Path(reportlab.__file__).parent / "fonts"
-    dejavu = {role: _find_font(files[0]) for role, files in FONT_FILES.items()}
-    if dejavu["italic"] is None:
-        dejavu["italic"] = dejavu["regular"]  # fonts-dejavu-core has no oblique
-    use_dejavu = all(dejavu.values())
-    names = {}
-    family = "DejaVu" if use_dejavu else "Vera"
-    for role, files in FONT_FILES.items():
-        name = f"Sheet{family}-{role}"
-        path = dejavu[role] if use_dejavu else vera_dir / files[1]
-        pdfmetrics.registerFont(TTFont(name, str(path)))
-        names[role.replace("-", "_")] = name
-    return Fonts(**names, missing_glyphs=not use_dejavu)
-
-
-# Characters Vera lacks, spelt with ones it has.
-_VERA_SPELLINGS = str.maketrans({"−": "-", "…": "...", "„": '"', "“": '"', "”": '"', "‑": "-"})
-
-
-@dataclass(frozen=True)
-class Span:
-    """A run of text in one font."""
-
-    text: str
-    font: str
-    size: float
-    color: object = BLACK
-
-
-def _width(span: Span) -> float:
-    return pdfmetrics.stringWidth(span.text, span.font, span.size)
-
-
-def _words(spans: Iterable[Span]) -> list[list[Span]]:
-    """The spans cut into words (a word may change font midway); a hyphen ends a word too."""
-    words: list[list[Span]] = [[]]
-    for span in spans:
-        piece = ""
-        for char in span.text:
-            if char == " ":
-                if piece:
-                    words[-1].append(Span(piece, span.font, span.size, span.color))
-                piece = ""
-                if words[-1]:
-                    words.append([])
-            else:
-                piece += char
-                if char == "-":
-                    words[-1].append(Span(piece, span.font, span.size, span.color))
-                    piece = ""
-                    words.append([])
-        if piece:
-            words[-1].append(Span(piece, span.font, span.size, span.color))
-    return [word for word in words if word]
-
-
-def wrap(spans: Sequence[Span], width: float) -> list[list[Span]]:
-    """Lines of at most ``width`` points, broken between words or after a hyphen; a word
-    wider than a line is set smaller to fit."""
-    lines: list[list[Span]] = []
-    line: list[Span] = []
-    used = 0.0
-    space = {}
-    for word in _words(spans):
-        word_width = sum(_width(s) for s in word)
-        if word_width > width:  # a name longer than the column: smaller type
-            scale = width / word_width
-            word = [Span(s.text, s.font, s.size * scale, s.color) for s in word]
-            word_width = width
-        first = word[0]
-        key = (first.font, first.size)
-        if key not in space:
-            space[key] = pdfmetrics.stringWidth(" ", first.font, first.size)
-        joined_by_space = line and not line[-1].text.endswith("-")
-        gap = space[key] if joined_by_space else 0.0
-        if line and used + gap + word_width > width:
-            lines.append(line)
-            line, used, gap = [], 0.0, 0.0
-        if gap:
-            last = line[-1]
-            line[-1] = Span(last.text + " ", last.font, last.size, last.color)
-        line.extend(word)
-        used += gap + word_width
-    if line:
-        lines.append(line)
-    return lines
-
-
-def _line_height(line: Sequence[Span]) -> float:
-    return max(span.size for span in line) * LINE_HEIGHT
-
-
-def _fit(text: str, font: str, size: float, width: float) -> str:
-    """``text`` cut with "…" so that it fits ``width`` (a cell that shows no overflow)."""
-    if pdfmetrics.stringWidth(text, font, size) <= width:
-        return text
-    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-class SheetCanvas:
-    """A ReportLab canvas measured in points from the page's top left corner."""
+class SheetCanvas(PageCanvas):
+    """The score sheets' canvas, measured in points from the page's top left corner."""
 
     def __init__(self, out: io.BytesIO, *, title: str, fonts: Fonts):
-        self.canvas = Canvas(
-            out, pagesize=A4, pageCompression=1, invariant=1, initialFontName=fonts.regular
-        )
-        self.canvas.setTitle(title)
-        self.canvas.setCreator("Cego Club")
-        self.fonts = fonts
-
-    def _text(self, text: str) -> str:
-        return text.translate(_VERA_SPELLINGS) if self.fonts.missing_glyphs else text
-
-    def string(self, x: float, top: float, span: Span, *, align: str = "left") -> float:
-        """``span`` on the line whose top is ``top``; returns the width it took."""
-        text = self._text(span.text)
-        width = pdfmetrics.stringWidth(text, span.font, span.size)
-        if align == "right":
-            x -= width
-        elif align == "center":
-            x -= width / 2
-        c = self.canvas
-        c.setFont(span.font, span.size)
-        c.setFillColor(span.color)
-        c.drawString(x, PAGE_HEIGHT - top - span.size * ASCENT, text)
-        return width
-
-    def spans(self, x: float, top: float, line: Sequence[Span], *, align="left", width=0.0):
-        """One line of spans; ``top`` is the line's top. ``align`` "center" within ``width``."""
-        if align == "center":
-            x += (width - sum(_width(s) for s in line)) / 2
-        size = max(span.size for span in line)
-        for span in line:
-            # each span on the line's baseline, whatever its size
-            x += self.string(x, top + (size - span.size) * ASCENT, span)
-
-    def lines(self, x: float, top: float, lines: Sequence[Sequence[Span]], **kwargs) -> float:
-        """Lines one below the other from ``top``; returns the top below the last."""
-        for line in lines:
-            self.spans(x, top, line, **kwargs)
-            top += _line_height(line)
-        return top
-
-    def rule(self, x1: float, y1: float, x2: float, y2: float, width: float, color=BLACK):
-        c = self.canvas
-        c.setLineWidth(width)
-        c.setStrokeColor(color)
-        c.line(x1, PAGE_HEIGHT - y1, x2, PAGE_HEIGHT - y2)
-
-    def fill(self, x: float, top: float, width: float, height: float, color) -> None:
-        c = self.canvas
-        c.setFillColor(color)
-        c.rect(x, PAGE_HEIGHT - top - height, width, height, stroke=0, fill=1)
-
-    def frame(self, x: float, top: float, width: float, height: float, line: float, color):
-        c = self.canvas
-        c.setLineWidth(line)
-        c.setStrokeColor(color)
-        c.rect(x, PAGE_HEIGHT - top - height, width, height, stroke=1, fill=0)
+        super().__init__(new_canvas(out, title=title, fonts=fonts), fonts=fonts)
 
     def hatch(self, x: float, top: float, width: float, height: float) -> None:
         """Diagonal stripes: a seat that scores nothing while its player sits out."""
@@ -687,18 +496,6 @@ class TableSheetDrawing:
         page.string(
             PAGE_WIDTH - MARGIN_RIGHT, y, Span(label, f.regular, 7.5, GREY_TEXT), align="right"
         )
-
-
-def _centred(top: float, height: float, size: float) -> float:
-    """The top of a line of ``size`` whose capitals sit in the middle of a row from ``top``
-    of ``height``."""
-    return top + height / 2 - (ASCENT - CAP_HEIGHT / 2) * size
-
-
-def _shrink(text: str, font: str, size: float, width: float, smallest: float = 5.5) -> float:
-    """The size at which ``text`` fits ``width`` (not below ``smallest``)."""
-    natural = pdfmetrics.stringWidth(text, font, size)
-    return size if natural <= width else max(smallest, size * width / natural)
 
 
 def _split_rows(count: int, *, room_last: float, room_full: float) -> list[tuple[int, int, float]]:

@@ -5,13 +5,16 @@ The PDFs are in the language of the request (German unless the organiser switche
 Building them lives in ``printing.printouts``; every printout of a tournament is cached by its
 revision, so a second click (or one after the background render) returns at once and a change
 in between gives a new PDF.
+
+The tournament day's printouts are drawn with ReportLab. The season's notice board, the player
+list and the tariff cards are WeasyPrint's (``printing.pdf``): where it cannot be loaded (no
+Pango on the computer), those three answer with a page that says so (status 503).
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -30,7 +33,7 @@ from clubs.permissions import (
 )
 from clubs.views.players import filtered_players
 from printing import printouts
-from printing.pdf import pdf_response, render_pdf
+from printing.pdf import PdfUnavailable, html_to_pdf, pdf_response, render_pdf
 from rules.views import tariff_card_of
 from seasons.views.scoring import managed_season
 from seasons.views.standings import season_context
@@ -94,10 +97,18 @@ def print_prizes(request, pk: int):
     return pdf_response(pdf, _filename(tournament, _("prizes")))
 
 
+def pdf_unavailable(request: HttpRequest, error: PdfUnavailable) -> HttpResponse:
+    """The page instead of a WeasyPrint PDF on a computer without WeasyPrint or Pango."""
+    return render(request, "printing/pdf_unavailable.html", {"detail": str(error)}, status=503)
+
+
 @organiser_required
 def season_pdf(request, pk: int):
     season = managed_season(request, pk)
-    pdf = render_pdf("print/season.html", season_context(season), request=request)
+    try:
+        pdf = render_pdf("print/season.html", season_context(season), request=request)
+    except PdfUnavailable as error:
+        return pdf_unavailable(request, error)
     return pdf_response(pdf, f"{slugify(season.name) or 'season'}.pdf")
 
 
@@ -116,9 +127,11 @@ def player_export_pdf(request):
         }
         for p in players
     ]
-    pdf = render_pdf(
-        "print/players.html", {"rows": rows, "club": data.get("club"), "q": data.get("q")}, request
-    )
+    context = {"rows": rows, "club": data.get("club"), "q": data.get("q")}
+    try:
+        pdf = render_pdf("print/players.html", context, request)
+    except PdfUnavailable as error:
+        return pdf_unavailable(request, error)
     return pdf_response(pdf, "spieler.pdf")
 
 
@@ -134,7 +147,11 @@ def tariff_card_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     html = render_to_string(
         "rules/tariff_card_pdf.html", {"card": card, "house": house}, request=request
     )
-    response = HttpResponse(_pdf_of(html), content_type="application/pdf")
+    try:
+        pdf = _pdf_of(html)
+    except PdfUnavailable as error:
+        return pdf_unavailable(request, error)
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="tariff-{slug}.pdf"'
     return response
 
@@ -147,9 +164,7 @@ def _pdf_of(html: str) -> bytes:
     key = "tariff-pdf:" + hashlib.sha256(html.encode()).hexdigest()
     pdf = cache.get(key)
     if pdf is None:
-        from weasyprint import HTML  # imported here: the page views do not need it
-
-        pdf = HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+        pdf = html_to_pdf(html)
         cache.set(key, pdf, TARIFF_PDF_SECONDS)
     return pdf
 

@@ -48,9 +48,6 @@ def fresh_cache(settings):
     from django.core.cache import cache
 
     settings.PRINT_PRERENDER = "off"
-    # PDFs in-process: a test that wants the worker processes says so (tests/printing/
-    # test_pdf_parts.py); a pool started by any PDF would outlive its test.
-    settings.PDF_WORKERS = 1
     cache.clear()
     yield
     cache.clear()

@@ -6,7 +6,14 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from printing import pdf_worker, printouts, score_sheets
+from printing import (
+    printouts,
+    prize_list,
+    score_sheets,
+    seat_plan,
+    standings_list,
+    table_cards,
+)
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printing.conftest import numbered_entries, pdf_pages, pdf_text, seat_round
 from tournaments.caching import revision_cached, revision_key
@@ -24,20 +31,26 @@ def first_table_names(pdftotext, content) -> str:
 
 @pytest.fixture
 def renders(monkeypatch):
-    """Counts PDFs built: WeasyPrint runs and score sheets drawn."""
+    """Counts PDFs built: each document drawn (score sheets, seat plan, table cards,
+    standings, prize list)."""
     calls = []
-    real_render, real_sheets = pdf_worker.render, score_sheets.score_sheets_pdf
+    documents = [
+        (score_sheets, "score_sheets_pdf"),
+        (seat_plan, "seat_plan_pdf"),
+        (table_cards, "table_cards_pdf"),
+        (standings_list, "standings_pdf"),
+        (prize_list, "prize_list_pdf"),
+    ]
 
-    def counting_render(html, base_url):
-        calls.append("html")
-        return real_render(html, base_url)
+    def counting(real, name):
+        def build(**kwargs):
+            calls.append(name)
+            return real(**kwargs)
 
-    def counting_sheets(**kwargs):
-        calls.append("sheets")
-        return real_sheets(**kwargs)
+        return build
 
-    monkeypatch.setattr(pdf_worker, "render", counting_render)
-    monkeypatch.setattr(score_sheets, "score_sheets_pdf", counting_sheets)
+    for module, name in documents:
+        monkeypatch.setattr(module, name, counting(getattr(module, name), name))
     return calls
 
 

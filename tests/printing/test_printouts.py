@@ -152,23 +152,24 @@ def test_printouts_follow_the_request_language(client, django_user_model, cego_r
     assert "Schwärzehof-Hausregeln" in pdf_text(pdftotext, german)
 
 
-def test_pdf_workers_render_lists_with_the_lean_stylesheet():
-    """The PDF workers' user-agent stylesheet leaves out styles for pseudo-elements the
-    printouts never show; list items keep their markers, the text comes out the same."""
+def test_weasyprint_renders_lists_with_the_lean_stylesheet():
+    """The documents still made with WeasyPrint (season, player list, tariff cards) use a
+    user-agent stylesheet without the styles for pseudo-elements they never show; list items
+    keep their markers, the text comes out the same."""
     import io
 
     from pypdf import PdfReader
     from weasyprint import HTML
 
-    from printing import pdf_worker
+    from printing import pdf
 
-    assert pdf_worker._html_class() is not HTML  # this WeasyPrint's stylesheet was trimmed
+    assert pdf._html_class() is not HTML  # this WeasyPrint's stylesheet was trimmed
     html = "<ol><li>Eins</li><li>Zwei</li></ol><ul><li>Drei</li></ul><p>Tisch 1</p>"
 
     def text(content: bytes) -> str:
         return PdfReader(io.BytesIO(content)).pages[0].extract_text()
 
-    lean = text(pdf_worker.render(html, "."))
+    lean = text(pdf.html_to_pdf(html, "."))
     assert lean == text(HTML(string=html, base_url=".").write_pdf())
     assert "Eins" in lean and "Tisch 1" in lean
     assert "1." in lean and "2." in lean and "•" in lean  # the markers

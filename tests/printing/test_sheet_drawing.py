@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from printing import printouts, score_sheets
+from printing import drawing, printouts, score_sheets
 from tests.conftest import require_tool
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printing.conftest import page_texts, pdf_pages, pdf_text, seat_round
@@ -116,7 +116,7 @@ def test_a_seat_that_scores_nothing_is_hatched_one_that_defends_is_grey(
 
 
 def test_without_dejavu_the_sheets_use_the_font_reportlab_ships(monkeypatch, cego_round, pdftotext):
-    monkeypatch.setattr(score_sheets, "FONT_DIRS", ())
+    monkeypatch.setattr(drawing, "FONT_DIRS", ())  # the toolkit looks there
     score_sheets.fonts.cache_clear()
     try:
         assert score_sheets.fonts().missing_glyphs

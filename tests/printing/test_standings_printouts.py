@@ -1,5 +1,8 @@
+import io
+
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from tests.printing.conftest import pdf_pages, pdf_text
 from tests.printing.test_printouts import get_pdf, render_png
@@ -92,3 +95,36 @@ def test_withdrawn_players_get_no_prize(played):
     groups = prize_groups(standings)
     assert "Faller" not in [row.last_name for row in groups.on_plus]
     assert any(row.last_name == "Faller" for row in standings.rows)
+
+
+@pytest.mark.parametrize(
+    "name", ["print_seat_plan", "print_table_cards", "print_standings", "print_prizes"]
+)
+def test_without_dejavu_the_printouts_use_the_fonts_reportlab_ships(
+    monkeypatch, staff_client, played, pdftotext, name
+):
+    """A Windows laptop has no DejaVu: the Vera fonts ReportLab ships, umlauts and all."""
+    from printing import drawing
+
+    monkeypatch.setattr(drawing, "FONT_DIRS", ())
+    drawing.fonts.cache_clear()
+    try:
+        assert drawing.fonts().missing_glyphs
+        tournament = played["tournament"]
+        args = (
+            [tournament.pk] if name in ("print_standings", "print_prizes") else [tournament.pk, 1]
+        )
+        content = get_pdf(staff_client, name, *args)
+    finally:
+        drawing.fonts.cache_clear()
+        monkeypatch.undo()
+        drawing.fonts()  # DejaVu registered again for the tests that follow
+    reader = PdfReader(io.BytesIO(content))
+    fonts = {
+        str(font["/BaseFont"])
+        for page in reader.pages
+        for font in page["/Resources"]["/Font"].values()
+    }
+    assert fonts and all("Vera" in font for font in fonts)
+    text = pdf_text(pdftotext, content)
+    assert "Blümle" in text and "Gißler" in text and "Bräunlinger Cego-Turnier" in text
