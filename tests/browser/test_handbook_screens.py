@@ -69,6 +69,28 @@ def save(png: bytes, name: str) -> None:
     image.save(SCREEN_DIR / f"{name}.png", optimize=True)
 
 
+# The right edge of the text and controls inside the first element a selector names, down to
+# a height on the page.
+CONTENT_RIGHT = """([selector, bottom]) => {
+  const root = document.querySelector(selector);
+  let right = 0;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  while (walker.nextNode()) {
+    if (!walker.currentNode.textContent.trim()) continue;
+    range.selectNodeContents(walker.currentNode);
+    for (const r of range.getClientRects()) {
+      if (r.top < bottom && r.width > 0) right = Math.max(right, r.right);
+    }
+  }
+  for (const el of root.querySelectorAll("input, select, textarea, button, img, .button")) {
+    const r = el.getBoundingClientRect();
+    if (r.top < bottom && r.width > 0) right = Math.max(right, r.right);
+  }
+  return right;
+}"""
+
+
 def shoot(page, name: str, selector: str = "main", *, max_height: int = 760) -> None:
     """The part of the page ``selector`` names (at most ``max_height`` pixels of it)."""
     page.evaluate("window.scrollTo(0, 0)")
@@ -76,11 +98,15 @@ def shoot(page, name: str, selector: str = "main", *, max_height: int = 760) -> 
     assert box is not None, f"{selector} is not on the page for {name}"
     width = page.viewport_size["width"]
     x = max(box["x"] - 8, 0)
+    height = min(box["height"] + 16, max_height)
+    # As wide as what is written there (text, fields, buttons, pictures), not the whole
+    # column: the handbook shows the picture at a phone's width too.
+    right = page.evaluate(CONTENT_RIGHT, [selector, box["y"] + height])
     clip = {
         "x": x,
         "y": max(box["y"] - 8, 0),
-        "width": min(box["width"] + 16, width - x),
-        "height": min(box["height"] + 16, max_height),
+        "width": min(max(right + 16 - x, 320), box["width"] + 16, width - x),
+        "height": height,
     }
     save(page.screenshot(clip=clip, full_page=True, animations="disabled", caret="hide"), name)
 
@@ -125,10 +151,10 @@ def test_the_organisers_day_for_the_handbook(
     page.fill("#id_club_name", "Cegofreunde Bräunlingen")
     page.fill("#id_club_short_name", "CF Bräunlingen")
     page.fill("#id_club_town", "Bräunlingen")
-    shoot(page, "erster-start")
+    shoot(page, "erster-start", "form.first-run-form")
     click_and_wait(page, "form.first-run-form button[type=submit]")
     assert "Mitgliederliste importieren" in page.locator(".next-steps").inner_text()
-    shoot(page, "naechste-schritte")
+    shoot(page, "naechste-schritte", "ol.next-steps")
     home = Club.objects.get()
 
     # Mitgliederliste: the two unknown spellings are answered in the preview.
