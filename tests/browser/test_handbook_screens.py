@@ -117,10 +117,14 @@ def click_and_wait(page, selector: str) -> None:
 
 
 def test_the_organisers_day_for_the_handbook(
-    browser, live_server, settings, pdftoppm, tmp_path, django_user_model
+    browser, live_server, settings, pdftoppm, tmp_path, django_user_model, monkeypatch
 ):
     from clubs.services.setup import issue_setup_code
 
+    # Fixed draw seeds, so a run changes the committed pictures only where the app changed
+    # (the tables' QR codes and the finishing time still differ from run to run).
+    seeds = iter(range(2026, 2100))
+    monkeypatch.setattr("tournaments.draw.new_seed", lambda: next(seeds))
     SCREEN_DIR.mkdir(parents=True, exist_ok=True)
     settings.PUBLIC_BASE_URL = HALL_ADDRESS
     url = live_server.url
