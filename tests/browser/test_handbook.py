@@ -87,3 +87,26 @@ def test_in_english_the_page_says_it_is_german(browser, live_server):
     assert page.locator("article.handbook").get_attribute("lang") == "de"
     assert fits(page)
     page.context.close()
+
+
+def test_the_handbook_prints_without_the_sites_controls(browser, live_server, tmp_path, pdftoppm):
+    import subprocess
+
+    out = shots_dir(tmp_path)
+    page = browser.new_context(locale="de-DE", viewport=SIZES["laptop"]).new_page()
+    page.goto(f"{live_server.url}/hilfe/")
+    page.emulate_media(media="print")
+    assert not page.locator(".site-header").is_visible()
+    assert not page.locator(".hb-top").first.is_visible()
+    assert page.locator("#auslosung h2").is_visible()
+    # browsers print no backgrounds by default: the terminal's text is dark on paper
+    colour = page.locator(".hb-terminal").first.evaluate("el => getComputedStyle(el).color")
+    assert colour == "rgb(0, 0, 0)"
+    pdf = out / "handbook.pdf"
+    page.pdf(path=str(pdf), format="A4", margin={"top": "15mm", "bottom": "15mm"})
+    subprocess.run(
+        [pdftoppm, "-png", "-r", "40", str(pdf), str(out / "handbook-print")], check=True
+    )
+    pages = sorted(out.glob("handbook-print-*.png"))
+    assert 8 <= len(pages) <= 30, len(pages)
+    page.context.close()
