@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF: the toolkit and the documents
     "exports",  # every Excel workbook
+    "handbook",  # the handbook ("Hilfe", /hilfe/): the organiser's day in German
 ]
 
 MIDDLEWARE = [

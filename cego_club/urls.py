@@ -29,4 +29,5 @@ urlpatterns = [
     path("", include("treasury.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),
+    path("", include("handbook.urls")),
 ]

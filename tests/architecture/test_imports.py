@@ -32,6 +32,7 @@ AREAS = [
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
+    "handbook",  # the handbook (/hilfe/): prose and screenshots; only links to the others
 ]
 
 # Imports that go up an area on purpose, with the reason.

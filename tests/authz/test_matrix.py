@@ -120,6 +120,7 @@ MATRIX: dict[str, Spec] = {
         post_only=True,
     ),
     "rules:rule_sources": Spec(lambda w: {}, EVERYONE),
+    "handbook:handbook": Spec(lambda w: {}, EVERYONE),  # the handbook is public
     "rules:tariff_card": Spec(lambda w: {"slug": "swm"}, EVERYONE),
     "tournaments:tournament_rules": Spec(day, EVERYONE),
     "printing:tariff_card_pdf": Spec(lambda w: {"slug": "swm"}, EVERYONE),

@@ -26,3 +26,19 @@ def test_the_settings_look_in_the_package():
     assert list(settings.LOCALE_PATHS) == [package / "locale"]
     assert (package / "templates" / "base.html").exists()
     assert (package / "static" / "css" / "app.css").exists()
+
+
+def test_every_app_of_the_project_is_packaged():
+    """A new app missing from pyproject's package list installs as nothing: the installed
+    venue would not start. (The handbook was nearly merged that way.)"""
+    import tomllib
+
+    from django.apps import apps
+
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]["include"]
+    ours = [config.name for config in apps.get_app_configs() if (ROOT / config.name).is_dir()]
+    assert ours and all(f"{name}*" in include for name in ours), (ours, include)
+    starter = (ROOT / "start_cego_club.py").read_text()
+    assert all(f'"{name}",' in starter for name in ours)

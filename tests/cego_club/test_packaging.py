@@ -31,6 +31,7 @@ PACKAGES = [
     "treasury",
     "printing",
     "exports",
+    "handbook",
 ]
 SOURCE_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "start_cego_club.py"]
 
@@ -83,6 +84,8 @@ def test_the_wheel_carries_the_apps_and_their_files(wheel):
     assert "cego_club/static/js/offline-deals.js" in names
     assert "tournaments/migrations/0001_initial.py" in names
     assert "rules/builtin/swm.json" in names
+    assert any(name.startswith("handbook/templates/handbook/") for name in names)
+    assert any(name.startswith("handbook/static/handbook/screens/") for name in names)
     # compiled while building (the copy had none); the sources stay out, so an installed
     # package never tries to compile into its own folder
     assert "cego_club/locale/de/LC_MESSAGES/django.mo" in names

@@ -1,0 +1,104 @@
+"""The handbook page (/hilfe/): public, German, every chapter an anchor, every picture one the
+browser tests take; and the pages of the day link to anchors that exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from handbook.views import CHAPTERS, SCREENS
+from tests.authz.conftest import client_for, make_world
+from tournaments.models import Round
+
+SCREEN_DIR = Path(__file__).resolve().parents[2] / "handbook" / "static" / "handbook" / "screens"
+HANDBOOK = "/hilfe/"
+
+
+def ids_of(html: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', html))
+
+
+def help_links(html: str) -> list[str]:
+    """The anchors of the links to the handbook on a page."""
+    return re.findall(rf'href="{HANDBOOK}#([^"]*)"', html)
+
+
+@pytest.fixture
+def handbook_html(client) -> str:
+    response = client.get(HANDBOOK)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_handbook_is_public_and_german(handbook_html):
+    assert reverse("handbook:handbook") == HANDBOOK
+    assert '<html lang="de">' in handbook_html
+    assert "<h1>Hilfe: der Turniertag</h1>" in handbook_html
+    assert "This handbook is written in German" not in handbook_html
+    ids = ids_of(handbook_html)
+    for anchor, title in CHAPTERS:
+        assert anchor in ids, anchor
+        assert f'href="#{anchor}">{title}</a>' in handbook_html  # the table of contents
+
+
+@pytest.mark.django_db
+def test_in_english_a_note_says_the_handbook_is_german(client):
+    client.post(reverse("set_language"), {"language": "en"})
+    html = client.get(HANDBOOK).content.decode()
+    assert "This handbook is written in German." in html
+    assert '<article class="handbook" lang="de">' in html
+    assert "<h1>Hilfe: der Turniertag</h1>" in html
+
+
+@pytest.mark.django_db
+def test_every_picture_is_one_the_browser_tests_take_and_exists(handbook_html):
+    named = re.findall(r'src="/static/handbook/screens/([^"]+)\.png"', handbook_html)
+    assert sorted(named) == sorted(SCREENS), "handbook pictures and SCREENS differ"
+    for name in named:
+        assert (SCREEN_DIR / f"{name}.png").stat().st_size > 1000, name
+    # every picture has a German description
+    for tag in re.findall(r"<img [^>]*>", handbook_html):
+        alt = re.search(r'alt="([^"]*)"', tag)
+        assert alt and len(alt.group(1)) > 15, tag
+    # nothing from outside the app: the page reads at the venue without the internet
+    assert not re.search(r'(src|href)="(https?:)?//', handbook_html)
+
+
+@pytest.mark.django_db
+def test_the_header_links_to_the_handbook(client):
+    html = client.get(reverse("tournaments:home")).content.decode()
+    assert f'<a class="help-link" href="{HANDBOOK}">Hilfe</a>' in html
+
+
+@pytest.mark.django_db
+def test_the_pages_of_the_day_link_to_existing_anchors(client, handbook_html):
+    anchors = ids_of(handbook_html)
+    # The first run, while nobody has an account.
+    first_run = client.get(reverse("clubs:first_run")).content.decode()
+    assert help_links(first_run) == ["erster-start"]
+
+    world = make_world()
+    organiser = client_for(world, "organiser")
+    day = world.day
+    round_number = Round.objects.filter(tournament=day).order_by("number").first().number
+    pages = {
+        reverse("clubs:player_import"): "import",
+        reverse("tournaments:round_draw", kwargs={"pk": day.pk, "round": round_number}): (
+            "auslosung"
+        ),
+        reverse(
+            "tournaments:desk_round", kwargs={"pk": day.pk, "round_number": round_number}
+        ): "runde",
+        reverse("tournaments:checkin", kwargs={"pk": day.pk}): "anmeldung",
+        reverse("treasury:prize_money", kwargs={"pk": day.pk}): "preise",
+        reverse("tournaments:tournament_detail", kwargs={"pk": day.pk}): "turnier",
+    }
+    for url, anchor in pages.items():
+        response = organiser.get(url)
+        assert response.status_code == 200, url
+        assert help_links(response.content.decode()) == [anchor], url
+        assert anchor in anchors, anchor
