@@ -335,7 +335,10 @@ def test_seat_plan_sets_long_names_smaller_instead_of_cutting_them(pdftotext, en
     names = [
         ("Schwarzwälder-Kirschbaum", "Theresia 146"),
         ("Scherzinger-Überlinger", "Maximilian-Theodor 1234"),
-        ("Ober" * 15, "Evamaria" * 7 + "ria"),  # as long as the fields allow: cut at the smallest size
+        (
+            "Ober" * 15,
+            "Evamaria" * 7 + "ria",
+        ),  # as long as the fields allow: cut at the smallest size
     ]
     for entry, (last, first) in zip(entries, names, strict=False):
         entry.player.last_name, entry.player.first_name = last, first
