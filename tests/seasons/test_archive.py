@@ -262,3 +262,27 @@ def test_export_queries_do_not_grow_with_tables(played):
             table_number=number,
         )
     assert count() == small
+
+
+def test_a_deeply_nested_file_is_refused_clearly():
+    """A file nested deeper than Python's parser goes (an HTTP 500 before)."""
+    with pytest.raises(ArchiveError, match="nested too deeply"):
+        parse_archive(b"[" * 100_000 + b"]" * 100_000)
+
+
+@pytest.mark.parametrize("twice", ["deal", "seat"])
+def test_a_number_given_twice_is_an_error_naming_it(played, twice):
+    """A duplicate deal or seat number reached the database as a raw IntegrityError."""
+    archive = copy_of(tournament_archive(tournament=played))
+    table = archive["rounds"][0]["tables"][0]
+    if twice == "deal":
+        table["deals"][1]["number"] = table["deals"][0]["number"]
+        wanted = "deal 1 twice"
+    else:
+        table["seats"][1] = table["seats"][0]
+        wanted = "twice at table 1"
+    count = Tournament.objects.count(), Deal.objects.count()
+    with pytest.raises(ArchiveError, match=wanted) as raised:
+        import_tournament_archive(data=archive)
+    assert "UNIQUE" not in raised.value.message and "duplicate key" not in raised.value.message
+    assert (Tournament.objects.count(), Deal.objects.count()) == count

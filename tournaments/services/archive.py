@@ -79,6 +79,8 @@ def parse_archive(raw: bytes | str) -> dict[str, Any]:
         raise ArchiveError(
             _("The file is not a JSON file: %(error)s") % {"error": error}
         ) from error
+    except RecursionError as error:  # no archive nests more than a few levels
+        raise ArchiveError(_("The file is nested too deeply for a tournament archive.")) from error
     if not isinstance(data, dict) or data.get("format") != ARCHIVE_FORMAT:
         raise ArchiveError(_("The file is not a Cego Club tournament archive."))
     if data.get("version") != ARCHIVE_VERSION:
@@ -132,12 +134,48 @@ def check_deals(data: Mapping[str, Any]) -> int:
     checked = 0
     for round_ in _list(data, "rounds", _("the archive")):
         _require(round_, ("number", "tables"), _("a round"))
+        seated: dict[Any, Any] = {}  # entry -> its table in this round
         for table in _list(round_, "tables", _("a round")):
             _require(table, ("number", "seats", "deals"), _("a table"))
             size = len(table["seats"])
+            for entry in _list(table, "seats", _("a table")):
+                if entry is not None and entry in seated:
+                    raise ArchiveError(
+                        _(
+                            "Round %(round)s: entry %(entry)s sits twice at table %(table)s; "
+                            "nothing was imported."
+                        )
+                        % {"round": round_["number"], "entry": entry, "table": table["number"]}
+                        if seated[entry] == table["number"]
+                        else _(
+                            "Round %(round)s: entry %(entry)s sits at tables %(first)s and "
+                            "%(second)s; nothing was imported."
+                        )
+                        % {
+                            "round": round_["number"],
+                            "entry": entry,
+                            "first": seated[entry],
+                            "second": table["number"],
+                        }
+                    )
+                seated[entry] = table["number"]
+            numbers: set[Any] = set()
             for deal in _list(table, "deals", _("a table")):
                 _require(deal, ("number", "kind", "status", "scores"), _("a deal"))
                 name = _deal_name(round_["number"], table["number"], deal["number"])
+                if deal["number"] in numbers:
+                    raise ArchiveError(
+                        _(
+                            "Round %(round)s, table %(table)s: deal %(deal)s twice; nothing was "
+                            "imported."
+                        )
+                        % {
+                            "round": round_["number"],
+                            "table": table["number"],
+                            "deal": deal["number"],
+                        }
+                    )
+                numbers.add(deal["number"])
                 stored = deal["scores"]
                 if not isinstance(stored, list) or len(stored) != size:
                     raise ArchiveError(
