@@ -47,6 +47,9 @@ def secret_key_from_file(path: Path) -> str:
 
 
 DEBUG = env_bool("DEBUG", False)
+# The demo's logins share a published password: `load_demo` runs in debug mode only (make run),
+# never against a club's real database.
+DEMO_DATA_ALLOWED = DEBUG
 SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
 if not SECRET_KEY and os.environ.get("SECRET_KEY_FILE"):
     SECRET_KEY = secret_key_from_file(Path(os.environ["SECRET_KEY_FILE"]))

@@ -2,7 +2,7 @@ import io
 
 import pytest
 from django.contrib import admin
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from clubs.models import Player
@@ -143,3 +143,12 @@ def test_load_demo_twice_gives_the_same_data(django_user_model):
         "gast",
         "schiri",
     }
+
+
+def test_load_demo_refuses_outside_debug_mode(db, django_user_model, settings):
+    """Under production settings it made the demo logins, with the published password, on a
+    real database."""
+    settings.DEMO_DATA_ALLOWED = False
+    with pytest.raises(CommandError, match="debug mode only"):
+        call_command("load_demo", stdout=io.StringIO())
+    assert not django_user_model.objects.exists()

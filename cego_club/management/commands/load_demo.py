@@ -3,7 +3,7 @@ import random
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -55,6 +55,12 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
+        if not settings.DEMO_DATA_ALLOWED:
+            raise CommandError(
+                "load_demo makes logins whose password is published (cego-demo): it runs in "
+                "debug mode only (make run), never on a real server's database. Nothing was "
+                "changed."
+            )
         club, _ = Club.objects.get_or_create(
             short_name=demo.DEMO_CLUB["short_name"], defaults=demo.DEMO_CLUB
         )
