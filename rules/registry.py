@@ -1,5 +1,7 @@
 """Rule sources looked up by slug: the built-in ones first, then the clubs' house rules."""
 
+from pathlib import Path
+
 from django.db import DatabaseError, connection
 
 from rules.builtin_sources import BUILTIN_SLUGS, builtin_data, load_builtin
@@ -31,6 +33,9 @@ def batch_rule_source(slug: str) -> RuleSource:
     that cannot be read is a ScoringError (that line's error), not a traceback."""
     if slug in BUILTIN_SLUGS:
         return load_builtin(slug)
+    if _sqlite_file_missing():
+        # Connecting would create an empty database file in the checkout: say what to do.
+        raise ScoringError("rules", "rules_need_migrate", rules=slug)
     try:
         data = rule_source_data(slug)
     except DatabaseError as error:
@@ -39,6 +44,17 @@ def batch_rule_source(slug: str) -> RuleSource:
         detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ScoringError("rules", "rules_unavailable", rules=slug, detail=detail) from None
     return rule_source_from_dict(data)
+
+
+def _sqlite_file_missing() -> bool:
+    """An SQLite database whose file does not exist yet (nobody ran migrate)."""
+    settings = connection.settings_dict
+    if connection.vendor != "sqlite" or connection.connection is not None:
+        return False
+    name = str(settings.get("NAME") or "")
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return False
+    return not Path(name).exists()
 
 
 def _house_rule_table_exists() -> bool:

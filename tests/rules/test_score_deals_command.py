@@ -187,7 +187,7 @@ def test_subprocess_umlauts_in_ids_are_written_as_utf8():
 def test_subprocess_on_a_database_nobody_migrated(tmp_path):
     """A newcomer's first try: built-in sources score without the database; a house-rule
     slug is that line's error, naming ``manage.py migrate``; the batch goes on."""
-    fresh = tmp_path / "fresh.sqlite3"  # an empty file: no tables at all
+    fresh = tmp_path / "fresh.sqlite3"  # no file at all: a checkout before `migrate`
     records = [
         {"id": 1, **SWM_EINE},
         {"id": 2, **SWM_EINE, "rules": "our_club"},
@@ -207,6 +207,7 @@ def test_subprocess_on_a_database_nobody_migrated(tmp_path):
     assert results[2] == {"id": 3, "scores": [-4, 4], "unit": "cents"}
     assert results[3] == results[1] | {"id": 4}
     assert b"2 of 4 deal records failed" in proc.stderr
+    assert not fresh.exists()  # looking up the house rules created no empty database file
 
 
 @pytest.mark.django_db
