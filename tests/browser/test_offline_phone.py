@@ -114,3 +114,30 @@ def test_refused_deal_is_shown_with_the_servers_answer(browser, live_server, tab
     assert page.locator(".errorlist").count() >= 1
     assert Deal.objects.count() == 0
     assert page.locator("#offline-queue").is_hidden()
+
+
+@pytest.mark.parametrize("status", [500, 503])
+def test_a_server_error_keeps_the_deal_on_the_phone(browser, live_server, table, status):
+    """The database down (503) or a server error (500): the answer came, but nothing was
+    stored. The phone dropped the deal before; now it keeps it and sends it when the server
+    answers again."""
+    context = browser.new_context(locale="de-DE", viewport=PHONE)
+    page = open_seat(context, live_server, table)
+    fill(page, points=41)
+
+    def failing(route):
+        if route.request.method == "POST":
+            route.fulfill(status=status, body="Service Unavailable")
+        else:
+            route.continue_()
+
+    page.route(f"**/t/{table.token}/", failing)
+    page.click("#deal-form button[type=submit].primary")
+    queue = page.locator("#offline-queue")
+    queue.wait_for(state="visible")
+    assert "Spiel 1" in queue.inner_text()
+    assert Deal.objects.count() == 0
+    page.unroute(f"**/t/{table.token}/")
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # or the 10-second retry
+    page.wait_for_selector("#pending-1", timeout=20000)
+    assert [d.declarer_points for d in Deal.objects.filter(table=table)] == [41]

@@ -55,6 +55,9 @@
   }
 
   function stored(response) { return response.type === "opaqueredirect" || response.redirected; }
+  // An answer, but from a server that could not store anything (the database down, a crash,
+  // a proxy in between): the deal stays on the phone as if there were no answer.
+  function serverTrouble(response) { return response.status >= 500; }
 
   // The server refused a deal (bad input, number taken): send the form natively so that the
   // player sees the server's answer next to the fields. Nothing was stored, so nothing twice.
@@ -94,7 +97,9 @@
     event.preventDefault();
     var pairs = fieldsOf(form);
     post(form.action || window.location.href, pairs).then(function (response) {
-      if (stored(response)) { window.location.reload(); } else { showRefusal(pairs); }
+      if (stored(response)) { window.location.reload(); }
+      else if (serverTrouble(response)) { keepOnPhone(pairs); }
+      else { showRefusal(pairs); }
     }, function () {
       keepOnPhone(pairs);  // no answer at all: offline, or the laptop out of reach
     });
@@ -106,8 +111,9 @@
     sending = true;
     var item = items[0];
     post(item.url, item.fields).then(function (response) {
-      without(item.key);
       sending = false;
+      if (serverTrouble(response)) { render(); return; }  // kept: try again later
+      without(item.key);
       if (!stored(response)) { showRefusal(item.fields); return; }
       if (load().length) { flush(); } else { window.location.reload(); }
     }, function () {
