@@ -6,6 +6,7 @@ Slow (pip installs every dependency into a new environment), hence the ``servers
 """
 
 import re
+import runpy
 import shlex
 import shutil
 import subprocess
@@ -20,19 +21,9 @@ from tests.servers import ROOT, Server, clean_env, http_get, wait_for_line
 
 pytestmark = pytest.mark.servers
 
-PACKAGES = [
-    "cego_club",
-    "venue",
-    "scoring",
-    "rules",
-    "clubs",
-    "seasons",
-    "tournaments",
-    "treasury",
-    "printing",
-    "exports",
-    "handbook",
-]
+# The apps the starter installs: the one list besides pyproject's (which
+# tests/cego_club/test_package_layout.py holds against the installed apps).
+PACKAGES = runpy.run_path(str(ROOT / "start_cego_club.py"))["PACKAGES"]
 SOURCE_FILES = ["pyproject.toml", "setup.py", "MANIFEST.in", "start_cego_club.py"]
 
 
