@@ -15,6 +15,7 @@ from clubs.forms import (
     ChargeFeesForm,
     FeeForm,
     MembershipForm,
+    add_service_errors,
     cents,
 )
 from clubs.models import AnnualFee, Club, Membership
@@ -25,7 +26,6 @@ from clubs.permissions import (
     organiser_required,
 )
 from clubs.services import admin as services
-from clubs.views.common import add_service_errors
 from seasons.models import Season
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from clubs.forms import (
     ClubForm,
+    add_service_errors,
 )
 from clubs.models import Club
 from clubs.permissions import (
@@ -20,7 +21,6 @@ from clubs.permissions import (
     organiser_required,
 )
 from clubs.services import admin as services
-from clubs.views.common import add_service_errors
 
 
 @organiser_required

@@ -17,13 +17,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
-from clubs.forms import ImportForm
+from clubs.forms import ImportForm, add_service_errors
 from clubs.models import Club
 from clubs.permissions import MANAGE_CLUB, check, manageable_clubs, organiser_required
 from clubs.services import imports as services
 from clubs.services.imports import CREATE, MAP, NO_CLUB, ClubChoice, Plan
 from clubs.tabular import TabularError, read_table
-from clubs.views.common import add_service_errors
 
 # The confirm step sends the file back as base64 (4/3 of its size): this keeps that form
 # under Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB). A member list of 1,500 rows is ~100 kB.

@@ -11,12 +11,11 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm
+from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm, add_service_errors
 from clubs.models import Membership, Player
 from clubs.permissions import MANAGE_CLUB, check, organiser_required
 from clubs.selectors import players_named, search_players
 from clubs.services import players as services
-from clubs.views.common import add_service_errors
 
 PAGE_SIZE = 100
 

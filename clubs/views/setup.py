@@ -16,10 +16,9 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
-from clubs.forms import FirstRunForm
+from clubs.forms import FirstRunForm, add_service_errors
 from clubs.permissions import first_run_needs_code, first_run_open
 from clubs.services import setup as services
-from clubs.views.common import add_service_errors
 from venue.client_ip import client_ip, through_unknown_proxy
 
 

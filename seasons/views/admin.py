@@ -9,12 +9,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from clubs.forms import add_service_errors
 from clubs.permissions import (
     MANAGE_SEASON,
     check,
     organiser_required,
 )
-from clubs.views.common import add_service_errors
 from seasons import services
 from seasons.forms import SeasonForm
 from seasons.models import Season

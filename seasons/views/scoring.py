@@ -13,11 +13,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from clubs.forms import add_service_errors
 from clubs.permissions import MANAGE_SEASON, check, organiser_required
 from seasons.forms import SeasonRulesForm
 from seasons.models import Season
 from seasons.services import set_season_rules
-from tournaments.forms.setup import add_service_errors
 
 
 def managed_season(request, pk: int) -> Season:

@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
@@ -51,15 +50,6 @@ def _rule_name(source) -> str:
     from tournaments.contract_names import rule_source_name
 
     return rule_source_name(source)
-
-
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
-    """Show a service's ValidationError next to the fields it names (else above the form)."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.error_dict.items():
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
 
 
 class TournamentForm(CapitalisedForm):

@@ -18,10 +18,11 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubs.forms import add_service_errors
 from clubs.models import Player
 from clubs.permissions import MANAGE_TOURNAMENT
 from tournaments.addresses import public_base_url
-from tournaments.forms.setup import SwapForm, add_service_errors
+from tournaments.forms.setup import SwapForm
 from tournaments.models import Round, Tournament
 from tournaments.services import draws as services
 from tournaments.services import player_count

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 
+from clubs.forms import add_service_errors
 from clubs.permissions import (
     MANAGE_CLUB,
     MANAGE_TOURNAMENT,
@@ -18,7 +19,7 @@ from clubs.permissions import (
 )
 from tournaments.addresses import absolute_url, phones_cannot_open
 from tournaments.contract_names import rule_source_description, rule_source_name
-from tournaments.forms.setup import TournamentForm, add_service_errors
+from tournaments.forms.setup import TournamentForm
 from tournaments.models import Tournament
 from tournaments.presets import PRESETS
 from tournaments.rule_snapshot import rule_source_of

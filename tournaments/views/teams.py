@@ -10,8 +10,8 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs.forms import add_service_errors
 from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
-from tournaments.forms.setup import add_service_errors
 from tournaments.forms.teams import TeamForm
 from tournaments.models import Team, Tournament
 from tournaments.services import teams as services
