@@ -42,6 +42,7 @@ PACKAGES = [
     "treasury",
     "printing",
     "exports",
+    "api",
     "handbook",
 ]
 CATALOGUE = os.path.join(HERE, "cego_club", "locale", "de", "LC_MESSAGES", "django.po")

@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF: the toolkit and the documents
     "exports",  # every Excel workbook
+    "api",  # the read API for the association's website (/api/v1/)
     "handbook",  # the handbook ("Hilfe", /hilfe/): the organiser's day in German
 ]
 

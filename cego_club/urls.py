@@ -29,5 +29,6 @@ urlpatterns = [
     path("", include("treasury.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),
+    path("api/v1/", include("api.urls")),
     path("", include("handbook.urls")),
 ]

@@ -32,6 +32,7 @@ AREAS = [
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
+    "api",  # the read API (/api/v1/): JSON documents of tournaments, seasons, names
     "handbook",  # the handbook (/hilfe/): prose and screenshots; only links to the others
 ]
 
@@ -113,6 +114,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "exports.season",
             "exports.standings",
             "exports.treasurer",
+            "api.documents",
             "clubs.exports",
             "tournaments.tables",
             "tournaments.tables_standings",

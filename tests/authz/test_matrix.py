@@ -56,6 +56,7 @@ class Spec:
     post_only: bool = False
     changes: bool | None = False  # an allowed POST changes the database (None: may or not)
     get_ok: frozenset[int] = field(default_factory=lambda: frozenset({200}))
+    get_only: bool = False  # a POST is answered 405 for everyone (the read API)
 
 
 def deal_data(number: int, **extra) -> dict:
@@ -152,6 +153,14 @@ MATRIX: dict[str, Spec] = {
     ),
     "admin_login_redirect": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
     "health": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({200, 503})),
+    # the read API: public, GET only; what it holds is checked in tests/api
+    "api:index": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:tournaments": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:tournament": Spec(day, EVERYONE, get_only=True),
+    "api:seasons": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
+    "api:clubs": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:players": Spec(lambda w: {}, EVERYONE, get_only=True),
     # the table's phone pages: the token is the key, whoever holds it
     "tournaments:table_entry": Spec(token, EVERYONE),
     "tournaments:table_short_code": Spec(
@@ -478,7 +487,10 @@ def test_authorisation_matrix(world, name):
             response = client.post(url, spec.post(world, persona))
             after = fingerprint()
             transaction.set_rollback(True)
-        if persona in allowed_post:
+        if spec.get_only:
+            if response.status_code != 405 or after != before:
+                problems.append(f"POST {persona}: {response.status_code}, wanted 405, no change")
+        elif persona in allowed_post:
             if response.status_code not in (200, 302):
                 problems.append(f"POST {persona}: {response.status_code}, wanted 200 or 302")
             if spec.changes is True and after == before:

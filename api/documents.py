@@ -1,0 +1,143 @@
+"""What the read API answers, as plain dicts built from the selectors' results.
+
+The shapes are documented in ``docs/API.md``; a field is only ever added, never renamed, within
+``/api/v1/``. Names are public here because the public standings pages show them; nothing of
+the registry's private data (birth year, member number, e-mail, fees) appears."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from clubs.models import Club
+from seasons.models import Season
+from seasons.selectors.standings import SeasonStandings
+from tournaments.models import Tournament
+from tournaments.selectors.standings import Standings
+
+
+def _day(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    """A tournament in a list (``host_club`` and ``season`` selected with it)."""
+    return {
+        "id": tournament.pk,
+        "archive_id": str(tournament.archive_id),
+        "name": tournament.name,
+        "date": _day(tournament.date),
+        "venue": tournament.venue,
+        "host_club": tournament.host_club.short_name,
+        "season": tournament.season_id,
+        "rule_source": tournament.rules_slug,
+        "rounds": tournament.rounds,
+        "finished": tournament.finished_at is not None,
+        "revision": tournament.revision,
+        "url": reverse("api:tournament", kwargs={"pk": tournament.pk}),
+        "page": reverse("tournaments:standings", kwargs={"pk": tournament.pk}),
+    }
+
+
+def tournament_document(standings: Standings) -> dict[str, Any]:
+    """A tournament with its standings as the public page shows them."""
+    return {
+        **tournament_summary(standings.tournament),
+        "unit": standings.unit,
+        "round_numbers": list(standings.round_numbers),
+        "complete": standings.finished,
+        "open_tables": [
+            {
+                "round": table.round_number,
+                "table": table.table_number,
+                "deals_confirmed": table.deals_confirmed,
+                "deals_expected": table.deals_expected,
+            }
+            for table in standings.open_tables
+        ],
+        "standings": [
+            {
+                # A fill-in has no place of its own (see StandingRow.fill_in).
+                "place": None if row.fill_in else row.rank,
+                "tied": row.tied,
+                "number": row.number,
+                "first_name": row.first_name,
+                "last_name": row.last_name,
+                "club": row.club,
+                "category": row.category,
+                "round_totals": list(row.round_totals),
+                "total": row.total,
+                "deals_played": row.deals_played,
+                "declarer_wins": row.declarer_wins,
+                "withdrawn": row.withdrawn,
+                "fill_in": row.fill_in,
+            }
+            for row in standings.rows
+        ],
+    }
+
+
+def season_summary(season: Season) -> dict[str, Any]:
+    return {
+        "id": season.pk,
+        "name": season.name,
+        "starts_on": _day(season.starts_on),
+        "ends_on": _day(season.ends_on),
+        "scoring": season.scoring,
+        "url": reverse("api:season_standings", kwargs={"pk": season.pk}),
+        "page": reverse("seasons:season_standings", kwargs={"pk": season.pk}),
+    }
+
+
+def season_document(result: SeasonStandings) -> dict[str, Any]:
+    """A season's ranking under its rule, a column per tournament."""
+    return {
+        **season_summary(result.season),
+        "best_of": result.season.best_of,
+        "min_tournaments": result.season.min_tournaments,
+        "cup_points": list(result.season.cup_points or ()),
+        "tournaments": [tournament_summary(tournament) for tournament in result.tournaments],
+        "standings": [
+            {
+                "place": row.rank,
+                "tied": row.tied,
+                "first_name": row.first_name,
+                "last_name": row.last_name,
+                "club": row.club,
+                "category": row.category,
+                # per tournament, in the order of "tournaments"; null: did not play
+                "tournament_totals": list(row.tournament_totals),
+                "places": list(row.places) or None,
+                "counted": list(row.counted) or None,
+                "total": row.total,
+                "tournaments_played": row.tournaments_played,
+            }
+            for row in result.rows
+        ],
+        "teams": [
+            {
+                "place": team.rank,
+                "tied": team.tied,
+                "name": team.name,
+                "tournament_totals": list(team.tournament_totals),
+                "total": team.total,
+                "complete": team.complete,
+            }
+            for team in result.teams
+        ],
+    }
+
+
+def club_summary(club: Club) -> dict[str, Any]:
+    return {"id": club.pk, "name": club.name, "short_name": club.short_name, "town": club.town}
+
+
+def player_name(player: dict[str, Any], *, club: str) -> dict[str, Any]:
+    """A player as the standings name them: the name and the club shown beside it."""
+    return {
+        "id": player["id"],
+        "first_name": player["first_name"],
+        "last_name": player["last_name"],
+        "club": club,
+    }

@@ -1,0 +1,211 @@
+"""The read API for the association's website: JSON, public, paged, with ETags.
+
+A tournament's document is cached by its revision and a season's by the revisions of its
+tournaments (``tournaments.caching``), and their ETags are made from the same revisions, so a
+client asking again with ``If-None-Match`` gets a 304 after one small query. Lists carry an
+ETag of their content. Documented in ``docs/API.md``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Exists, OuterRef
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.http import parse_etags
+from django.views.decorators.http import require_GET
+
+from api import documents
+from clubs.models import Club, Player
+from seasons.models import Season
+from seasons.selectors.standings import season_standings
+from tournaments.caching import revision_cached, season_cached, season_stamp
+from tournaments.models import Entry, Tournament
+from tournaments.selectors.standings import home_clubs, tournament_standings
+
+PAGE_SIZE = 50
+API_VERSION = 1  # raise when a document's shape changes: it is part of every ETag
+
+
+def _encode(document: dict) -> bytes:
+    return json.dumps(document, cls=DjangoJSONEncoder, ensure_ascii=False).encode()
+
+
+def _answer(request: HttpRequest, *, etag: str, body: Callable[[], bytes]) -> HttpResponse:
+    """``body()`` as JSON, or 304 when the client has it already (``body`` is then not built)."""
+    tag = f'"{etag}"'
+    if tag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(body(), content_type="application/json; charset=utf-8")
+    response["ETag"] = tag
+    # Cached anywhere, but asked again each time: the 304 costs one small query.
+    response["Cache-Control"] = "public, no-cache"
+    response["Access-Control-Allow-Origin"] = "*"  # the association's website reads it
+    return response
+
+
+def _content_answer(request: HttpRequest, document: dict) -> HttpResponse:
+    body = _encode(document)
+    digest = hashlib.sha256(body).hexdigest()[:32]
+    return _answer(request, etag=f"v{API_VERSION}-{digest}", body=lambda: body)
+
+
+def _page(request: HttpRequest, queryset, *, name: str, make: Callable[[list], list]) -> dict:
+    """One page of ``queryset`` with DRF's familiar envelope (count, next, previous, results)."""
+    paginator = Paginator(queryset, PAGE_SIZE)
+    try:
+        page = paginator.page(request.GET.get("page", 1))
+    except (EmptyPage, PageNotAnInteger) as error:
+        raise _BadPage(str(error)) from error
+    base = reverse(name)
+    query = request.GET.copy()
+
+    def link(number: int) -> str:
+        query["page"] = str(number)
+        return f"{base}?{query.urlencode()}"
+
+    return {
+        "count": paginator.count,
+        "page": page.number,
+        "pages": paginator.num_pages,
+        "next": link(page.next_page_number()) if page.has_next() else None,
+        "previous": link(page.previous_page_number()) if page.has_previous() else None,
+        "results": make(list(page.object_list)),
+    }
+
+
+class _BadPage(Exception):
+    pass
+
+
+def _listing(view: Callable[[HttpRequest], dict]) -> Callable[[HttpRequest], HttpResponse]:
+    def wrapped(request: HttpRequest) -> HttpResponse:
+        try:
+            document = view(request)
+        except _BadPage as error:
+            return JsonResponse({"error": f"page: {error}"}, status=404)
+        return _content_answer(request, document)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return require_GET(wrapped)
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    return _content_answer(
+        request,
+        {
+            "version": API_VERSION,
+            "documentation": "docs/API.md",
+            "tournaments": reverse("api:tournaments"),
+            "seasons": reverse("api:seasons"),
+            "clubs": reverse("api:clubs"),
+            "players": reverse("api:players"),
+        },
+    )
+
+
+@_listing
+def tournaments(request: HttpRequest) -> dict:
+    """Newest first; ``?season=ID`` for one season's."""
+    queryset = Tournament.objects.select_related("host_club").order_by("-date", "-pk")
+    season = request.GET.get("season", "")
+    if season:
+        if not season.isdigit():
+            raise _BadPage("season must be a number")
+        queryset = queryset.filter(season_id=int(season))
+    return _page(
+        request,
+        queryset,
+        name="api:tournaments",
+        make=lambda items: [documents.tournament_summary(t) for t in items],
+    )
+
+
+@require_GET
+def tournament(request: HttpRequest, pk: int) -> HttpResponse:
+    found = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
+
+    def body() -> bytes:
+        return revision_cached(
+            found,
+            "api",
+            API_VERSION,
+            build=lambda: _encode(
+                documents.tournament_document(tournament_standings(tournament=found))
+            ),
+        )
+
+    return _answer(request, etag=f"v{API_VERSION}-t{found.pk}-r{found.revision}", body=body)
+
+
+@_listing
+def seasons(request: HttpRequest) -> dict:
+    return _page(
+        request,
+        Season.objects.order_by("-starts_on", "-pk"),
+        name="api:seasons",
+        make=lambda items: [documents.season_summary(s) for s in items],
+    )
+
+
+@require_GET
+def season_standings_view(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=pk)
+    stamp = hashlib.sha256(repr(season_stamp(season)).encode()).hexdigest()[:32]
+
+    def body() -> bytes:
+        return season_cached(
+            season,
+            "api",
+            API_VERSION,
+            build=lambda: _encode(documents.season_document(season_standings(season=season))),
+        )
+
+    return _answer(request, etag=f"v{API_VERSION}-s{season.pk}-{stamp}", body=body)
+
+
+@_listing
+def clubs(request: HttpRequest) -> dict:
+    return _page(
+        request,
+        Club.objects.order_by("name"),
+        name="api:clubs",
+        make=lambda items: [documents.club_summary(c) for c in items],
+    )
+
+
+@_listing
+def players(request: HttpRequest) -> dict:
+    """The names the public standings show: players with an entry in some tournament. A member
+    who never played is not named here (nor anywhere public)."""
+    queryset = (
+        Player.objects.filter(Exists(Entry.objects.filter(player=OuterRef("pk"))))
+        .order_by("last_name", "first_name", "pk")
+        .values("id", "first_name", "last_name")
+    )
+
+    def make(items: list) -> list:
+        shown = home_clubs(player_id__in=[item["id"] for item in items])
+        return [documents.player_name(item, club=shown.get(item["id"], "")) for item in items]
+
+    return _page(request, queryset, name="api:players", make=make)
+
+
+app_name = "api"
+urlpatterns = [
+    path("", index, name="index"),
+    path("tournaments/", tournaments, name="tournaments"),
+    path("tournaments/<int:pk>/", tournament, name="tournament"),
+    path("seasons/", seasons, name="seasons"),
+    path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
+    path("clubs/", clubs, name="clubs"),
+    path("players/", players, name="players"),
+]
