@@ -3,13 +3,17 @@ database: the first run, the member list, a new tournament, registration and che
 with a player count that does not fit, a score sheet, two phones at a table, closing a round,
 the prize money and the tournament's end.
 
-Every picture is written to ``handbook/static/handbook/screens/`` (overwriting the committed
-one), so the handbook shows the app as it is. They are cut to the part the handbook talks
+A run writes the pictures to a temporary folder, so that the suite leaves the checkout as it
+found it (the tables' QR codes and the finishing time differ from run to run). After a change
+to a page the handbook shows, take them again into ``handbook/static/handbook/screens/`` and
+commit them: ``CEGO_HANDBOOK_SCREENS=write .venv/bin/python -m pytest
+tests/browser/test_handbook_screens.py``. They are cut to the part the handbook talks
 about and stored with a small palette to keep the repository light."""
 
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 from pathlib import Path
 
@@ -25,6 +29,8 @@ from tournaments.services.results import enter_deal, enter_totals
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREEN_DIR = Path(__file__).resolve().parents[2] / "handbook" / "static" / "handbook" / "screens"
+# Where this run writes its pictures: the handbook's folder only when asked to.
+target_dir = SCREEN_DIR
 LAPTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 # The laptop's address in the hall, as the venue command sets it (the test server itself is
@@ -66,7 +72,7 @@ def save(png: bytes, name: str) -> None:
     assert name in SCREENS, f"{name} is not in handbook.views.SCREENS"
     image = Image.open(io.BytesIO(png)).convert("RGB")
     image = image.quantize(colors=64, dither=Image.Dither.NONE)
-    image.save(SCREEN_DIR / f"{name}.png", optimize=True)
+    image.save(target_dir / f"{name}.png", optimize=True)
 
 
 # The right edge of the text and controls inside the first element a selector names, down to
@@ -125,7 +131,9 @@ def test_the_organisers_day_for_the_handbook(
     # (the tables' QR codes and the finishing time still differ from run to run).
     seeds = iter(range(2026, 2100))
     monkeypatch.setattr("tournaments.draw.new_seed", lambda: next(seeds))
-    SCREEN_DIR.mkdir(parents=True, exist_ok=True)
+    if os.environ.get("CEGO_HANDBOOK_SCREENS") != "write":
+        monkeypatch.setattr(f"{__name__}.target_dir", tmp_path / "screens")
+    target_dir.mkdir(parents=True, exist_ok=True)
     settings.PUBLIC_BASE_URL = HALL_ADDRESS
     url = live_server.url
 
@@ -344,6 +352,6 @@ def test_the_organisers_day_for_the_handbook(
     shoot(page, "abschluss", "#finish")
     laptop.close()
 
-    taken = {path.stem for path in SCREEN_DIR.glob("*.png")}
+    taken = {path.stem for path in target_dir.glob("*.png")}
     assert set(SCREENS) <= taken, f"not taken: {sorted(set(SCREENS) - taken)}"
     assert Player.objects.count() == 18

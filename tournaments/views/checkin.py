@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from clubs.forms import add_service_errors
 from clubs.models import Category, Player
 from clubs.permissions import MANAGE_TOURNAMENT
 from clubs.selectors import players_named
@@ -22,7 +23,6 @@ from tournaments.forms.setup import (
     RegistrationFilterForm,
     SubstitutionForm,
     WithdrawForm,
-    add_service_errors,
 )
 from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
 from tournaments.money import plays_free
