@@ -1,5 +1,8 @@
-"""Shared by the HTTP benchmarks: a scratch database with a full tournament, and a waitress
-server (the production WSGI server) started on it with DEBUG off, stopped afterwards.
+"""Shared by the HTTP benchmarks: a scratch database with a full tournament, and the venue
+server started on it as an organiser starts it (``manage.py venue --data DIR --port N --bind
+127.0.0.1 --no-qr``: waitress with the venue's own settings, DEBUG off, SQLite in WAL mode),
+stopped afterwards. A PostgreSQL run has no venue server (the venue is SQLite): it is served by
+``waitress-serve`` with the venue's connection settings (``Waitress``).
 
 Ports: 8200-8299 (127.0.0.1 only). Everything runs on this machine, which is shared with other
 work: the figures are indicative, not a lab measurement.
@@ -40,11 +43,19 @@ def timed(
     return result, median
 
 
-def scratch_database(kind: str) -> str:
-    """A DATABASE_URL for an empty scratch database: an SQLite file, or a PostgreSQL database
-    (``cego_bench`` on 127.0.0.1, dropped and created anew; PG_BENCH_URL overrides)."""
+def venue_folder() -> Path:
+    """A fresh venue data folder (its database is ``db.sqlite3`` in it)."""
+    folder = Path(tempfile.mkdtemp()) / "venue-data"
+    folder.mkdir()
+    return folder
+
+
+def scratch_database(kind: str, *, folder: Path | None = None) -> str:
+    """A DATABASE_URL for an empty scratch database: an SQLite file (the venue data folder's
+    database where ``folder`` is given), or a PostgreSQL database (``cego_bench`` on
+    127.0.0.1, dropped and created anew; PG_BENCH_URL overrides)."""
     if kind == "sqlite":
-        return f"sqlite:///{Path(tempfile.mkdtemp()) / 'bench.sqlite3'}"
+        return f"sqlite:///{(folder or Path(tempfile.mkdtemp())) / 'db.sqlite3'}"
     url = os.environ.get("PG_BENCH_URL", "postgres://postgres@127.0.0.1:5432/cego_bench")
     name = url.rsplit("/", 1)[1]
     admin = url.rsplit("/", 1)[0] + "/postgres"
@@ -114,6 +125,16 @@ def enter_deals(table, *, rules, rng: random.Random, deals: int) -> None:
         active = [s for s in range(size) if s != out]
         inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
         results.enter_deal(table=table, number=number, inputs=inputs)
+
+
+def venue_server(folder: Path, *, port: int = 0):
+    """``manage.py venue --data FOLDER --port PORT --bind 127.0.0.1 --no-qr`` in its own
+    process, as an organiser starts it (nothing tuned); a ``tests.servers.Server`` (``url``,
+    ``process``, ``stop()``, a context manager)."""
+    from tests.servers import clean_env, start_venue
+
+    env = clean_env(DJANGO_SETTINGS_MODULE="cego_club.settings")
+    return start_venue(folder, port=port, log=folder.parent / "venue.log", env=env)
 
 
 class Waitress:

@@ -1,5 +1,7 @@
-"""Concurrent result entry from phones, through HTTP, against waitress (the production WSGI
-server, DEBUG off): each phone opens its table's page, picks its seat, and sends deals through
+"""Concurrent result entry from phones, through HTTP: on SQLite against the venue server as an
+organiser starts it (``manage.py venue --data DIR --port N --bind 127.0.0.1 --no-qr``), on
+PostgreSQL against waitress-serve with the venue's connection settings (the venue itself is
+SQLite only); DEBUG off. Each phone opens its table's page, picks its seat, and sends deals through
 the phone form with its CSRF token, following the redirect as a phone does. Afterwards the
 stored deals are counted: every accepted submission exactly once.
 
@@ -36,7 +38,14 @@ import urllib.parse
 import urllib.request
 import uuid
 
-from _support import Waitress, build_tournament, scratch_database, setup_django
+from _support import (
+    Waitress,
+    build_tournament,
+    scratch_database,
+    setup_django,
+    venue_folder,
+    venue_server,
+)
 
 PHONES = 40
 
@@ -149,7 +158,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def phase(label: str, server: Waitress, work, *, wall: bool = False) -> None:
+def phase(label: str, server, work, *, wall: bool = False) -> None:
     from tournaments.models import Deal
 
     tournament = build_tournament(players=PHONES * 4, rounds_played=0, rounds=1, name=label)
@@ -184,10 +193,17 @@ def phase(label: str, server: Waitress, work, *, wall: bool = False) -> None:
 
 
 def run(kind: str, seconds: int, port: int, phases: str) -> None:
-    setup_django(scratch_database(kind))
-    env = {"CONN_MAX_AGE": "60"} if kind == "postgres" else {}
-    print(f"{kind}: waitress 8 threads, DEBUG off; {PHONES} phones (one per table)")
-    with Waitress(port, threads=8, env=env) as server:
+    if kind == "sqlite":
+        folder = venue_folder()
+        setup_django(scratch_database(kind, folder=folder))
+        server = venue_server(folder, port=port)
+        served = "manage.py venue as an organiser starts it"
+    else:
+        setup_django(scratch_database(kind))
+        server = Waitress(port, threads=8, env={"CONN_MAX_AGE": "60"})
+        served = "waitress-serve 8 threads"
+    print(f"{kind}: {served}, DEBUG off; {PHONES} phones (one per table)")
+    with server:
         if "A" in phases:
             phase(f"A one deal / 20 s each, {seconds} s", server, poisson(20, seconds))
         if "B" in phases:

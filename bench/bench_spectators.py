@@ -1,10 +1,12 @@
-"""Spectators refreshing the public standings: wrk against waitress (the production WSGI
-server), DEBUG off, the Django cache as configured (local memory unless REDIS_URL is set).
+"""Spectators refreshing the public standings: wrk against the venue server as an organiser
+starts it (``manage.py venue --data DIR --port 8210 --bind 127.0.0.1 --no-qr``: waitress with
+its own settings, DEBUG off, SQLite in WAL mode, the cache in local memory).
 
-Builds a 160-player tournament (2 rounds of 24 deals entered), starts waitress on 127.0.0.1
-(port 8210) with the venue's database settings (WAL, kept connections), runs wrk with --latency for a bounded time against the public standings page and
-the projector partial, then stops the server. Goal (issue 8): 500 requests/s at p99 < 100 ms,
-no error. Needs Debian's wrk.
+Builds a 160-player tournament (2 rounds of 24 deals entered) in a fresh venue data folder,
+starts the venue on it, runs wrk with --latency for a bounded time against the public
+standings page and the projector partial, then stops the server. Goal (issue 8): 500
+requests/s at p99 < 100 ms, no error. Needs Debian's wrk. With --redis: the club server's
+cache (the venue has none), served by waitress-serve with the venue's connection settings.
 
     .venv/bin/python bench/bench_spectators.py [--players 160] [--seconds 15] [--connections 50]
         [--redis]   # the club server's cache (REDIS_URL, default redis://127.0.0.1:6379/15)
@@ -19,7 +21,14 @@ import shutil
 import subprocess
 import urllib.request
 
-from _support import Waitress, build_tournament, scratch_database, setup_django
+from _support import (
+    Waitress,
+    build_tournament,
+    scratch_database,
+    setup_django,
+    venue_folder,
+    venue_server,
+)
 
 from venue.environment import VENUE_DATABASE_ENVIRONMENT
 
@@ -63,7 +72,7 @@ def main() -> None:
         "10 s, 50 a stress test where the wait in the queue (about connections / rate) dominates",
     )
     parser.add_argument("--port", type=int, default=8210)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=8, help="with --redis only")
     parser.add_argument("--redis", action="store_true", help="cache in Redis, as a club server")
     args = parser.parse_args()
     env = dict(VENUE_DATABASE_ENVIRONMENT)
@@ -71,16 +80,27 @@ def main() -> None:
         env["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed (Debian package wrk)")
-    setup_django(scratch_database("sqlite"))
+    folder = venue_folder()
+    setup_django(scratch_database("sqlite", folder=folder))
     tournament = build_tournament(players=args.players, rounds_played=2)
+    served = (
+        f"waitress-serve ({args.threads} threads, DEBUG off, cache: Redis)"
+        if args.redis
+        else "manage.py venue as started by an organiser (its waitress settings, DEBUG off, "
+        "cache: local memory)"
+    )
     print(
-        f"Spectators: {args.players} players, 2 rounds entered; waitress "
-        f"({args.threads} threads, DEBUG off, cache: {'Redis' if args.redis else 'local memory'}), "
+        f"Spectators: {args.players} players, 2 rounds entered; {served}, "
         f"wrk -t2 -c{args.connections} -d{args.seconds}s. "
         "Shared 2-core machine: wrk and the server share the cores; figures are indicative. "
         f"Load average at start: {os.getloadavg()[0]:.1f}"
     )
-    with Waitress(args.port, threads=args.threads, env=env) as server:
+    server = (
+        Waitress(args.port, threads=args.threads, env=env)
+        if args.redis
+        else venue_server(folder, port=args.port)
+    )
+    with server:
         pages = [
             ("standings page (public)", f"/tournaments/{tournament.pk}/standings/"),
             ("standings partial (public)", f"/tournaments/{tournament.pk}/standings/?partial=1"),

@@ -97,24 +97,33 @@ class Server:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
 
 def start_venue(
     data: Path,
     *,
     bind: str = "127.0.0.1",
-    threads: int = 8,
+    port: int = 0,
+    threads: int | None = None,
     log: Path,
     env: dict[str, str],
     prefix: tuple[str, ...] = (),
 ) -> Server:
-    """``manage.py venue`` on a free port; its URL is the address it prints for phones
-    (or the local one where it listens on 127.0.0.1 only). ``prefix`` runs it through another
-    command (``ip netns exec HOST``: on another host of a test network)."""
+    """``manage.py venue`` as an organiser starts it (``--data DIR --port N --bind ADDRESS
+    --no-qr``, nothing tuned; ``threads`` only if given), on a free port unless ``port``; its
+    URL is the address it prints for phones (or the local one where it listens on 127.0.0.1
+    only). ``prefix`` runs it through another command (``ip netns exec HOST``: on another
+    host of a test network)."""
     handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
+    tuned = ["--threads", str(threads)] if threads is not None else []
     process = subprocess.Popen(
         [*prefix, sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]
-        + ["--port", "0"]
-        + ["--bind", bind, "--threads", str(threads), "--no-qr"],
+        + ["--port", str(port), "--bind", bind, "--no-qr", *tuned],
         cwd=ROOT,
         env=env,
         stdout=handle,

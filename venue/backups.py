@@ -14,6 +14,13 @@ Formats, chosen by the database and the tools at hand:
 Every file is read back before it gets its final name: SQLite's integrity and foreign-key
 checks on the copy, ``pg_restore --list`` on the dump, and the JSON parsed whole with its
 objects counted against the snapshot it came from.
+
+A restore over a database that holds data first says what it would replace (tournaments,
+players, deals and the newest change on each side, read from the file without touching the
+database) and refuses a backup older than the data: one whose newest change is earlier than
+the database's, unless told to (``allow_older``). "Changes" are the stamps the app writes by
+itself: every date-time field set on saving (``auto_now``, ``auto_now_add``) or defaulting to
+the moment of creation.
 """
 
 from __future__ import annotations
@@ -26,13 +33,17 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
-from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, connection, connections, models, transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +52,8 @@ PGDUMP_SUFFIX = ".pgdump"
 JSON_SUFFIX = ".json.gz"
 # Rows that migrate creates by itself: a database holding only these counts as empty.
 SETUP_MODELS = {"contenttypes.contenttype", "auth.permission", "sessions.session"}
+# What a restore shows of each side, by model (read by label: this module imports no area).
+SUMMARY_MODELS = ("tournaments.tournament", "clubs.player", "tournaments.deal")
 VENUE_PREFIX = "cego-round-closed-"
 VENUE_KEEP = 10
 
@@ -259,7 +272,7 @@ def detect_format(path: Path) -> str:
     raise BackupError(f"{path} is not a backup this app wrote.")
 
 
-def _check_json_backup(path: Path) -> None:
+def _read_json_backup(path: Path) -> list[dict]:
     """Read a JSON backup whole before the database is touched: it must parse and hold a
     list of objects of models this app has."""
     try:
@@ -275,27 +288,222 @@ def _check_json_backup(path: Path) -> None:
         for item in objects
     ):
         raise BackupError(f"{path.name} is no backup of this app. Nothing was changed.")
+    return objects
 
 
-def restore_database(*, path: Path, force: bool = False) -> str:
-    """Bring the database back from ``path``; refuse a database that holds data unless forced.
+def _stamp_fields() -> dict[type[models.Model], list[models.Field]]:
+    """Per model, the date-time fields the app fills in itself when a row is written."""
+    found = {}
+    for model in apps.get_models():
+        if model._meta.proxy or model._meta.label_lower in SETUP_MODELS:
+            continue
+        stamps = [
+            f
+            for f in model._meta.concrete_fields
+            if isinstance(f, models.DateTimeField)
+            and (f.auto_now or f.auto_now_add or f.default is timezone.now)
+        ]
+        if stamps:
+            found[model] = stamps
+    return found
 
-    Returns the format restored. The database is migrated afterwards (a backup from an older
-    version of the app gets the newer tables).
+
+def _as_utc(value: str | datetime | None) -> datetime | None:
+    """A stored stamp as an aware UTC time in whole milliseconds (the JSON format keeps no
+    more), so that one moment read from the database and from any backup compares equal."""
+    if value is None or value == "":
+        return None
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    if moment.tzinfo is None:  # SQLite keeps UTC without an offset
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+
+
+def _newest(*moments: datetime | None) -> datetime | None:
+    return max((m for m in moments if m is not None), default=None)
+
+
+@dataclass
+class Summary:
+    """What one side of a restore holds: rows of ``SUMMARY_MODELS`` and the newest change."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    newest: datetime | None = None
+
+    def note(self, label: str, rows: int, *stamps: datetime | None) -> None:
+        if label in SUMMARY_MODELS:
+            self.counts[label] = self.counts.get(label, 0) + rows
+        self.newest = _newest(self.newest, *stamps)
+
+
+def database_summary() -> Summary:
+    """The database as it is now (a missing table counts as empty)."""
+    summary = Summary()
+    tables = set(connection.introspection.table_names())
+    stamps = _stamp_fields()
+    for label in SUMMARY_MODELS:
+        model = apps.get_model(label)
+        if model._meta.db_table in tables:
+            summary.note(label, model._base_manager.count())
+    for model, fields in stamps.items():
+        if model._meta.db_table in tables:
+            newest = model._base_manager.aggregate(**{f.name: models.Max(f.name) for f in fields})
+            summary.note("", 0, *(_as_utc(v) for v in newest.values()))
+    return summary
+
+
+def _summary_models() -> list[tuple[type[models.Model], list[models.Field]]]:
+    """The models a summary reads: counted ones and those with stamps."""
+    stamps = _stamp_fields()
+    counted = [apps.get_model(label) for label in SUMMARY_MODELS]
+    return [(m, stamps.get(m, [])) for m in dict.fromkeys([*counted, *stamps])]
+
+
+def _sqlite_summary(path: Path) -> Summary:
+    summary = Summary()
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        for model, fields in _summary_models():
+            table = model._meta.db_table
+            if table not in tables:
+                continue
+            columns = ", ".join(f'max("{f.column}")' for f in fields) or "NULL"
+            row = db.execute(f'SELECT count(*), {columns} FROM "{table}"').fetchone()
+            summary.note(model._meta.label_lower, row[0], *(_as_utc(v) for v in row[1:]))
+    finally:
+        db.close()
+    return summary
+
+
+def _json_summary(objects: list[dict]) -> Summary:
+    summary = Summary()
+    stamps = {m._meta.label_lower: [f.name for f in fields] for m, fields in _summary_models()}
+    for item in objects:
+        names = stamps.get(item["model"])
+        if names is not None:
+            summary.note(item["model"], 1, *(_as_utc(item["fields"].get(n)) for n in names))
+    return summary
+
+
+def _pgdump_summary(path: Path) -> Summary:
+    """The rows of the tables a summary reads, as ``pg_restore`` writes them out (COPY text),
+    without restoring anything."""
+    chosen = _summary_models()
+    by_table = {m._meta.db_table: (m, fields) for m, fields in chosen}
+    command = ["pg_restore", "--data-only", "-f", "-"]
+    for table in by_table:
+        command += ["-t", table]
+    done = subprocess.run([*command, str(path)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BackupError(f"{path.name} cannot be read: {done.stderr.strip()}")
+    summary = Summary()
+    lines = iter(done.stdout.splitlines())
+    for line in lines:
+        if not line.startswith("COPY "):
+            continue
+        table = line.split()[1].rsplit(".", 1)[-1].strip('"')
+        columns = [
+            c.strip().strip('"') for c in line[line.index("(") + 1 : line.index(")")].split(",")
+        ]
+        model, fields = by_table.get(table, (None, []))
+        where = [columns.index(f.column) for f in fields]
+        rows = 0
+        for row in lines:
+            if row == "\\.":
+                break
+            rows += 1
+            values = row.split("\t")
+            summary.note(
+                "", 0, *(_as_utc(None if values[i] == "\\N" else values[i]) for i in where)
+            )
+        if model is not None:
+            summary.note(model._meta.label_lower, rows)
+    return summary
+
+
+def backup_summary(path: Path, fmt: str, objects: list[dict] | None = None) -> Summary:
+    """What the backup ``path`` holds, read from the file (``objects``: a JSON backup's,
+    parsed already)."""
+    if fmt == "sqlite":
+        return _sqlite_summary(path)
+    if fmt == "pgdump":
+        return _pgdump_summary(path)
+    return _json_summary(objects if objects is not None else _read_json_backup(path))
+
+
+def _when(moment: datetime | None) -> str:
+    if moment is None:
+        return "–"
+    local = timezone.localtime(moment)
+    return f"{formats.date_format(local, 'SHORT_DATE_FORMAT')} {local:%H:%M:%S}"
+
+
+def describe(now: Summary, held: Summary) -> str:
+    """The two sides of a restore, one line per figure, for the terminal (German)."""
+    rows = [
+        ("", _("In the database now"), _("In the backup")),
+        *(
+            (word, str(now.counts.get(label, 0)), str(held.counts.get(label, 0)))
+            for label, word in zip(
+                SUMMARY_MODELS, (_("Tournaments"), _("Players"), _("Deals")), strict=True
+            )
+        ),
+        (_("Last change"), _when(now.newest), _when(held.newest)),
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return "\n".join(
+        f"{a:<{widths[0]}}  {b:>{widths[1]}}  {c:>{widths[2]}}".rstrip() for a, b, c in rows
+    )
+
+
+def restore_database(
+    *,
+    path: Path,
+    force: bool = False,
+    allow_older: bool = False,
+    say: Callable[[str], object] | None = None,
+) -> str:
+    """Bring the database back from ``path``; refuse a database that holds data unless forced,
+    and a backup older than the database's data unless ``allow_older``.
+
+    Over a database that holds data, ``say`` is told first what it holds and what the backup
+    holds. Returns the format restored. The database is migrated afterwards (a backup from an
+    older version of the app gets the newer tables).
     """
     if not path.is_file():
         raise BackupError(f"{path} does not exist.")
     fmt = detect_format(path)
-    if fmt == "json":
-        _check_json_backup(path)
-    if not force and not database_is_empty():
-        raise BackupError(
-            "The database is not empty; restoring would replace what it holds. "
-            "Back it up first, then restore with --force."
-        )
+    if fmt == "sqlite" and _engine() != "sqlite":
+        raise BackupError("An SQLite backup restores into an SQLite database only.")
+    if fmt == "pgdump":
+        if _engine() != "postgresql":
+            raise BackupError("A pg_dump backup restores into a PostgreSQL database only.")
+        if not shutil.which("pg_restore"):
+            raise BackupError("pg_restore is not installed (Debian: postgresql-client).")
+    objects = _read_json_backup(path) if fmt == "json" else None
+    if not database_is_empty():
+        now, held = database_summary(), backup_summary(path, fmt, objects)
+        if say is not None:
+            say(describe(now, held))
+        if not force:
+            raise BackupError(
+                "The database is not empty; restoring would replace what it holds. "
+                "Back it up first, then restore with --force."
+            )
+        older = now.newest is not None and (held.newest is None or held.newest < now.newest)
+        if older and not allow_older:
+            raise BackupError(
+                _(
+                    "The backup is older than the data in the database: its last change is "
+                    "%(backup)s, the database's %(database)s. Restoring it would lose what "
+                    "came after. Nothing was changed. Back the database up first; to restore "
+                    "this backup all the same, add --allow-older."
+                )
+                % {"backup": _when(held.newest), "database": _when(now.newest)}
+            )
     if fmt == "sqlite":
-        if _engine() != "sqlite":
-            raise BackupError("An SQLite backup restores into an SQLite database only.")
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
             if source.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
@@ -309,10 +517,6 @@ def restore_database(*, path: Path, force: bool = False) -> str:
         finally:
             source.close()
     elif fmt == "pgdump":
-        if _engine() != "postgresql":
-            raise BackupError("A pg_dump backup restores into a PostgreSQL database only.")
-        if not shutil.which("pg_restore"):
-            raise BackupError("pg_restore is not installed (Debian: postgresql-client).")
         connections.close_all()
         args, env = _pg_args_env()
         command = [

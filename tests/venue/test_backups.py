@@ -4,6 +4,7 @@ and refuses a database that holds data unless forced; venue mode backs up closed
 import shutil
 import sqlite3
 import threading
+from datetime import datetime
 from io import StringIO
 from pathlib import Path
 
@@ -12,10 +13,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.utils import timezone, translation
 
-from tests.factories import TournamentFactory
+from clubs.models import Player
+from tests.factories import PlayerFactory, TournamentFactory
 from tests.tournaments.results.conftest import seat_table
-from tournaments.models import Deal, DealChange, Round
+from tournaments.models import Deal, DealChange, Round, Tournament
 from tournaments.services.results import enter_deal, set_round_state
 from venue import backups
 
@@ -72,12 +75,77 @@ def test_backup_then_restore_gives_back_every_row(played, tmp_path, fmt):
 
 def test_restore_refuses_a_database_with_data_unless_forced(played, tmp_path):
     path = backup_command(tmp_path, "--format", native_format())
-    get_user_model().objects.create_user("late-organiser")  # written after the backup
+    PlayerFactory(last_name="Nachzügler")  # added after the backup (a row without a stamp)
     with pytest.raises(CommandError, match="not empty"):
         call_command("restore", str(path), stdout=StringIO())
-    assert get_user_model().objects.count() == 2  # nothing changed
+    assert Player.objects.filter(last_name="Nachzügler").exists()  # nothing changed
     call_command("restore", str(path), "--force", stdout=StringIO())
+    assert not Player.objects.filter(last_name="Nachzügler").exists()
     assert list(get_user_model().objects.values_list("username", flat=True)) == ["orga"]
+    assert Deal.objects.count() == 8
+
+
+def restore_command(path: Path, *extra: str) -> str:
+    out = StringIO()
+    try:
+        call_command("restore", str(path), *extra, stdout=out)
+    finally:
+        restore_command.output = out.getvalue()
+    return out.getvalue()
+
+
+def figures(output: str) -> dict[str, list[str]]:
+    """The restore's table of both sides: first word of a line → its figures."""
+    lines = [line.split("  ") for line in output.splitlines()]
+    return {
+        parts[0].strip(): [p.strip() for p in parts[1:] if p.strip()]
+        for parts in lines
+        if parts[0].strip()
+    }
+
+
+def shown_time(text: str) -> datetime:
+    return timezone.make_aware(datetime.strptime(text, "%d.%m.%Y %H:%M:%S"))
+
+
+@pytest.mark.parametrize("fmt", ["native", "json"])
+def test_restore_force_says_what_it_replaces_and_refuses_an_older_backup(played, tmp_path, fmt):
+    """Over a database with newer data, --force alone shows both sides and changes nothing;
+    --allow-older restores all the same."""
+    extra = ("--format", "json") if fmt == "json" else ("--format", native_format())
+    path = backup_command(tmp_path, *extra)
+    backed_up = timezone.localtime().replace(microsecond=0)
+    later = TournamentFactory(rules_slug="swm")  # a second tournament after the backup
+    enter_deal(table=seat_table(tournament=later, table_number=1), number=1, inputs=EINE)
+    before = backups.row_counts()
+    with translation.override("de"), pytest.raises(CommandError, match="--allow-older") as no:
+        restore_command(path, "--force")
+    assert "älter als die Daten" in str(no.value)
+    assert backups.row_counts() == before  # nothing changed
+    shown = figures(restore_command.output)
+    head = restore_command.output.splitlines()[0]
+    assert head.strip().split("  ")[0] == "Jetzt in der Datenbank"
+    assert head.endswith("In der Sicherung")
+    assert shown["Turniere"] == ["2", "1"]
+    assert shown["Spieler"] == ["12", "8"]
+    assert shown["Spiele"] == ["9", "8"]
+    now, held = (shown_time(text) for text in shown["Letzte Änderung"])
+    assert held <= backed_up <= now
+
+    restore_command(path, "--force", "--allow-older")
+    assert Deal.objects.count() == 8
+    assert not Tournament.objects.filter(pk=later.pk).exists()
+
+
+@pytest.mark.parametrize("fmt", ["native", "json"])
+def test_restore_force_of_a_backup_as_new_as_the_data_needs_no_more(played, tmp_path, fmt):
+    extra = ("--format", "json") if fmt == "json" else ("--format", native_format())
+    path = backup_command(tmp_path, *extra)
+    with translation.override("de"):
+        output = restore_command(path, "--force")
+    shown = figures(output)
+    assert shown["Spiele"] == ["8", "8"] and shown["Turniere"] == ["1", "1"]
+    assert shown["Letzte Änderung"][0] == shown["Letzte Änderung"][1] != "–"
     assert Deal.objects.count() == 8
 
 
@@ -116,8 +184,8 @@ def test_backup_while_deals_keep_arriving_is_consistent(tmp_path, requested):
     paths = [backups.backup_database(output_dir=tmp_path, fmt=fmt) for _ in range(3)]
     stop.set()
     thread.join(timeout=60)
-    for path in paths:
-        call_command("restore", str(path), "--force", stdout=StringIO())
+    for path in paths:  # each older than the deals entered after it
+        call_command("restore", str(path), "--force", "--allow-older", stdout=StringIO())
         assert Deal.objects.count() == DealChange.objects.filter(action="created").count()
         if fmt == "sqlite":
             with sqlite3.connect(path) as db:

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from venue.backups import BackupError, restore_database
 
@@ -8,7 +9,9 @@ from venue.backups import BackupError, restore_database
 class Command(BaseCommand):
     help = (
         "Bring the database back from a file `manage.py backup` wrote. Refuses a database "
-        "that holds data unless --force is given (it is then replaced)."
+        "that holds data unless --force is given (it is then replaced, after showing what it "
+        "holds and what the backup holds), and a backup older than that data unless "
+        "--allow-older is given as well."
     )
 
     def add_arguments(self, parser):
@@ -16,11 +19,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--force", action="store_true", help="replace a database that holds data"
         )
+        parser.add_argument(
+            "--allow-older",
+            action="store_true",
+            help=_(
+                "restore a backup even when it is older than the data in the database "
+                "(what was entered after the backup is lost)"
+            ),
+        )
         parser.add_argument("--data", help="the venue data folder (see `manage.py venue`)")
 
     def handle(self, *args, **options):
         try:
-            fmt = restore_database(path=Path(options["file"]), force=options["force"])
+            fmt = restore_database(
+                path=Path(options["file"]),
+                force=options["force"],
+                allow_older=options["allow_older"],
+                say=self.stdout.write,
+            )
         except BackupError as error:
             raise CommandError(str(error)) from error
         self.stdout.write(f"Restored {options['file']} ({fmt}).")
