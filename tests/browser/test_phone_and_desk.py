@@ -9,6 +9,7 @@ import os
 
 import pytest
 
+from tests.browser.test_day_without_friction import SIZES, desk, phone
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.models import Deal, DealChange
 from tournaments.services.draws import draw_next_round
@@ -17,7 +18,6 @@ from tournaments.services.setup import register_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 ARTIFACTS = "test-artifacts"
 LONG_NAMES = [
     ("Maximiliane-Josefine", "Schwarzwälder-Hinterzartener"),
@@ -74,28 +74,6 @@ def full_sheet(table):
         )
 
 
-def desk(browser, live_server, django_user_model, size):
-    if not django_user_model.objects.filter(username="orga").exists():
-        django_user_model.objects.create_superuser("orga", "", "geheim")
-    context = browser.new_context(locale="de-DE", viewport=SIZES[size])
-    page = context.new_page()
-    page.goto(f"{live_server.url}/login/?next=/")
-    page.fill("#id_username", "orga")
-    page.fill("#id_password", "geheim")
-    with page.expect_navigation():
-        page.click("form.login-form button[type=submit]")
-    return page
-
-
-def phone(browser, live_server, table, seat, size="phone"):
-    context = browser.new_context(locale="de-DE", viewport=SIZES[size])
-    page = context.new_page()
-    page.goto(f"{live_server.url}/t/{table.token}/")
-    with page.expect_navigation():
-        page.click(f"button[name=position][value='{seat}']")
-    return page
-
-
 def shot(page, name):
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=f"{ARTIFACTS}/{name}.png", full_page=True)
@@ -121,7 +99,7 @@ def assert_fits(page):
         assert scroll <= client, widths
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_running_sheet_fits_without_sideways_scrolling(
     browser, live_server, django_user_model, table, size
 ):
@@ -174,7 +152,7 @@ def test_phone_tap_targets_are_44_px_and_no_login_link(browser, live_server, tab
     shot(page, "phone-tap-targets")
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_two_phones_enter_one_deal_the_second_confirms_what_was_saved(
     browser, live_server, table, size
 ):
@@ -216,7 +194,7 @@ def test_two_phones_enter_one_deal_the_second_confirms_what_was_saved(
     assert second.input_value("[name=declarer_points]") == "10"
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_preview_offline_and_with_a_penalty_says_so(browser, live_server, table, size):
     page = phone(browser, live_server, table, 0, size)
     page.select_option("[name=contract]", "eine")
@@ -247,7 +225,7 @@ def test_preview_offline_and_with_a_penalty_says_so(browser, live_server, table,
     page.locator("#preview .preview-scores").wait_for()
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_desk_confirms_a_deal_left_waiting(browser, live_server, django_user_model, table, size):
     deal = enter_deal(table=table, number=1, inputs=DEALS[3], via="table", entered_by_position=0)
     deal = revise_deal(

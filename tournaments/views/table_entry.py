@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments.deal_words import deal_parts
-from tournaments.forms.entry import initial_from_inputs
+from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
 from tournaments.services import results
-from tournaments.services.results import DealConflict, ResultError
+from tournaments.services.results import DealConflict, Device, ResultError
 from tournaments.views.device import device_of
 from tournaments.views.entry import deal_form, render_preview, show_result_error
 from venue.client_ip import client_ip
@@ -132,7 +132,7 @@ class Clash:
     may_change: bool
 
 
-def _clash(table: Table, form, position: int, device) -> Clash | None:
+def _clash(table: Table, form: DealForm, position: int, device: Device) -> Clash | None:
     deal = Deal.objects.filter(table=table, number=form.cleaned_data["number"]).first()
     if deal is None or deal.kind != Deal.Kind.DEAL:
         return None
