@@ -71,6 +71,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tournaments.addresses",
             "tournaments.agreements",
             "tournaments.contract_names",
+            "tournaments.deal_words",
             "tournaments.draw",
             "tournaments.presets",
             "tournaments.ranking",

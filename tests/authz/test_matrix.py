@@ -376,6 +376,13 @@ MATRIX: dict[str, Spec] = {
         post_only=True,
         changes=True,
     ),
+    "tournaments:deal_confirm": Spec(
+        lambda w: {"deal_pk": w.pending.pk},
+        REFEREE,
+        post=lambda w, p: {"version": w.pending.version},
+        post_only=True,
+        changes=True,
+    ),
     "tournaments:deal_correct_written": Spec(
         lambda w: {"deal_pk": w.confirmed.pk},
         REFEREE,

@@ -14,15 +14,11 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSource
 from tournaments.contract_names import proper_name
+from tournaments.deal_words import PENALTY_KINDS
 from tournaments.forms.card_count import CardCountForm
 from tournaments.forms.rendering import PlainRenderer
 
 YES_NO = [("", "—"), ("1", _("won")), ("0", _("lost"))]
-PENALTY_KINDS = {
-    "revoke": _("revoke or wrong discard"),
-    "schinden": _("holding back a Solo (Schinden)"),
-    "false_challenge": _("false accusation"),
-}
 
 
 def localized(names: Any) -> str:

@@ -13,7 +13,9 @@ from django.core.paginator import Page, Paginator
 from django.db.models import CharField, Value
 from django.utils.translation import gettext as _
 
-from tournaments.models import DealChange, RoundChange, Tournament, TournamentChange
+from tournaments.deal_words import change_texts
+from tournaments.models import DealChange, RoundChange, Seat, Tournament, TournamentChange
+from tournaments.rule_snapshot import rule_source_of
 
 
 @dataclass(frozen=True)
@@ -30,14 +32,15 @@ class LogLine:
     ip_address: str | None = None
     same_device: bool = False
     order: int = 0
+    words: tuple[str, str] | None = None  # a deal's before and after in plain words
 
     @property
     def before_text(self) -> str:
-        return as_text(self.before)
+        return self.words[0] if self.words is not None else as_text(self.before)
 
     @property
     def after_text(self) -> str:
-        return as_text(self.after)
+        return self.words[1] if self.words is not None else as_text(self.after)
 
 
 def as_text(value: Any) -> str:
@@ -68,7 +71,7 @@ def _histories(tournament: Tournament) -> dict:
     }
 
 
-def _tournament_lines(changes) -> list[LogLine]:
+def _tournament_lines(changes, tournament: Tournament) -> list[LogLine]:
     return [
         LogLine(
             at=change.changed_at,
@@ -85,7 +88,7 @@ def _tournament_lines(changes) -> list[LogLine]:
     ]
 
 
-def _round_lines(changes) -> list[LogLine]:
+def _round_lines(changes, tournament: Tournament) -> list[LogLine]:
     lines = []
     for change in changes.select_related("changed_by", "round", "table"):
         subject = _("Round %(number)s") % {"number": change.round.number}
@@ -107,9 +110,38 @@ def _round_lines(changes) -> list[LogLine]:
     return lines
 
 
-def _deal_lines(changes) -> list[LogLine]:
+class _SeatNames:
+    """Who sat where at the log's tables, substitutes from their deal on (two queries)."""
+
+    def __init__(self, table_ids: set[int]) -> None:
+        self.seats: dict[int, list[Seat]] = {}
+        for seat in (
+            Seat.objects.filter(table_id__in=table_ids)
+            .select_related("entry__player")
+            .prefetch_related("substitutions__entry__player")
+            .order_by("position")
+        ):
+            self.seats.setdefault(seat.table_id, []).append(seat)
+
+    def at(self, table_id: int, number: int) -> list[str]:
+        names = []
+        for seat in self.seats.get(table_id, []):
+            player = seat.entry.player
+            for sub in sorted(seat.substitutions.all(), key=lambda sub: sub.from_deal):
+                if sub.from_deal <= number:
+                    player = sub.entry.player
+            names.append(player.full_name)
+        return names
+
+
+def _deal_lines(changes, tournament: Tournament) -> list[LogLine]:
+    changes = list(changes.select_related("changed_by", "deal__table__round"))
+    if not changes:
+        return []
+    rules = rule_source_of(tournament)
+    seats = _SeatNames({change.deal.table_id for change in changes})
     lines = []
-    for change in changes.select_related("changed_by", "deal__table__round"):
+    for change in changes:
         deal = change.deal
         lines.append(
             LogLine(
@@ -130,6 +162,12 @@ def _deal_lines(changes) -> list[LogLine]:
                 ip_address=change.ip_address,
                 same_device=deal.same_device and change.action == DealChange.Action.CONFIRMED,
                 order=change.pk,
+                words=change_texts(
+                    rules=rules,
+                    before=change.before,
+                    after=change.after,
+                    names=seats.at(deal.table_id, deal.number),
+                ),
             )
         )
     return lines
@@ -146,7 +184,7 @@ def tournament_log(*, tournament: Tournament, limit: int = 2000) -> list[LogLine
     """The newest ``limit`` lines of the whole log (three queries)."""
     lines: list[LogLine] = []
     for area, changes in _histories(tournament).items():
-        lines += _LINES[area](changes.order_by("-changed_at", "-pk")[:limit])
+        lines += _LINES[area](changes.order_by("-changed_at", "-pk")[:limit], tournament)
     return _newest_first(lines)[:limit]
 
 
@@ -177,6 +215,6 @@ def tournament_log_page(
     lines: list[LogLine] = []
     for name, ids in wanted.items():
         if ids:
-            lines += _LINES[name](histories[name].filter(pk__in=ids))
+            lines += _LINES[name](histories[name].filter(pk__in=ids), tournament)
     result.object_list = _newest_first(lines)
     return result

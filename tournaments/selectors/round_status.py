@@ -20,6 +20,8 @@ class TableStatus:
     pending: int
     expected: int
     totals: bool  # entered as round totals
+    # the deals waiting for confirmation: (deal id, deal number), by number
+    pending_deals: tuple[tuple[int, int], ...] = ()
 
     @property
     def done(self) -> int:
@@ -56,15 +58,17 @@ def round_status(*, round: Round) -> RoundStatus:  # noqa: A002
     tournament = round.tournament
     totals_only = tournament.entry_mode == Tournament.EntryMode.TOTALS
     confirmed: dict[int, int] = defaultdict(int)
-    pending: dict[int, int] = defaultdict(int)
+    pending: dict[int, list[tuple[int, int]]] = defaultdict(list)
     has_total: set[int] = set()
-    for table_id, status, kind in Deal.objects.filter(table__round=round).values_list(
-        "table_id", "status", "kind"
+    for table_id, status, kind, pk, number in (
+        Deal.objects.filter(table__round=round)
+        .order_by("number")
+        .values_list("table_id", "status", "kind", "pk", "number")
     ):
         if kind == Deal.Kind.TOTAL:
             has_total.add(table_id)
         if status == Deal.Status.PENDING:
-            pending[table_id] += 1
+            pending[table_id].append((pk, number))
         else:
             confirmed[table_id] += 1
     tables = tuple(
@@ -73,7 +77,8 @@ def round_status(*, round: Round) -> RoundStatus:  # noqa: A002
             number=number,
             voided=voided,
             confirmed=confirmed[table_id],
-            pending=pending[table_id],
+            pending=len(pending[table_id]),
+            pending_deals=tuple(pending[table_id]),
             expected=1 if totals_only or table_id in has_total else tournament.deals_per_round,
             totals=totals_only or table_id in has_total,
         )

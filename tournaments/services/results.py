@@ -429,6 +429,36 @@ def confirm_deal(
 
 
 @transaction.atomic
+def confirm_deal_at_desk(
+    *, deal: Deal, user: AbstractBaseUser, expected_version: int | None
+) -> Deal:
+    """The organiser or a referee confirms a deal that waits for a second phone (a phone
+    changed it and nobody at the table confirmed it again): it counts from now on, recorded
+    as confirmed by ``user``. ``expected_version`` is the version shown at the desk, so a
+    deal changed meanwhile is never confirmed unseen; a repeated click changes nothing."""
+    deal = _locked_deal(deal, None, check=False)
+    if (
+        deal.status == Deal.Status.CONFIRMED
+        and expected_version is not None
+        and deal.version == expected_version + 1
+    ):
+        return deal  # a repeated click
+    if deal.status != Deal.Status.PENDING:
+        raise ResultError(
+            _("Deal %(number)s is not waiting for confirmation.") % {"number": deal.number}
+        )
+    _check_version(deal, expected_version)
+    _check_open(deal.table)
+    return _change_status(
+        deal,
+        Deal.Status.CONFIRMED,
+        DealChange.Action.CONFIRMED,
+        user=user,
+        reason=_("confirmed at the desk"),
+    )
+
+
+@transaction.atomic
 def revise_deal(
     *,
     deal: Deal,

@@ -19,6 +19,7 @@ from clubs.permissions import (
     has_perm,
     organiser_required,
 )
+from tournaments.deal_words import penalty_text
 from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SCORE_LIMIT, Deal, Round, Table, Tournament
 from tournaments.selectors.round_status import round_status
@@ -339,6 +340,9 @@ def render_preview(request: HttpRequest, table: Table) -> HttpResponse:
             context["error"] = error.message
         else:
             context["scores"] = list(zip(sheet.player_names, scores, strict=True))
+            penalty = form.deal_inputs().get("penalty")
+            if penalty:  # the engine scores the penalty instead of the game: say so
+                context["penalty"] = penalty_text(penalty=penalty, names=sheet.player_names)
     elif request.POST.get("contract"):
         context["incomplete"] = True
     return render(request, "tournaments/entry/_preview.html", context)
@@ -392,6 +396,23 @@ def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
             "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
         },
     )
+
+
+@tournament_permission(REFEREE_TOURNAMENT)
+@require_POST
+def deal_confirm(request: HttpRequest, deal_pk: int) -> HttpResponse:
+    """A deal waiting for a second phone, confirmed at the desk by the organiser or a
+    referee (the table never confirmed it again after a phone changed it)."""
+    deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
+    try:
+        results.confirm_deal_at_desk(
+            deal=deal, user=request.user, expected_version=_posted_number(request, "version")
+        )
+    except ResultError as error:
+        messages.error(request, error.message)
+        return redirect("tournaments:deal_correct", deal.pk)
+    messages.success(request, _("Deal %(number)s confirmed.") % {"number": deal.number})
+    return redirect(entry_url(deal.table))
 
 
 @tournament_permission(REFEREE_TOURNAMENT)
@@ -452,4 +473,5 @@ urlpatterns = [
     path("tables/<int:table_pk>/token/", table_token, name="table_token"),
     path("deals/<int:deal_pk>/correct/", deal_correct, name="deal_correct"),
     path("deals/<int:deal_pk>/annul/", deal_annul, name="deal_annul"),
+    path("deals/<int:deal_pk>/confirm/", deal_confirm, name="deal_confirm"),
 ]

@@ -7,6 +7,8 @@ player at another seat has confirmed it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,11 +17,12 @@ from django.urls import path, re_path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments.forms.entry import initial_from_inputs
+from tournaments.deal_words import deal_parts
+from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
 from tournaments.services import results
-from tournaments.services.results import DealConflict, ResultError
+from tournaments.services.results import DealConflict, Device, ResultError
 from tournaments.views.device import device_of
 from tournaments.views.entry import deal_form, render_preview, show_result_error
 from venue.client_ip import client_ip
@@ -66,6 +69,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
             {"table": table, "sheet": sheet, "standings_url": standings_url},
         )
     partial = request.htmx and request.GET.get("partial") == "sheet"  # the sheet, every 15 s
+    clash = None
     if request.method != "POST":
         form = None if partial else deal_form(sheet)
     else:
@@ -82,6 +86,10 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
                     actor=_actor(sheet, position),
                     device=device,
                 )
+            except DealConflict as error:
+                clash = _clash(table, form, position, device) if error.field == "number" else None
+                if clash is None:
+                    show_result_error(form, error)
             except ResultError as error:
                 show_result_error(form, error)
             else:
@@ -105,10 +113,51 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "standings_url": f"{standings_url}#entry-{sheet.seats[position].entry_id}",
         "is_open": _is_open(table),
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
+        "clash": clash,
     }
     if partial:
         return render(request, "tournaments/entry/_phone_live.html", context)
     return render(request, "tournaments/entry/phone_entry.html", context)
+
+
+@dataclass(frozen=True)
+class Clash:
+    """A deal this phone tried to enter that another phone (or the desk) entered first: what
+    was stored, where it differs from what this player typed, and what they may do."""
+
+    deal: Deal
+    entered_by: str  # the player's short name; "" for the desk
+    parts: tuple[tuple[str, str], ...]  # (stored, this player's value where it differs)
+    may_confirm: bool
+    may_change: bool
+
+
+def _clash(table: Table, form: DealForm, position: int, device: Device) -> Clash | None:
+    deal = Deal.objects.filter(table=table, number=form.cleaned_data["number"]).first()
+    if deal is None or deal.kind != Deal.Kind.DEAL:
+        return None
+    sheet = table_seating(table=table)
+    names = [seat.short_name or seat.name for seat in sheet.seats]
+    stored = deal_parts(
+        rules=sheet.rules, inputs=results.stored_record(deal), names=names, labelled=False
+    )
+    mine = deal_parts(rules=sheet.rules, inputs=form.deal_inputs(), names=names, labelled=False)
+    parts = tuple(
+        (str(part), "" if index >= len(mine) or mine[index] == part else str(mine[index]))
+        for index, part in enumerate(stored)
+    )
+    pending = deal.status == Deal.Status.PENDING and _is_open(table)
+    other_phone = deal.entered_by_position != position and (
+        not device.id or device.id != deal.entered_device
+    )
+    entered_by = deal.entered_by_position
+    return Clash(
+        deal=deal,
+        entered_by=names[entered_by] if entered_by is not None and entered_by < len(names) else "",
+        parts=parts,
+        may_confirm=pending and other_phone,
+        may_change=pending,
+    )
 
 
 def _posted_int(request: HttpRequest, name: str) -> int | None:

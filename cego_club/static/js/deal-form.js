@@ -79,3 +79,21 @@ document.addEventListener("click", function (event) {
   document.addEventListener("htmx:afterSwap", mark);
   mark();
 })();
+
+// Without a connection the preview cannot be computed (the engine is on the laptop): say so
+// instead of leaving the old scores, or none, without a word.
+(function () {
+  "use strict";
+  function offline() {
+    var preview = document.getElementById("preview");
+    if (!preview) return;
+    var note = document.createElement("p");
+    note.className = "muted offline-preview";
+    note.textContent = preview.getAttribute("data-offline-text");
+    preview.replaceChildren(note);
+  }
+  document.addEventListener("htmx:sendError", offline);
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status >= 500) offline();
+  });
+})();

@@ -1,0 +1,138 @@
+"""A deal in plain words, with the players' names: "Solo, declarer Bernd Maier, 50 card
+points: −40 / −40 / +120 / −40". The change log, the phone's "already entered" notice and the
+preview's penalty note say a deal this way; contract names as on every page
+(``contract_names``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring import RuleSource
+from tournaments.contract_names import contract_name
+
+PENALTY_KINDS = {
+    "revoke": gettext_lazy("revoke or wrong discard"),
+    "schinden": gettext_lazy("holding back a Solo (Schinden)"),
+    "false_challenge": gettext_lazy("false accusation"),
+}
+MINUS = "\u2212"  # the typographic minus: −40, not a hyphen
+
+
+def signed(score: int) -> str:
+    return f"+{score}" if score > 0 else f"{MINUS}{-score}" if score < 0 else "0"
+
+
+def scores_text(scores: Sequence[int | None]) -> str:
+    return " / ".join(signed(score) for score in scores if score is not None)
+
+
+def _name(names: Sequence[str], position: Any) -> str:
+    if isinstance(position, int) and 0 <= position < len(names):
+        return names[position]
+    return _("seat %(number)s") % {"number": int(position) + 1} if position is not None else ""
+
+
+def penalty_text(*, penalty: Mapping[str, Any], names: Sequence[str]) -> str:
+    kind = penalty.get("kind", "")
+    return _("penalty against %(name)s (%(reason)s)") % {
+        "name": _name(names, penalty.get("seat")),
+        "reason": PENALTY_KINDS.get(kind, kind),
+    }
+
+
+def deal_parts(
+    *, rules: RuleSource, inputs: Mapping[str, Any], names: Sequence[str], labelled: bool = True
+) -> list[str]:
+    """The deal's inputs, each a short phrase: contract, declarer, card points or result,
+    penalty. ``labelled``: "declarer Bernd Maier" (the log), else the bare name (the phone)."""
+    slug = inputs.get("contract", "")
+    contract = rules.contracts.get(slug)
+    kind = contract.kind if contract is not None else ""
+    parts = [contract_name(rules, slug)] if slug else []
+    declarer = inputs.get("declarer")
+    if declarer is not None:
+        name = _name(names, declarer)
+        if not labelled:
+            parts.append(name)
+        elif kind == "raeuber":
+            parts.append(_("announced by %(name)s") % {"name": name})
+        else:
+            parts.append(_("declarer %(name)s") % {"name": name})
+    if inputs.get("declarer_points") is not None:
+        parts.append(_("%(points)s card points") % {"points": inputs["declarer_points"]})
+    if inputs.get("declarer_tricks") == 0:
+        parts.append(_("no trick"))
+    if inputs.get("won") is not None:
+        parts.append(_("won") if inputs["won"] else _("lost"))
+    if inputs.get("ouvert"):
+        parts.append(_("open"))
+    points = inputs.get("points") or ()
+    if points:
+        parts.append(
+            _("card points %(list)s")
+            % {
+                "list": ", ".join(
+                    f"{_name(names, position)} {value}" for position, value in enumerate(points)
+                )
+            }
+        )
+    if inputs.get("last_trick") is not None:
+        parts.append(_("last trick %(name)s") % {"name": _name(names, inputs["last_trick"])})
+    if inputs.get("knocks"):
+        parts.append(_("%(count)s knocks") % {"count": inputs["knocks"]})
+    if inputs.get("penalty"):
+        parts.append(penalty_text(penalty=inputs["penalty"], names=names))
+    return parts
+
+
+STATUS_WORDS = {
+    "pending": (gettext_lazy("waiting for confirmation"), gettext_lazy("waited for confirmation")),
+    "confirmed": (gettext_lazy("confirmed"), gettext_lazy("confirmed")),
+    "annulled": (gettext_lazy("annulled"), gettext_lazy("annulled")),
+}
+
+
+def status_change_text(before: str | None, after: str | None) -> str:
+    """ "waited for confirmation → confirmed", or the one status where it did not change."""
+    if after is None:
+        return ""
+    now = str(STATUS_WORDS.get(after, (after, after))[0])
+    if before is None or before == after:
+        return now
+    return f"{STATUS_WORDS.get(before, (before, before))[1]} → {now}"
+
+
+def snapshot_text(
+    *, rules: RuleSource, snapshot: Mapping[str, Any] | None, names: Sequence[str]
+) -> str:
+    """A logged deal (``results._snapshot``) in words, with its scores; no status."""
+    if not snapshot:
+        return ""
+    scores = scores_text(snapshot.get("scores") or ())
+    if snapshot.get("kind") == "total":
+        return _("round totals: %(scores)s") % {"scores": scores}
+    parts = deal_parts(rules=rules, inputs=snapshot.get("inputs") or {}, names=names)
+    if snapshot.get("as_written"):
+        parts.append(_("as written on the sheet"))
+    text = ", ".join(str(part) for part in parts)
+    return f"{text}: {scores}" if scores else text
+
+
+def change_texts(
+    *,
+    rules: RuleSource,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+    names: Sequence[str],
+) -> tuple[str, str]:
+    """A deal's log line as (before, after): the deal as it stands afterwards with the change
+    of its status; what it was before only where that differs (a correction)."""
+    content = snapshot_text(rules=rules, snapshot=after, names=names)
+    before_text = snapshot_text(rules=rules, snapshot=before, names=names)
+    status = status_change_text((before or {}).get("status"), (after or {}).get("status"))
+    after_text = f"{content}; {status}" if content and status else content or status
+    return ("" if before_text == content else before_text), after_text
