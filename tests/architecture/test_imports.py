@@ -54,6 +54,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.serving",
             "cego_club.catalogues",
             "cego_club.formats*",
+            "cego_club.language",
         ],
     ),
     (
