@@ -377,3 +377,49 @@ def test_draw_page_asks_before_drawing_while_a_round_is_played(client, organiser
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     client.post(url, {"action": "draw", "while_previous_open": "1"})
     assert Round.objects.filter(tournament=tournament, number=2).exists()
+
+
+def test_written_sheet_takes_typographic_minus_and_reports_every_line(client, table, organiser):
+    client.force_login(organiser)
+    tournament = table.round.tournament
+    url = reverse("tournaments:desk_written", args=[tournament.pk, 1, 1])
+    data = {
+        "contract_1": "halbe",
+        "declarer_1": "1",
+        "amount_1_1": "\u2212120",  # the minus of phones and Word: lost, 40 to each defender
+        "contract_2": "halbe",
+        "declarer_2": "2",
+        "amount_2_2": "+ 30",  # with a space
+        "contract_3": "halbe",
+        "declarer_3": "0",
+        "amount_3_0": "zwölf",  # no number: its own error, the other lines are checked
+        "contract_4": "halbe",
+        "declarer_4": "3",
+        "amount_4_3": "\u2013 25",  # an impossible amount is reported too
+        "action": "check",
+    }
+    page = client.post(url, data)
+    html = page.content.decode()
+    assert "+40 · -120 · +40 · +40" in html
+    assert "-10 · -10 · +30 · -10" in html
+    assert "Enter a whole number." in html
+    assert "25 is not possible" in html
+    assert not Deal.objects.filter(table=table).exists()
+    # without the bad cell and the impossible line, the typographic minus is saved
+    del data["amount_3_0"], data["contract_3"], data["declarer_3"]
+    del data["amount_4_3"], data["contract_4"], data["declarer_4"]
+    response = client.post(url, {**data, "action": "save"})
+    assert response.status_code == 302
+    assert Deal.objects.get(table=table, number=1).scores[:4] == [40, -120, 40, 40]
+
+
+def test_written_sheet_heads_its_columns_like_the_printed_sheet(client, table, organiser):
+    client.force_login(organiser)
+    tournament = table.round.tournament
+    url = reverse("tournaments:desk_written", args=[tournament.pk, 1, 1])
+    page = client.get(url)
+    seats = page.context["sheet"].seats
+    html = page.content.decode()
+    for seat in seats:
+        assert f"Seat {seat.position + 1} · No. {seat.number}" in html
+        assert f'<strong class="seat-last">{seat.last_name}</strong>' in html
