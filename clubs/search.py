@@ -31,6 +31,28 @@ def player_key(first_name: str, last_name: str) -> str:
     return f" {normalise(last_name)} {normalise(first_name)} "
 
 
+# --- German alphabetical order (DIN 5007, variant 1) ------------------------------------------
+# Name lists sort as a dictionary does: ä as a, ö as o, ü as u, ß as ss, case ignored, so
+# "Hättich" comes before "Hummel" and "Müller" before "Muster" (variant 2, the phone book's
+# ü = ue, would put "Müller" after "Muster"; the search key above spells it that way because
+# a search must find "Mueller"). Stored on the player (``Player.sort_key``) and ordered in the
+# database: only a-z and 0-9, so byte order and every database collation agree.
+
+
+def sort_word(text: str) -> str:
+    """A name folded for alphabetical order: "Hättich" → "hattich", "Weiß-Haar" → "weisshaar"."""
+    # casefold spells ß as ss; the decomposition drops the umlaut's dots and other accents
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFC", text).casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "", plain.replace("æ", "ae").replace("œ", "oe"))
+
+
+def name_sort_key(first_name: str, last_name: str) -> str:
+    """Last name, then first name. The "0" between them sorts before every letter, so that
+    "Weber, Zoe" comes before "Webers, Anna" in byte order and in any collation."""
+    return f"{sort_word(last_name)}0{sort_word(first_name)}"
+
+
 # --- club names as member lists spell them ------------------------------------------------
 
 # Words that say "a club" rather than which one: "Cego-Club Bräunlingen", "Cegofreunde

@@ -22,7 +22,7 @@ def search_players(*, query: str = "", club: Club | None = None, category: str =
         players = players.filter(category=category)
     return players.prefetch_related(
         Prefetch("memberships", queryset=Membership.objects.select_related("club"))
-    ).order_by("last_name", "first_name", "pk")
+    ).order_by("sort_key", "pk")
 
 
 def players_named(*, first_name: str, last_name: str, exclude_pk: int | None = None) -> QuerySet:
@@ -45,7 +45,7 @@ def active_members(*, club: Club, on: dt.date) -> QuerySet:
         .filter(Q(memberships__since__isnull=True) | Q(memberships__since__lte=on))
         .filter(Q(memberships__left_on__isnull=True) | Q(memberships__left_on__gte=on))
         .distinct()
-        .order_by("last_name", "first_name")
+        .order_by("sort_key", "pk")
     )
 
 
@@ -57,5 +57,5 @@ def season_memberships(*, club: Club, season) -> QuerySet:
         .filter(Q(since__isnull=True) | Q(since__lte=season.ends_on))
         .filter(Q(left_on__isnull=True) | Q(left_on__gte=season.starts_on))
         .select_related("player", "club")
-        .order_by("player__last_name", "player__first_name", "pk")
+        .order_by("player__sort_key", "pk")
     )

@@ -25,7 +25,7 @@ class RegistrationTable(tables.Table):
     name = tables.Column(
         verbose_name=_("name"),
         accessor="player__last_name",
-        order_by=("player__last_name", "player__first_name"),
+        order_by=("player__sort_key", "pk"),
     )
     category = tables.Column(verbose_name=_("category"))
     checked_in = tables.BooleanColumn(verbose_name=_("checked in"))
