@@ -7,13 +7,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm, add_service_errors
 from clubs.models import Membership, Player
-from clubs.permissions import MANAGE_CLUB, check, organiser_required
+from clubs.permissions import MANAGE_CLUB, check, may_view_player_page, organiser_required
 from clubs.selectors import players_named, search_players
 from clubs.services import players as services
 
@@ -149,6 +149,12 @@ def player_detail(request, pk: int):
             "player": player,
             "entries": entries,
             "merges": player.merges.select_related("merged_by"),
+            # the tournaments link to the player's results where the viewer may see them
+            "results_url": (
+                reverse("seasons:player_detail", args=[player.pk])
+                if may_view_player_page(request.user, player)
+                else ""
+            ),
             "candidates": candidates,
             "same_name": same,
             "query": query,

@@ -14,7 +14,7 @@ from django_tables2 import RequestConfig
 from clubs.forms import add_service_errors
 from clubs.models import Category, Player
 from clubs.permissions import MANAGE_TOURNAMENT
-from clubs.selectors import players_named
+from clubs.selectors import players_like
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import (
     ExistingPlayerForm,
@@ -175,19 +175,18 @@ def late_entry(request, pk):
             else:
                 new_form = NewPlayerForm(request.POST, prefix="new", **form_options)
                 if new_form.is_valid() and request.POST.get("new-different_person") != "1":
-                    # The same name (however spelt) is most likely the same person: offer them.
-                    duplicates = list(
-                        players_named(
-                            first_name=new_form.cleaned_data["first_name"],
-                            last_name=new_form.cleaned_data["last_name"],
-                        )
+                    # The same name (however spelt) or a near miss ("Brigite" for "Brigitte") is
+                    # most likely the same person: offer them.
+                    duplicates = players_like(
+                        first_name=new_form.cleaned_data["first_name"],
+                        last_name=new_form.cleaned_data["last_name"],
                     )
                     if duplicates:
                         new_form.add_error(
                             "last_name",
                             _(
-                                "A player of this name exists already: register that player, "
-                                "or confirm that this is a different person."
+                                "A player of this or a similar name exists already: register "
+                                "that player, or confirm that this is a different person."
                             ),
                         )
                 if new_form.is_valid():
