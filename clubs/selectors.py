@@ -7,7 +7,7 @@ import datetime as dt
 from django.db.models import Prefetch, Q, QuerySet
 
 from clubs.models import Club, Membership, Player
-from clubs.search import normalise, player_key
+from clubs.search import normalise, player_key, similar_keys
 
 
 def search_players(*, query: str = "", club: Club | None = None, category: str = "") -> QuerySet:
@@ -35,38 +35,18 @@ def players_named(*, first_name: str, last_name: str, exclude_pk: int | None = N
     ).order_by("pk")
 
 
-# How alike two names' search keys must be (rapidfuzz's ratio, 0-100) to be offered as maybe
-# the same person: "baumer brigite" / "baumer brigitte" 97, "meier hans" / "maier hans" 90,
-# "schmid karl" / "schmidt karl" 96. Not offered: "mueller hans" / "mueller anna" 83 (one
-# family), "mayer hansi" / "maier hans" 86. Short names are offered more readily ("wolf ida" /
-# "wolf ina" 88): an offer costs the desk one click ("a different person"), a duplicate more.
-NEAR_MATCH_CUTOFF = 87
-
-
 def players_like(
     *, first_name: str, last_name: str, exclude_pk: int | None = None, limit: int = 8
 ) -> list[Player]:
     """Players of the same name however spelt ("Müller" / "Mueller") and of a near-miss
     spelling ("Brigite Baumer" for "Brigitte Baumer"): the same name first, then the closest.
     Two queries: the keys of every player, compared in C by rapidfuzz, then the few found."""
-    from rapidfuzz import fuzz, process, utils
-
-    key = player_key(first_name, last_name).strip()
-    if not key:
-        return []
     keys = Player.objects.values_list("pk", "search_key")
     if exclude_pk is not None:
         keys = keys.exclude(pk=exclude_pk)
     choices = {pk: search_key.strip() for pk, search_key in keys}
-    found = process.extract(
-        key,
-        choices,
-        scorer=fuzz.ratio,
-        processor=utils.default_process,
-        score_cutoff=NEAR_MATCH_CUTOFF,
-        limit=limit,
-    )
-    order = {pk: (-score, pk) for _choice, score, pk in found}
+    found = similar_keys(player_key(first_name, last_name), choices, limit=limit)
+    order = {pk: (-score, pk) for pk, score in found}
     players = Player.objects.filter(pk__in=order).prefetch_related(
         Prefetch("memberships", queryset=Membership.objects.select_related("club"))
     )
@@ -97,3 +77,17 @@ def season_memberships(*, club: Club, season) -> QuerySet:
         .select_related("player", "club")
         .order_by("player__sort_key", "pk")
     )
+
+
+def tournaments_played(*, player_ids) -> dict[int, list[tuple]]:
+    """Per player, the tournaments entered as (date, name), newest first: what tells two
+    records of one name apart before a merge. One query."""
+    played: dict[int, list[tuple]] = {pk: [] for pk in player_ids}
+    rows = (
+        Player.objects.filter(pk__in=played, entries__isnull=False)
+        .values_list("pk", "entries__tournament__date", "entries__tournament__name")
+        .order_by("pk", "-entries__tournament__date")
+    )
+    for pk, date, name in rows:
+        played[pk].append((date, name))
+    return played
