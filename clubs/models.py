@@ -238,6 +238,14 @@ class AnnualFee(models.Model):
         _("paid by"), max_length=10, choices=Method.choices, blank=True, default=""
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
 
     class Meta:
         verbose_name = _("annual fee")

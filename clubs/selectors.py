@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 from django.db.models import Prefetch, Q, QuerySet
 
@@ -91,3 +92,11 @@ def tournaments_played(*, player_ids) -> dict[int, list[tuple]]:
     for pk, date, name in rows:
         played[pk].append((date, name))
     return played
+
+
+def season_fee_cents(fees, status: str) -> int | None:
+    """The season's fee for a member of ``status``, as the club charged it: the amount most of
+    its fee rows of that status carry (``fees``: the club's fee rows of the season). None
+    when nothing was charged yet."""
+    amounts = Counter(fee.amount_cents for fee in fees if fee.status == status)
+    return amounts.most_common(1)[0][0] if amounts else None

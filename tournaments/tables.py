@@ -54,7 +54,10 @@ class RegistrationTable(tables.Table):
         )
         template_name = "django_tables2/table.html"
         attrs = {"class": "registration-table"}
-        row_attrs = {"class": lambda record: "withdrawn" if record.is_withdrawn else ""}
+        row_attrs = {
+            "class": lambda record: "withdrawn" if record.is_withdrawn else "",
+            "id": lambda record: f"entry-{record.pk}",  # the desk comes back to this row
+        }
         empty_text = _("No players match.")
 
     def __init__(self, *args, next_url: str = "", withdraw_default: int = 0, **kwargs):

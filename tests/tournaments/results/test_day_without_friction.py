@@ -243,8 +243,19 @@ def test_finish_view_and_detail_page(client, organiser):
     client.force_login(organiser)
     detail = reverse("tournaments:tournament_detail", args=[tournament.pk])
     assert "Finish tournament" in client.get(detail).content.decode()
-    response = client.post(reverse("tournaments:tournament_finish", args=[tournament.pk]))
+    url = reverse("tournaments:tournament_finish", args=[tournament.pk])
+    # the button asks first, saying what finishing fixes; nothing is locked yet
+    question = client.post(url, {"action": "finish"})
+    assert question.status_code == 200
+    html = question.content.decode()
+    assert "cannot be changed afterwards" in html and "prize money" in html
+    assert 'name="confirm" value="1"' in html
+    tournament.refresh_from_db()
+    assert tournament.finished_at is None
+    response = client.post(url, {"action": "finish", "confirm": "1"})
     assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.finished_at is not None
     page = client.get(detail).content.decode()
     assert "Final standings" in page and "Prize list" in page
 
