@@ -39,10 +39,11 @@ def player_key(first_name: str, last_name: str) -> str:
 NEAR_MATCH_CUTOFF = 87
 
 
-def similar_keys(key: str, choices: dict[int, str], *, limit: int = 8) -> list[tuple[int, float]]:
-    """Of ``choices`` (id → search key without its outer spaces), the ids whose key is
-    ``key`` or near it, with the score, closest first. rapidfuzz compares in C++: 5,000 keys
-    in about a millisecond."""
+def similar_keys(key: str, choices: list[str], *, limit: int = 8) -> list[tuple[int, float]]:
+    """Of ``choices`` (search keys without their outer spaces), the positions of those that
+    are ``key`` or near it, with the score, closest first. rapidfuzz compares in C++ (a
+    list is faster than a dict: 1,500 new names against 1,500 keys in 0.5 s on a busy
+    machine, bench/bench_clubs.py)."""
     from rapidfuzz import fuzz, process
 
     key = key.strip()
@@ -55,7 +56,7 @@ def similar_keys(key: str, choices: dict[int, str], *, limit: int = 8) -> list[t
         score_cutoff=NEAR_MATCH_CUTOFF,
         limit=limit,
     )
-    return [(pk, score) for _choice, score, pk in found]
+    return [(index, score) for _choice, score, index in found]
 
 
 # --- German alphabetical order (DIN 5007, variant 1) ------------------------------------------

@@ -45,9 +45,12 @@ def players_like(
     keys = Player.objects.values_list("pk", "search_key")
     if exclude_pk is not None:
         keys = keys.exclude(pk=exclude_pk)
-    choices = {pk: search_key.strip() for pk, search_key in keys}
+    pks, choices = [], []
+    for pk, search_key in keys:
+        pks.append(pk)
+        choices.append(search_key.strip())
     found = similar_keys(player_key(first_name, last_name), choices, limit=limit)
-    order = {pk: (-score, pk) for pk, score in found}
+    order = {pks[index]: (-score, pks[index]) for index, score in found}
     players = Player.objects.filter(pk__in=order).prefetch_related(
         Prefetch("memberships", queryset=Membership.objects.select_related("club"))
     )

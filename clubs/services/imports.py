@@ -474,11 +474,18 @@ def _offer_similar(rows: list[PlanRow], allowed: frozenset[int] | None) -> None:
     players = Player.objects.all()
     if allowed is not None:
         players = players.filter(Q(memberships__club_id__in=allowed) | Q(memberships__isnull=True))
-    choices = {pk: key.strip() for pk, key in players.values_list("pk", "search_key").distinct()}
+    pks, choices = [], []
+    for pk, search_key in players.values_list("pk", "search_key").distinct():
+        pks.append(pk)
+        choices.append(search_key.strip())
     hits: dict[int, list[int]] = {}
     for row in rows:
         key = player_key(row.first_name, row.last_name).strip()
-        found = [pk for pk, _score in similar_keys(key, choices, limit=3) if choices[pk] != key]
+        found = [
+            pks[index]
+            for index, _score in similar_keys(key, choices, limit=3)
+            if choices[index] != key
+        ]
         if found:
             hits[row.line] = found
     if not hits:
