@@ -125,6 +125,12 @@ class WrittenLine:
     scores: tuple[int, ...] | None = None
     error: str = ""
 
+    @property
+    def cell_errors(self) -> list[str]:
+        """The line's cells that could not be read ("zwölf" is no number), for the summary."""
+        fields = [self.contract, self.declarer, *self.amounts]
+        return [str(message) for field in fields for message in field.errors]
+
 
 def _table(pk: int, round_number: int, table_number: int) -> Table:
     return get_object_or_404(

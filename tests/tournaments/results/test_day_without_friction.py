@@ -414,7 +414,10 @@ def test_written_sheet_takes_typographic_minus_and_reports_every_line(client, ta
     assert "+40 · -120 · +40 · +40" in html
     assert "-10 · -10 · +30 · -10" in html
     assert "Enter a whole number." in html
-    assert "25 is not possible" in html
+    summary = html[html.index('class="check-summary"') :]
+    summary = summary[: summary.index("</ul>")]
+    assert "Deal 3</a>: Enter a whole number." in summary  # every line's error, at once
+    assert "25 is not possible" in summary
     assert not Deal.objects.filter(table=table).exists()
     # without the bad cell and the impossible line, the typographic minus is saved
     del data["amount_3_0"], data["contract_3"], data["declarer_3"]
