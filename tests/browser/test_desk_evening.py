@@ -149,3 +149,37 @@ def test_cash_fee_in_one_click(browser, live_server, django_user_model, size):
     assert fee.method == "cash" and fee.paid_on is not None
     assert fits(page)
     page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_near_miss_offered_and_merge_asks_first(browser, live_server, django_user_model, size):
+    club = ClubFactory(short_name="CFB")
+    brigitte = Player.objects.create(first_name="Brigitte", last_name="Baumer", birth_year=1961)
+    Membership.objects.create(player=brigitte, club=club)
+    page, _user = signed_in(browser, live_server, django_user_model, size)
+    page.goto(f"{live_server.url}/players/new/")
+    page.fill("#id_first_name", "Brigite")
+    page.fill("#id_last_name", "Baumer")
+    with page.expect_navigation():
+        page.click("form.stacked-form button.primary")
+    offered = page.locator(".duplicates").inner_text()
+    assert "Baumer, Brigitte *1961 · CFB" in offered
+    page.check("input[name=different_person]")
+    with page.expect_navigation():
+        page.click("form.stacked-form button.primary")
+    twin = Player.objects.get(first_name="Brigite")
+    TournamentFactory(name="Herbstturnier").entries.create(player=twin, number=1)
+    page.goto(f"{live_server.url}/players/{brigitte.pk}/")
+    candidate = page.locator(".merge-candidates li").first
+    assert "Herbstturnier" in candidate.inner_text() and "1 Turnier" in candidate.inner_text()
+    with page.expect_navigation():
+        candidate.locator("button").click()
+    question = page.locator(".merge-confirm").inner_text()
+    assert "„Brigite Baumer“ wird gelöscht" in question
+    assert Player.objects.filter(pk=twin.pk).exists()
+    assert fits(page)
+    page.screenshot(path=f"test-artifacts/desk-merge-{size}.png", full_page=True)
+    with page.expect_navigation():
+        page.click(".merge-confirm button.warn")
+    assert not Player.objects.filter(pk=twin.pk).exists()
+    page.context.close()
