@@ -42,7 +42,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubs.models import Club, Player
-    from clubs.selectors import search_players
+    from clubs.selectors import players_like, search_players
     from clubs.services.admin import charge_season_fees
     from clubs.services.imports import apply_players, plan_players
     from clubs.tabular import read_table
@@ -75,6 +75,20 @@ def main() -> None:
             repeat=5,
         )
     print(f"{'  queries of one search':<52} {len(queries) // 5:9d}")
+    reset_queries()
+    with CaptureQueriesContext(connection) as queries:
+        timed(
+            f"near-miss names of 'Jürgn Müler0007' among {args.members}",
+            lambda: players_like(first_name="Jürgn", last_name="Müler0007"),
+            repeat=5,
+        )
+    print(f"{'  queries of one look-up':<52} {len(queries) // 5:9d}")
+    others = ["Nachname;Vorname;Verein", *(f"Maier{i:04d};Jörg;BC" for i in range(args.members))]
+    other_table = read_table("\r\n".join(others).encode("cp1252"), "neu.csv")
+    timed(
+        f"preview of {args.members} new names (near misses checked)",
+        lambda: plan_players(table=other_table),
+    )
     season = SeasonFactory(starts_on=dt.date(2026, 11, 1), ends_on=dt.date(2027, 4, 30))
     tournament = TournamentFactory(season=season, host_club=club)
     players = list(Player.objects.all())

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from clubs.search import club_key, player_key
+from clubs.search import club_key, name_sort_key, player_key
 
 
 class Category(models.TextChoices):
@@ -96,6 +96,7 @@ class PlayerQuerySet(models.QuerySet):
         objs = list(objs)
         for player in objs:
             player.search_key = player_key(player.first_name, player.last_name)
+            player.sort_key = name_sort_key(player.first_name, player.last_name)
         return super().bulk_create(objs, *args, **kwargs)
 
 
@@ -124,13 +125,18 @@ class Player(models.Model):
         _("search key"), max_length=130, editable=False, db_index=True, default=""
     )
 
+    # German alphabetical order (clubs.search.name_sort_key): "hattich0anna" before "hummel0…"
+    sort_key = models.CharField(
+        _("sort key"), max_length=250, editable=False, db_index=True, default=""
+    )
+
     objects = PlayerQuerySet.as_manager()
 
     class Meta:
         db_table = "tournaments_player"
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        ordering = ["last_name", "first_name"]
+        ordering = ["sort_key", "pk"]
         constraints = [
             models.CheckConstraint(condition=~Q(last_name=""), name="player_last_name_not_empty"),
             models.CheckConstraint(
@@ -147,9 +153,10 @@ class Player(models.Model):
 
     def save(self, *args, **kwargs):
         self.search_key = player_key(self.first_name, self.last_name)
+        self.sort_key = name_sort_key(self.first_name, self.last_name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and {"first_name", "last_name"} & set(update_fields):
-            kwargs["update_fields"] = {*update_fields, "search_key"}
+            kwargs["update_fields"] = {*update_fields, "search_key", "sort_key"}
         super().save(*args, **kwargs)
 
     @property
@@ -231,6 +238,14 @@ class AnnualFee(models.Model):
         _("paid by"), max_length=10, choices=Method.choices, blank=True, default=""
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
 
     class Meta:
         verbose_name = _("annual fee")

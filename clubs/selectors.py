@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 
 from django.db.models import Prefetch, Q, QuerySet
 
 from clubs.models import Club, Membership, Player
-from clubs.search import normalise, player_key
+from clubs.search import normalise, player_key, similar_keys
 
 
 def search_players(*, query: str = "", club: Club | None = None, category: str = "") -> QuerySet:
@@ -22,7 +23,7 @@ def search_players(*, query: str = "", club: Club | None = None, category: str =
         players = players.filter(category=category)
     return players.prefetch_related(
         Prefetch("memberships", queryset=Membership.objects.select_related("club"))
-    ).order_by("last_name", "first_name", "pk")
+    ).order_by("sort_key", "pk")
 
 
 def players_named(*, first_name: str, last_name: str, exclude_pk: int | None = None) -> QuerySet:
@@ -35,6 +36,27 @@ def players_named(*, first_name: str, last_name: str, exclude_pk: int | None = N
     ).order_by("pk")
 
 
+def players_like(
+    *, first_name: str, last_name: str, exclude_pk: int | None = None, limit: int = 8
+) -> list[Player]:
+    """Players of the same name however spelt ("Müller" / "Mueller") and of a near-miss
+    spelling ("Brigite Baumer" for "Brigitte Baumer"): the same name first, then the closest.
+    Two queries: the keys of every player, compared in C by rapidfuzz, then the few found."""
+    keys = Player.objects.values_list("pk", "search_key")
+    if exclude_pk is not None:
+        keys = keys.exclude(pk=exclude_pk)
+    pks, choices = [], []
+    for pk, search_key in keys:
+        pks.append(pk)
+        choices.append(search_key.strip())
+    found = similar_keys(player_key(first_name, last_name), choices, limit=limit)
+    order = {pks[index]: (-score, pks[index]) for index, score in found}
+    players = Player.objects.filter(pk__in=order).prefetch_related(
+        Prefetch("memberships", queryset=Membership.objects.select_related("club"))
+    )
+    return sorted(players, key=lambda p: order[p.pk])
+
+
 def active_members(*, club: Club, on: dt.date) -> QuerySet:
     """Players who are active members of ``club`` on the day ``on``."""
     return (
@@ -45,7 +67,7 @@ def active_members(*, club: Club, on: dt.date) -> QuerySet:
         .filter(Q(memberships__since__isnull=True) | Q(memberships__since__lte=on))
         .filter(Q(memberships__left_on__isnull=True) | Q(memberships__left_on__gte=on))
         .distinct()
-        .order_by("last_name", "first_name")
+        .order_by("sort_key", "pk")
     )
 
 
@@ -57,5 +79,27 @@ def season_memberships(*, club: Club, season) -> QuerySet:
         .filter(Q(since__isnull=True) | Q(since__lte=season.ends_on))
         .filter(Q(left_on__isnull=True) | Q(left_on__gte=season.starts_on))
         .select_related("player", "club")
-        .order_by("player__last_name", "player__first_name", "pk")
+        .order_by("player__sort_key", "pk")
     )
+
+
+def tournaments_played(*, player_ids) -> dict[int, list[tuple]]:
+    """Per player, the tournaments entered as (date, name), newest first: what tells two
+    records of one name apart before a merge. One query."""
+    played: dict[int, list[tuple]] = {pk: [] for pk in player_ids}
+    rows = (
+        Player.objects.filter(pk__in=played, entries__isnull=False)
+        .values_list("pk", "entries__tournament__date", "entries__tournament__name")
+        .order_by("pk", "-entries__tournament__date")
+    )
+    for pk, date, name in rows:
+        played[pk].append((date, name))
+    return played
+
+
+def season_fee_cents(fees, status: str) -> int | None:
+    """The season's fee for a member of ``status``, as the club charged it: the amount most of
+    its fee rows of that status carry (``fees``: the club's fee rows of the season). None
+    when nothing was charged yet."""
+    amounts = Counter(fee.amount_cents for fee in fees if fee.status == status)
+    return amounts.most_common(1)[0][0] if amounts else None

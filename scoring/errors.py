@@ -67,6 +67,13 @@ MESSAGES: dict[str, str] = {
     "written_impossible_loser": (
         "{contract}: the loser pays {paid} to each other player; {amount} is not possible"
     ),
+    "written_impossible_declarer": (
+        "{contract}, won: {won} for the declarer; lost: {lost} for the declarer; "
+        "{amount} is not possible"
+    ),
+    "written_defenders_differ": (
+        "{contract}: every defender pays or receives the same amount; type it once or equally"
+    ),
     "written_ambiguous": "for {contract} write every player's amount",
 }
 

@@ -259,22 +259,38 @@ def _impossible(
     name = _name(rules, contract)
     games = [o for o in outcomes if not o.penalty]
     others = [v for seat, v in given.items() if seat != declarer]
-    # the amount each opponent paid or received, as a sheet's "20 to each defender" reads
+    if rules.contracts[contract].kind in ("normal", "fixed"):
+        if others and len(set(others)) == 1:
+            # the defenders' amount was typed: list what each defender pays or receives
+            won = {o.per_opponent or 0 for o in games if o.won}
+            lost = {o.per_opponent or 0 for o in games if not o.won}
+            return ScoringError(
+                "amounts",
+                "written_impossible",
+                contract=name,
+                won=_listed(won) or "—",
+                lost=_listed(lost) or "—",
+                amount=abs(others[0]),
+            )
+        written = given.get(declarer)
+        declared_won = {abs(o.scores[declarer]) for o in games if o.won}
+        declared_lost = {abs(o.scores[declarer]) for o in games if not o.won}
+        if others and (written is None or abs(written) in declared_won | declared_lost):
+            # the declarer's amount can be; the defenders' amounts differ from each other
+            return ScoringError("amounts", "written_defenders_differ", contract=name)
+        # the declarer's amount was typed: list the declarer's amounts (the same unit)
+        return ScoringError(
+            "amounts",
+            "written_impossible_declarer",
+            contract=name,
+            won=_listed(declared_won) or "—",
+            lost=_listed(declared_lost) or "—",
+            amount=abs(written or 0),
+        )
     if others and len(set(others)) == 1:
         written = abs(others[0])
     else:
         written = abs(given.get(declarer, others[0] if others else 0))
-    if rules.contracts[contract].kind in ("normal", "fixed"):
-        won = {o.per_opponent or 0 for o in games if o.won}
-        lost = {o.per_opponent or 0 for o in games if not o.won}
-        return ScoringError(
-            "amounts",
-            "written_impossible",
-            contract=name,
-            won=_listed(won) or "—",
-            lost=_listed(lost) or "—",
-            amount=written,
-        )
     paid = {o.per_opponent or 0 for o in games}
     return ScoringError(
         "amounts", "written_impossible_loser", contract=name, paid=_listed(paid), amount=written

@@ -63,6 +63,13 @@ MESSAGES = {
     "written_impossible_loser": _(
         "{contract}: the loser pays {paid} to each other player; {amount} is not possible"
     ),
+    "written_impossible_declarer": _(
+        "{contract}, won: {won} for the declarer; lost: {lost} for the declarer; "
+        "{amount} is not possible"
+    ),
+    "written_defenders_differ": _(
+        "{contract}: every defender pays or receives the same amount; type it once or equally"
+    ),
     "written_ambiguous": _("for {contract} write every player's amount"),
 }
 

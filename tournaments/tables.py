@@ -25,7 +25,7 @@ class RegistrationTable(tables.Table):
     name = tables.Column(
         verbose_name=_("name"),
         accessor="player__last_name",
-        order_by=("player__last_name", "player__first_name"),
+        order_by=("player__sort_key", "pk"),
     )
     category = tables.Column(verbose_name=_("category"))
     checked_in = tables.BooleanColumn(verbose_name=_("checked in"))
@@ -54,7 +54,10 @@ class RegistrationTable(tables.Table):
         )
         template_name = "django_tables2/table.html"
         attrs = {"class": "registration-table"}
-        row_attrs = {"class": lambda record: "withdrawn" if record.is_withdrawn else ""}
+        row_attrs = {
+            "class": lambda record: "withdrawn" if record.is_withdrawn else "",
+            "id": lambda record: f"entry-{record.pk}",  # the desk comes back to this row
+        }
         empty_text = _("No players match.")
 
     def __init__(self, *args, next_url: str = "", withdraw_default: int = 0, **kwargs):

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clubs.models import AnnualFee, Club, Membership
-from clubs.selectors import season_memberships
+from clubs.selectors import season_fee_cents, season_memberships
 from tournaments.models import Entry
 from tournaments.money import PrizeLine, entry_fee_cents, share_prizes
 
@@ -74,6 +74,7 @@ class FeeLine:
     fee: AnnualFee | None
     entry_fees_cents: int  # entry fees this member paid at the season's tournaments
     entries_unpaid: int  # entries in the season without the fee taken
+    cash_cents: int | None = None  # "paid in cash today" would record this (None: not offered)
 
     @property
     def owes_cents(self) -> int:
@@ -131,12 +132,23 @@ def treasurer_view(*, club: Club, season) -> TreasurerView:
             taken[entry.player_id] = taken.get(entry.player_id, 0) + entry_fee_cents(entry)
         elif entry_fee_cents(entry):
             unpaid[entry.player_id] = unpaid.get(entry.player_id, 0) + 1
+    season_fee = {
+        status: season_fee_cents(fees.values(), status) for status in Membership.Status.values
+    }
+
+    def cash_cents(membership: Membership) -> int | None:
+        fee = fees.get(membership.pk)
+        if fee is None:
+            return season_fee[membership.status]
+        return None if fee.paid else fee.amount_cents
+
     lines = tuple(
         FeeLine(
             membership=m,
             fee=fees.get(m.pk),
             entry_fees_cents=taken.get(m.player_id, 0),
             entries_unpaid=unpaid.get(m.player_id, 0),
+            cash_cents=cash_cents(m),
         )
         for m in memberships
     )

@@ -8,8 +8,9 @@ from decimal import Decimal
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from clubs.forms import (
     ChargeFeesForm,
@@ -28,6 +29,7 @@ from clubs.permissions import (
 from clubs.services import admin as services
 from seasons.models import Season
 from tournaments.models import Tournament
+from tournaments.money import euros
 from tournaments.selectors.standings import tournament_standings
 from treasury import services as treasury_services
 from treasury.forms import PrizeMoneyForm
@@ -169,6 +171,29 @@ def fee_form(request, pk: int, season_pk: int, membership_pk: int):
 
 
 @organiser_required
+@require_POST
+def fee_paid_cash(request, pk: int, season_pk: int, membership_pk: int):
+    """One click in the members' list: the annual fee paid in cash today."""
+    club, season = club_and_season(request, pk, season_pk)
+    membership = get_object_or_404(
+        Membership.objects.select_related("player"), pk=membership_pk, club=club
+    )
+    try:
+        fee = services.record_cash_today(membership=membership, season=season, user=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(name)s paid %(amount)s in cash today.")
+            % {"name": membership.player.full_name, "amount": euros(fee.amount_cents)},
+        )
+    back = reverse("treasury:treasurer", args=[club.pk, season.pk])
+    return redirect(f"{back}#member-{membership.pk}")
+
+
+@organiser_required
 def prize_money(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("host_club"), pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
@@ -210,6 +235,11 @@ urlpatterns = [
         "clubs/<int:pk>/fees/<int:season_pk>/member/<int:membership_pk>/",
         fee_form,
         name="fee_edit",
+    ),
+    path(
+        "clubs/<int:pk>/fees/<int:season_pk>/member/<int:membership_pk>/cash-today/",
+        fee_paid_cash,
+        name="fee_paid_cash",
     ),
     path("tournaments/<int:pk>/prize-money/", prize_money, name="prize_money"),
 ]

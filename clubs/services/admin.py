@@ -8,9 +8,12 @@ import datetime as dt
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Club, Membership
+from clubs.selectors import season_fee_cents
 from clubs.signals import club_shown_changed, player_shown_changed
 
 
@@ -117,9 +120,48 @@ def set_annual_fee(
     )
     fee.amount_cents, fee.due_on, fee.status = amount_cents, due_on, status
     fee.paid_on, fee.method, fee.note = paid_on, method, note.strip()
+    fee.recorded_by = user if user is not None and user.is_authenticated else None
     fee.full_clean(validate_unique=False)
     fee.save()
     return fee
+
+
+@transaction.atomic
+def record_cash_today(
+    *, membership: Membership, season, user: AbstractBaseUser | None = None
+) -> AnnualFee:
+    """ "Paid in cash today", one click in the members' list: the member's fee for the season
+    (the row charged, or the season's fee as charged to the club's other members of the same
+    status) marked paid today in cash, with who recorded it. Refused, writing nothing, when
+    it is paid already or no amount is known yet."""
+    locked = Membership.objects.select_for_update().select_related("player").get(pk=membership.pk)
+    fees = list(
+        AnnualFee.objects.select_for_update().filter(season=season, membership__club=locked.club)
+    )
+    fee = next((f for f in fees if f.membership_id == locked.pk), None)
+    name = locked.player.full_name
+    if fee is not None and fee.paid:
+        raise ValidationError(
+            _("The fee of %(name)s is paid already (%(day)s).")
+            % {"name": name, "day": date_format(fee.paid_on, "SHORT_DATE_FORMAT")}
+        )
+    status = fee.status if fee is not None else locked.status
+    amount = fee.amount_cents if fee is not None else season_fee_cents(fees, status)
+    if amount is None:
+        raise ValidationError(
+            _("No fee for this season is entered yet: enter the season's fee, or record this one.")
+        )
+    return set_annual_fee(
+        membership=locked,
+        season=season,
+        amount_cents=amount,
+        due_on=fee.due_on if fee is not None else season.starts_on,
+        status=status,
+        paid_on=timezone.localdate(),
+        method=AnnualFee.Method.CASH,
+        note=fee.note if fee is not None else "",
+        user=user,
+    )
 
 
 @transaction.atomic

@@ -29,11 +29,19 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from clubs.models import Category, Club, ClubAlias, Membership, Player
 from clubs.permissions import is_superuser, manageable_clubs
-from clubs.search import CLUB_WORDS, club_key, club_similarity, normalise, player_key
+from clubs.search import (
+    CLUB_WORDS,
+    club_key,
+    club_similarity,
+    normalise,
+    player_key,
+    similar_keys,
+)
 from clubs.tabular import Table
 
 NEW, MATCH, AMBIGUOUS, ERROR = "new", "match", "ambiguous", "error"
@@ -134,6 +142,7 @@ class PlanRow:
     total: int | None = None
     player: Player | None = None
     candidates: list[Player] = field(default_factory=list)
+    similar: list[Player] = field(default_factory=list)  # a new player's near-miss spellings
     messages: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)  # what a match would fill in
     club_key: str = ""  # the unknown club name this line's club came from
@@ -456,6 +465,51 @@ def _changes(row: PlanRow) -> list[str]:
     return changes
 
 
+def _offer_similar(rows: list[PlanRow], allowed: frozenset[int] | None) -> None:
+    """A new player whose name is a near miss of one in the registry ("Brigite Baumer" beside
+    "Brigitte Baumer") is said so in the preview: the importer checks the spelling. Only the
+    players the importer may touch are compared. Three queries whatever the number of rows."""
+    if not rows:
+        return
+    players = Player.objects.all()
+    if allowed is not None:
+        players = players.filter(Q(memberships__club_id__in=allowed) | Q(memberships__isnull=True))
+    pks, choices = [], []
+    for pk, search_key in players.values_list("pk", "search_key").distinct():
+        pks.append(pk)
+        choices.append(search_key.strip())
+    hits: dict[int, list[int]] = {}
+    for row in rows:
+        key = player_key(row.first_name, row.last_name).strip()
+        found = [
+            pks[index]
+            for index, _score in similar_keys(key, choices, limit=3)
+            if choices[index] != key
+        ]
+        if found:
+            hits[row.line] = found
+    if not hits:
+        return
+    known = Player.objects.prefetch_related("memberships__club").in_bulk(
+        [pk for found in hits.values() for pk in found]
+    )
+    for row in rows:
+        if row.line not in hits:
+            continue
+        row.similar = [known[pk] for pk in hits[row.line]]
+        names = ", ".join(
+            f"{p.full_name}" + "".join(f" ({m.club.short_name})" for m in p.memberships.all())
+            for p in row.similar
+        )
+        row.messages.append(
+            _(
+                "a similar name is in the registry: %(names)s. Check the spelling; as it "
+                "stands, a new player is created"
+            )
+            % {"names": names}
+        )
+
+
 def _allowed_club_ids(user: Any, created_ids: frozenset[int]) -> frozenset[int] | None:
     """The clubs an import by ``user`` may name and whose players it may touch; None: all
     (a superuser, or no user: the command line and the results import)."""
@@ -546,6 +600,7 @@ def plan_table(
                     "a new player (a superuser merges them if they are one person)"
                 )
             )
+    _offer_similar([row for row in rows if row.status == NEW], allowed)
     missing = []
     if "last_name" not in table.columns:
         missing.append("Nachname")

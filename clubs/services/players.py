@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Category, Club, Membership, Player, PlayerMerge
-from clubs.selectors import players_named
+from clubs.selectors import players_like
 from clubs.signals import player_shown_changed, players_merging
 
 
@@ -21,8 +21,8 @@ class DuplicateName(ValidationError):
         super().__init__(
             {
                 "last_name": _(
-                    "A player of this name exists already: %(names)s. Use that record, or "
-                    "confirm that this is a different person."
+                    "A player of this or a similar name exists already: %(names)s. Use that "
+                    "record, or confirm that this is a different person."
                 )
                 % {"names": names}
             }
@@ -77,9 +77,10 @@ def create_player(
     user: AbstractBaseUser | None = None,
 ) -> Player:
     """A new player. Refused with :class:`DuplicateName` when a player of that name exists
-    (spelt with or without umlauts), unless ``allow_duplicate`` (a different person)."""
+    (spelt with or without umlauts) or of a near-miss spelling ("Brigite" for "Brigitte"),
+    unless ``allow_duplicate`` (a different person)."""
     if not allow_duplicate:
-        same = list(players_named(first_name=first_name, last_name=last_name))
+        same = players_like(first_name=first_name, last_name=last_name)
         if same:
             raise DuplicateName(same)
     player = Player(
@@ -89,7 +90,7 @@ def create_player(
         category=category,
         email=email.strip(),
     )
-    player.full_clean(exclude=["search_key"])
+    player.full_clean(exclude=["search_key", "sort_key"])
     player.save()
     _set_home_membership(player, club, member_number)
     return player
@@ -114,7 +115,7 @@ def update_player(
     locked.birth_year = birth_year
     locked.category = category
     locked.email = email.strip()
-    locked.full_clean(exclude=["search_key"])
+    locked.full_clean(exclude=["search_key", "sort_key"])
     locked.save()
     _set_home_membership(locked, club, member_number)
     _bump_tournaments(player_id=locked.pk)

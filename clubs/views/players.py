@@ -7,14 +7,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm, add_service_errors
 from clubs.models import Membership, Player
-from clubs.permissions import MANAGE_CLUB, check, organiser_required
-from clubs.selectors import players_named, search_players
+from clubs.permissions import MANAGE_CLUB, check, may_view_player_page, organiser_required
+from clubs.selectors import players_like, players_named, search_players, tournaments_played
 from clubs.services import players as services
 
 PAGE_SIZE = 100
@@ -138,10 +138,15 @@ def player_detail(request, pk: int):
         "-tournament__date"
     )
     query = request.GET.get("q", "")
-    candidates = search_players(query=query).exclude(pk=player.pk)[:20] if query else []
-    same = players_named(
-        first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
-    )
+    if query:
+        candidates = list(search_players(query=query).exclude(pk=player.pk)[:20])
+    else:  # the same name however spelt, and near misses ("Brigite" for "Brigitte")
+        candidates = players_like(
+            first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+        )
+    played = tournaments_played(player_ids=[p.pk for p in candidates])
+    for candidate in candidates:
+        candidate.played = played[candidate.pk]
     return render(
         request,
         "clubs/player_detail.html",
@@ -149,8 +154,13 @@ def player_detail(request, pk: int):
             "player": player,
             "entries": entries,
             "merges": player.merges.select_related("merged_by"),
+            # the tournaments link to the player's results where the viewer may see them
+            "results_url": (
+                reverse("seasons:player_detail", args=[player.pk])
+                if may_view_player_page(request.user, player)
+                else ""
+            ),
             "candidates": candidates,
-            "same_name": same,
             "query": query,
         },
     )
@@ -171,6 +181,10 @@ def player_merge(request, pk: int):
     )
     _check_player(request.user, keep)
     _check_player(request.user, remove)
+    if request.POST.get("confirm") != "1":  # say what is kept and what removed, then ask
+        played = tournaments_played(player_ids=[keep.pk, remove.pk])
+        keep.played, remove.played = played[keep.pk], played[remove.pk]
+        return render(request, "clubs/player_merge_confirm.html", {"keep": keep, "remove": remove})
     try:
         log = services.merge_players(keep=keep, remove=remove, user=request.user)
     except ValidationError as error:

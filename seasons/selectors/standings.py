@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
 from seasons.models import Season
 from tournaments import ranking
@@ -192,7 +193,7 @@ def _season_rows(
 
     def name_of(player_id: int) -> str:
         person = people[player_id]
-        return f"{person['player__last_name']} {person['player__first_name']}"
+        return name_sort_key(person["player__first_name"], person["player__last_name"])
 
     rows = []
     for ranked in season_ranking.rank_season(scores, name_of=name_of):

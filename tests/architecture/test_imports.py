@@ -55,6 +55,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.serving",
             "cego_club.catalogues",
             "cego_club.formats*",
+            "cego_club.language",
         ],
     ),
     (

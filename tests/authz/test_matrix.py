@@ -273,7 +273,7 @@ MATRIX: dict[str, Spec] = {
         post=lambda w, p: {"action": "check"},
     ),
     "tournaments:tournament_finish": Spec(
-        day, MANAGE, post=lambda w, p: {"action": "finish"}, post_only=True
+        day, MANAGE, post=lambda w, p: {"action": "finish", "confirm": "1"}, post_only=True
     ),
     # the club area (clubs:): registry, imports, fees, seasons, registration, prize money
     "treasury:club_list": Spec(lambda w: {}, ANY_ROLE),
@@ -308,6 +308,16 @@ MATRIX: dict[str, Spec] = {
             "membership_pk": w.membership.pk,
         },
         MANAGE,
+        changes=None,
+    ),
+    "treasury:fee_paid_cash": Spec(
+        lambda w: {
+            "pk": w.club_a.pk,
+            "season_pk": w.season.pk,
+            "membership_pk": w.membership.pk,
+        },
+        MANAGE,
+        post_only=True,
         changes=None,
     ),
     "clubs:player_list": Spec(lambda w: {}, ANY_ROLE),

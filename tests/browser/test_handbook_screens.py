@@ -348,6 +348,8 @@ def test_the_organisers_day_for_the_handbook(
     # Turnier abschließen.
     page.goto(f"{base}/")
     click_and_wait(page, "#finish button.primary")
+    assert Tournament.objects.get(pk=tournament.pk).finished_at is None  # asked first
+    click_and_wait(page, ".finish-confirm button.primary")
     assert Tournament.objects.get(pk=tournament.pk).finished_at is not None
     shoot(page, "abschluss", "#finish")
     laptop.close()

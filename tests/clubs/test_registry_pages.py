@@ -72,7 +72,9 @@ def test_edit_and_merge_through_the_pages(staff_client, registry):
     entry = EntryFactory(tournament=TournamentFactory(), player=twin)
     detail = staff_client.get(reverse("clubs:player_detail", args=[keep.pk])).content.decode()
     assert "Mueller" in detail  # offered as a record with the same name
-    staff_client.post(reverse("clubs:player_merge", args=[keep.pk]), {"remove": twin.pk})
+    staff_client.post(
+        reverse("clubs:player_merge", args=[keep.pk]), {"remove": twin.pk, "confirm": "1"}
+    )
     entry.refresh_from_db()
     assert entry.player == keep and not Player.objects.filter(pk=twin.pk).exists()
     detail = staff_client.get(reverse("clubs:player_detail", args=[keep.pk])).content.decode()

@@ -102,9 +102,14 @@ def test_language_switch_to_english_and_back(client):
     assert 'lang="de"' in client.get(home).content.decode()
 
 
-def test_browser_language_english_is_honoured(client):
-    content = client.get(reverse("tournaments:home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'lang="en"' in content
+def test_an_english_browser_gets_german_until_the_switch_says_english(client):
+    # German is the product's language: the browser's Accept-Language does not choose it
+    home = reverse("tournaments:home")
+    content = client.get(home, HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9").content.decode()
+    assert 'lang="de"' in content and "Turniere" in content
+    client.post(reverse("set_language"), {"language": "en", "next": home})
+    content = client.get(home, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'lang="en"' in content  # the switch's choice is remembered (its cookie)
 
 
 def snapshot():

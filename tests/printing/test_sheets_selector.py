@@ -2,13 +2,14 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse
 
+from clubs.search import name_sort_key
 from printing import score_sheets
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printing.conftest import pdf_pages, pdf_text, seat_round
 from tests.printing.test_printouts import render_png
 from tournaments.addresses import qr_data_uri
 from tournaments.models import Substitution
-from tournaments.selectors.sheets import round_sheets, sort_key, table_entry_path
+from tournaments.selectors.sheets import round_sheets, table_entry_path
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +94,7 @@ def test_totals_only_has_no_deal_rows(cego_round):
 
 def test_seat_plan_sorts_like_a_phone_book():
     names = ["Zähringer", "Öhler", "Ober", "Maier", "Ärger", "Abt", "Straub", "Strauß"]
-    ordered = sorted(names, key=lambda n: sort_key(n, ""))
+    ordered = sorted(names, key=lambda n: name_sort_key("", n))
     assert ordered == ["Abt", "Ärger", "Maier", "Ober", "Öhler", "Straub", "Strauß", "Zähringer"]
 
 

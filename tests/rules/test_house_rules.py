@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from rules.builtin_sources import builtin_data
@@ -23,7 +24,8 @@ ADD = reverse("admin:rules_houserulesource_add")
 
 def post(client, url, **fields):
     form = {key: json.dumps(v) if isinstance(v, dict) else v for key, v in fields.items()}
-    return client.post(url, form, HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client.post(url, form)
 
 
 def errors(response) -> str:
@@ -51,7 +53,8 @@ def test_add_with_an_added_fixed_contract(staff_client, client):
     assert house.data["contracts"]["trio"]["amount"] == 20
     record = {"rules": "cfh", "seats": 4, "contract": "trio", "declarer": 0, "won": False}
     assert score_deal(get_rule_source("cfh"), deal_from_record(record)).scores == (-60, 20, 20, 20)
-    card = client.get(reverse("rules:tariff_card", args=["cfh"]), HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    card = client.get(reverse("rules:tariff_card", args=["cfh"]))
     html = card.content.decode()
     assert "House rules of Cegofreunde Hinterzarten" in html
     assert re.search(r"<th>Trio</th><td>20</td>", html)
@@ -115,7 +118,8 @@ def test_a_malformed_slug_is_refused_without_a_parameter_error(staff_client):
 
 def test_change_valid_and_invalid(staff_client, house_rules):
     url = reverse("admin:rules_houserulesource_change", args=[house_rules.pk])
-    page = staff_client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    staff_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = staff_client.get(url)
     assert page.status_code == 200
     assert '"trio": {' in page.content.decode()  # the parameters shown indented, readable
     assert reverse("rules:tariff_card", args=[house_rules.slug]) in page.content.decode()

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
@@ -17,7 +18,8 @@ pytestmark = pytest.mark.django_db
 
 
 def page(client, slug: str, language: str = "de") -> str:
-    response = client.get(reverse("rules:tariff_card", args=[slug]), HTTP_ACCEPT_LANGUAGE=language)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.get(reverse("rules:tariff_card", args=[slug]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -27,9 +29,8 @@ def pdf_text(
 ) -> str:
     """The PDF's text: in its layout (a table row on one line), or in reading order with
     whitespace collapsed (a name wrapped in a narrow column in one piece)."""
-    response = client.get(
-        reverse("printing:tariff_card_pdf", args=[slug]), HTTP_ACCEPT_LANGUAGE=language
-    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.get(reverse("printing:tariff_card_pdf", args=[slug]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     pdf = tmp_path / f"{slug}.pdf"
@@ -251,10 +252,12 @@ def test_pdf_is_rendered_once_per_card_and_language_and_again_after_an_edit(
 
     monkeypatch.setattr(weasyprint.HTML, "write_pdf", counting)
     url = reverse("printing:tariff_card_pdf", args=[house_rules.slug])
-    first = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content
-    assert client.get(url, HTTP_ACCEPT_LANGUAGE="en").content == first
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    first = client.get(url).content
+    assert client.get(url).content == first
     assert len(runs) == 1
-    client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    client.get(url)
     assert len(runs) == 2  # German is a card of its own
     data = house_rules.data
     data["contracts"]["trio"]["amount"] = 30  # the club changes Trio from 20 to 30

@@ -47,10 +47,10 @@ def test_the_row_must_add_up_to_zero():
     assert caught.value.params == {"sum": -10}
 
 
-def test_unequal_defenders_in_a_normal_game_are_impossible():
+def test_unequal_defenders_in_a_normal_game_are_refused():
     with pytest.raises(ScoringError) as caught:
         check([-10, 60, -20, -30])
-    assert caught.value.code == "written_impossible"
+    assert caught.value.code == "written_defenders_differ"
 
 
 def test_raeuber_needs_every_amount_and_accepts_a_possible_row():
@@ -140,3 +140,23 @@ def test_every_row_a_source_can_produce_is_accepted_back(slug):
                     amounts=list(outcome.scores),
                 )
                 assert found.scores == outcome.scores
+
+
+def test_an_impossible_declarer_amount_lists_the_declarers_amounts():
+    # 40 for the declarer is 13⅓ from each of three defenders: impossible, although 40 from
+    # each defender is possible; the message lists the declarer's amounts, not the defenders'
+    with pytest.raises(ScoringError) as caught:
+        check([None, 40, None, None])
+    assert caught.value.code == "written_impossible_declarer"
+    message = caught.value.message
+    assert message.startswith("Halbe, won: 30, 60, 90, 120 … 360 for the declarer")
+    assert message.endswith("40 is not possible")
+    listed = message.split(";")[0]
+    assert " 40," not in listed
+
+
+def test_unequal_defenders_are_named_as_such():
+    with pytest.raises(ScoringError) as caught:
+        check([-10, 60, -20, -30])
+    assert caught.value.code == "written_defenders_differ"
+    assert "60 is not possible" not in caught.value.message

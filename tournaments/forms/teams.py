@@ -23,7 +23,7 @@ class TeamForm(forms.Form):
             Entry.objects.filter(tournament=tournament)
             .filter(free_or_own)
             .select_related("player")
-            .order_by("player__last_name", "player__first_name")
+            .order_by("player__sort_key", "pk")
         )
         for index in range(1, Team.SIZE + 1):
             self.fields[f"member_{index}"] = EntryChoiceField(

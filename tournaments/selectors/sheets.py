@@ -7,13 +7,13 @@ The results are plain dataclasses, so templates cannot trigger further queries.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from clubs.search import name_sort_key
 from scoring import RuleSource
 from tournaments.models import Round, Seat, Substitution, Table, Tournament
 from tournaments.rule_snapshot import rule_source_of
@@ -28,17 +28,6 @@ def table_entry_path(token: str) -> str:
 def table_short_path(short_code: str) -> str:
     """The short address a player types instead of scanning (``/t/K7M3QX``)."""
     return reverse("tournaments:table_short_code", args=[short_code])
-
-
-def sort_key(last_name: str, first_name: str) -> tuple[str, str]:
-    """Alphabetical order as in a German phone book: umlauts sort with their base letter."""
-
-    def fold(text: str) -> str:
-        text = text.replace("ß", "ss")
-        decomposed = unicodedata.normalize("NFKD", text)
-        return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-    return fold(last_name), fold(first_name)
 
 
 @dataclass(frozen=True)
@@ -166,7 +155,7 @@ class RoundSheets:
         ]
         lines.sort(
             key=lambda line: (
-                sort_key(line.player.last_name, line.player.first_name),
+                name_sort_key(line.player.first_name, line.player.last_name),
                 line.player.number,
                 line.from_deal,
             )

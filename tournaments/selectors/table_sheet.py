@@ -32,6 +32,8 @@ class SeatInfo:
     substitutes: tuple[tuple[int, str], ...]  # (from deal, name)
     short_name: str = ""  # "Anna K." for narrow sheets
     entry_id: int | None = None  # the seat's entry: its row on the standings page
+    last_name: str = ""  # the printed sheet heads a column with them (printing.score_sheets)
+    first_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
             number=seat.entry.number,
             entry_id=seat.entry_id,
             short_name=f"{seat.entry.player.first_name} {seat.entry.player.last_name[:1]}.",
+            last_name=seat.entry.player.last_name,
+            first_name=seat.entry.player.first_name,
             substitutes=tuple(
                 (sub.from_deal, sub.entry.player.full_name) for sub in seat.substitutions.all()
             ),

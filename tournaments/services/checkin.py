@@ -87,6 +87,15 @@ def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = No
 
 
 @transaction.atomic
+def check_in_and_pay(*, entry: Entry, user: AbstractBaseUser | None = None) -> Entry:
+    """The usual arrival at the desk in one step: present and the fee taken (one transaction,
+    two log rows as if clicked one after the other). Refused, writing nothing, for an entry
+    that plays free."""
+    set_checked_in(entry=entry, checked_in=True, user=user)
+    return set_fee_paid(entry=entry, paid=True, user=user)
+
+
+@transaction.atomic
 def withdraw_entry(
     *, entry: Entry, after_round: int, user: AbstractBaseUser | None = None
 ) -> Entry:

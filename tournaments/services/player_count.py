@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Player
+from clubs.search import name_sort_key
 from clubs.selectors import active_members
 from tournaments import draw as seat_draw
 from tournaments import seating
@@ -160,7 +161,7 @@ def add_fill_ins(
     refused = wanted - allowed.keys()
     if refused:
         names = ", ".join(
-            p.full_name for p in Player.objects.filter(pk__in=refused).order_by("last_name")
+            p.full_name for p in Player.objects.filter(pk__in=refused).order_by("sort_key", "pk")
         )
         raise ValidationError(
             ngettext(
@@ -170,9 +171,7 @@ def add_fill_ins(
             )
             % {"names": names}
         )
-    new = sorted(
-        allowed.values(), key=lambda p: (p.last_name.casefold(), p.first_name.casefold(), p.pk)
-    )
+    new = sorted(allowed.values(), key=lambda p: (name_sort_key(p.first_name, p.last_name), p.pk))
     highest = locked.entries.aggregate(highest=Max("number"))["highest"] or 0
     entries = [
         Entry(

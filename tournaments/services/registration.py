@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from clubs.categories import season_category
 from clubs.models import Player
+from clubs.search import name_sort_key
 from tournaments.models import Entry, Seat, Substitution, Tournament
 from tournaments.services.revision import bump_revision
 
@@ -61,7 +62,7 @@ def register_players(
     )
     new = sorted(
         (p for pk, p in wanted.items() if pk not in present),
-        key=lambda p: (p.last_name.casefold(), p.first_name.casefold(), p.pk),
+        key=lambda p: (name_sort_key(p.first_name, p.last_name), p.pk),
     )
     highest = locked.entries.aggregate(highest=Max("number"))["highest"] or 0
     entries = [

@@ -1,6 +1,8 @@
 """The check-in desk: registration list with quick actions, late entries, keep-apart pairs
 and substitutes (organisers only)."""
 
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
@@ -14,7 +16,7 @@ from django_tables2 import RequestConfig
 from clubs.forms import add_service_errors
 from clubs.models import Category, Player
 from clubs.permissions import MANAGE_TOURNAMENT
-from clubs.selectors import players_named
+from clubs.selectors import players_like
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import (
     ExistingPlayerForm,
@@ -33,13 +35,25 @@ from tournaments.tables import RegistrationTable
 from tournaments.views.access import tournament_permission
 
 
-def _back(request, tournament: Tournament):
+def _back(request, tournament: Tournament, entry: Entry | None = None):
+    """Back to the list the click came from. After a player's action: the search emptied
+    for the next arrival (the filter kept) and the page at that player's row (its anchor),
+    not at the top of a list of 150."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    if not (
+        target
+        and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     ):
+        target = reverse("tournaments:checkin", args=[tournament.pk])
+    if entry is None:
         return redirect(target)
-    return redirect("tournaments:checkin", pk=tournament.pk)
+    parts = urlsplit(target)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "q"]
+    return redirect(
+        urlunsplit(parts._replace(query=urlencode(query), fragment=f"entry-{entry.pk}"))
+    )
 
 
 def filtered_entries(tournament: Tournament, query: str, show: str):
@@ -101,7 +115,15 @@ def checkin(request, pk):
     )
 
 
-ACTIONS = {"check_in", "undo_check_in", "pay", "undo_pay", "withdraw", "undo_withdraw"}
+ACTIONS = {
+    "check_in",
+    "check_in_pay",
+    "undo_check_in",
+    "pay",
+    "undo_pay",
+    "withdraw",
+    "undo_withdraw",
+}
 
 
 @tournament_permission(MANAGE_TOURNAMENT)
@@ -117,6 +139,9 @@ def entry_action(request, pk, entry_pk):
         if action == "check_in":
             services.set_checked_in(entry=entry, checked_in=True, user=request.user)
             messages.success(request, _("%(name)s checked in.") % {"name": name})
+        elif action == "check_in_pay":
+            services.check_in_and_pay(entry=entry, user=request.user)
+            messages.success(request, _("%(name)s checked in, entry fee paid.") % {"name": name})
         elif action == "undo_check_in":
             services.set_checked_in(entry=entry, checked_in=False, user=request.user)
             messages.success(request, _("Check-in of %(name)s undone.") % {"name": name})
@@ -144,7 +169,7 @@ def entry_action(request, pk, entry_pk):
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, f"{name}: {message}")
-    return _back(request, tournament)
+    return _back(request, tournament, entry=entry)
 
 
 SHOWN = 20  # search results shown on the late-entry page
@@ -175,19 +200,18 @@ def late_entry(request, pk):
             else:
                 new_form = NewPlayerForm(request.POST, prefix="new", **form_options)
                 if new_form.is_valid() and request.POST.get("new-different_person") != "1":
-                    # The same name (however spelt) is most likely the same person: offer them.
-                    duplicates = list(
-                        players_named(
-                            first_name=new_form.cleaned_data["first_name"],
-                            last_name=new_form.cleaned_data["last_name"],
-                        )
+                    # The same name (however spelt) or a near miss ("Brigite" for "Brigitte") is
+                    # most likely the same person: offer them.
+                    duplicates = players_like(
+                        first_name=new_form.cleaned_data["first_name"],
+                        last_name=new_form.cleaned_data["last_name"],
                     )
                     if duplicates:
                         new_form.add_error(
                             "last_name",
                             _(
-                                "A player of this name exists already: register that player, "
-                                "or confirm that this is a different person."
+                                "A player of this or a similar name exists already: register "
+                                "that player, or confirm that this is a different person."
                             ),
                         )
                 if new_form.is_valid():

@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from clubs.forms import add_service_errors
 from clubs.models import Player
 from clubs.permissions import MANAGE_TOURNAMENT
+from clubs.search import name_sort_key
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import SwapForm
 from tournaments.models import Round, Tournament
@@ -180,7 +181,7 @@ def seat_plan(request, pk, round):  # noqa: A002
     report = services.seating_report(round=round_)
     by_name = sorted(
         (seat for table in report.tables for seat in table),
-        key=lambda s: (s.entry.player.last_name.lower(), s.entry.player.first_name.lower()),
+        key=lambda s: name_sort_key(s.entry.player.first_name, s.entry.player.last_name),
     )
     return render(
         request,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -27,6 +27,11 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
                 tournament=tournament, user=request.user, reason=request.POST.get("reason", "")
             )
             messages.success(request, _("The tournament is open again."))
+        elif request.POST.get("confirm") != "1":
+            # one click would lock everything: say what it fixes and ask (a page, no script)
+            return render(
+                request, "tournaments/setup/finish_confirm.html", {"tournament": tournament}
+            )
         else:
             finish.finish_tournament(tournament=tournament, user=request.user)
             messages.success(request, _("The tournament is finished; its results are locked."))

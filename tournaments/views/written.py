@@ -24,6 +24,21 @@ from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError, WrittenRow
 
+# what phones, Word and typists write for a minus (−, –, —) and the spaces in "+ 30"
+_MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"})
+_SPACES = ("\u00a0", "\u2009", "\u202f", " ")
+
+
+class AmountField(forms.IntegerField):
+    """An amount as written on the sheet: "−120", "– 40", "+ 30" are whole numbers too."""
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.translate(_MINUS_SIGNS)
+            for space in _SPACES:
+                value = value.replace(space, "")
+        return super().to_python(value)
+
 
 class WrittenSheetForm(forms.Form):
     """Per line ``n``: ``contract_n``, ``declarer_n`` and ``amount_n_<seat>``."""
@@ -35,7 +50,9 @@ class WrittenSheetForm(forms.Form):
         self.sheet = sheet
         self.numbers = numbers
         contracts = [("", "—"), *contract_choices(sheet.rules, len(sheet.seats))]
-        seats = [("", "—")] + [(p, s.short_name or s.name) for p, s in enumerate(sheet.seats)]
+        seats = [("", "—")] + [
+            (p, f"{p + 1} · {s.last_name or s.name}") for p, s in enumerate(sheet.seats)
+        ]
         for number in numbers:
             self.fields[f"contract_{number}"] = forms.ChoiceField(
                 label=_("Contract, deal %(number)s") % {"number": number},
@@ -50,7 +67,7 @@ class WrittenSheetForm(forms.Form):
                 empty_value=None,
             )
             for position, seat in enumerate(sheet.seats):
-                self.fields[f"amount_{number}_{position}"] = forms.IntegerField(
+                self.fields[f"amount_{number}_{position}"] = AmountField(
                     label=_("%(name)s, deal %(number)s") % {"name": seat.name, "number": number},
                     required=False,
                     widget=forms.TextInput(
@@ -73,6 +90,11 @@ class WrittenSheetForm(forms.Form):
         cleaned = super().clean()
         rows = []
         for number in self.numbers:
+            names = [f"contract_{number}", f"declarer_{number}"] + [
+                f"amount_{number}_{p}" for p in range(len(self.sheet.seats))
+            ]
+            if any(name in self._errors for name in names):
+                continue  # a cell that is no number: its own error; the other lines are checked
             contract = cleaned.get(f"contract_{number}") or ""
             declarer = cleaned.get(f"declarer_{number}")
             amounts = tuple(
@@ -102,6 +124,12 @@ class WrittenLine:
     amounts: list[forms.BoundField]
     scores: tuple[int, ...] | None = None
     error: str = ""
+
+    @property
+    def cell_errors(self) -> list[str]:
+        """The line's cells that could not be read ("zwölf" is no number), for the summary."""
+        fields = [self.contract, self.declarer, *self.amounts]
+        return [str(message) for field in fields for message in field.errors]
 
 
 def _table(pk: int, round_number: int, table_number: int) -> Table:
@@ -145,10 +173,11 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
     lines = form.lines()
     totals = list(sheet.totals)
     checked = False
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST":
+        valid = form.is_valid()  # cleans every line; a bad cell does not stop the others
         lines, totals, ok = _check_rows(form, table, sheet)
         checked = True
-        if request.POST.get("action") == "save" and ok and form.rows:
+        if request.POST.get("action") == "save" and valid and ok and form.rows:
             try:
                 deals = results.enter_written_deals(table=table, rows=form.rows, user=request.user)
             except ResultError as error:
@@ -164,7 +193,7 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
                     % {"count": len(deals)},
                 )
                 return redirect("tournaments:desk_written", pk, round_number, table_number)
-        elif request.POST.get("action") == "save" and not form.rows:
+        elif request.POST.get("action") == "save" and valid and not form.rows:
             form.add_error(None, _("Type at least one line of the sheet."))
     return render(
         request,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -32,8 +33,9 @@ EINE_WON = {"contract": "eine", "declarer": 0, "declarer_points": 50}
 
 
 @pytest.fixture(autouse=True)
-def english():
-    """The service messages are read in English here (German is the default)."""
+def english(client):
+    """The service messages and pages are read in English here (German is the default)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     with translation.override("en"):
         yield
 
@@ -175,7 +177,7 @@ def test_close_view_lists_what_is_open_and_asks(client, table, organiser):
     enter_deal(table=table, number=1, inputs=EINE_WON, via="table", entered_by_position=0)
     tournament = table.round.tournament
     url = reverse("tournaments:round_state", args=[tournament.pk, 1])
-    response = client.post(url, {"state": "closed"}, HTTP_ACCEPT_LANGUAGE="en")
+    response = client.post(url, {"state": "closed"})
     assert response.status_code == 409
     page = response.content.decode()
     assert "Round 1 is not finished yet." in page
@@ -240,10 +242,21 @@ def test_finish_view_and_detail_page(client, organiser):
     set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser)
     client.force_login(organiser)
     detail = reverse("tournaments:tournament_detail", args=[tournament.pk])
-    assert "Finish tournament" in client.get(detail, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    response = client.post(reverse("tournaments:tournament_finish", args=[tournament.pk]))
+    assert "Finish tournament" in client.get(detail).content.decode()
+    url = reverse("tournaments:tournament_finish", args=[tournament.pk])
+    # the button asks first, saying what finishing fixes; nothing is locked yet
+    question = client.post(url, {"action": "finish"})
+    assert question.status_code == 200
+    html = question.content.decode()
+    assert "cannot be changed afterwards" in html and "prize money" in html
+    assert 'name="confirm" value="1"' in html
+    tournament.refresh_from_db()
+    assert tournament.finished_at is None
+    response = client.post(url, {"action": "finish", "confirm": "1"})
     assert response.status_code == 302
-    page = client.get(detail, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    tournament.refresh_from_db()
+    assert tournament.finished_at is not None
+    page = client.get(detail).content.decode()
     assert "Final standings" in page and "Prize list" in page
 
 
@@ -258,10 +271,10 @@ def test_round_clock_and_time_up_list(client, table, organiser):
     assert abs(round_.ends_at - timezone.now() - datetime.timedelta(minutes=90)).seconds < 60
     client.force_login(organiser)
     url = reverse("tournaments:desk_round", args=[table.round.tournament.pk, 1])
-    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = client.get(url).content.decode()
     assert "data-round-clock" in page and 'id="time-up"' not in page
     Round.objects.filter(pk=table.round.pk).update(ends_at=timezone.now())
-    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = client.get(url).content.decode()
     assert 'id="time-up"' in page and "These tables have not finished" in page
 
 
@@ -272,7 +285,7 @@ def test_written_sheet_page_checks_then_saves(client, table, organiser):
     client.force_login(organiser)
     tournament = table.round.tournament
     url = reverse("tournaments:desk_written", args=[tournament.pk, 1, 1])
-    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    page = client.get(url)
     assert page.status_code == 200
     assert "Check this sheet" in page.content.decode()
     data = {
@@ -287,7 +300,7 @@ def test_written_sheet_page_checks_then_saves(client, table, organiser):
         "amount_2_3": "-25",
         "action": "check",
     }
-    checked = client.post(url, data, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    checked = client.post(url, data).content.decode()
     assert "-20 · +60 · -20 · -20" in checked
     assert "25 is not possible" in checked
     assert not Deal.objects.filter(table=table).exists()
@@ -346,7 +359,7 @@ def test_new_tournament_form_preselects_the_only_club_and_season(client, organis
         name="2026/27", starts_on=datetime.date(2026, 9, 1), ends_on=datetime.date(2027, 6, 30)
     )
     client.force_login(organiser)
-    response = client.get(reverse("tournaments:tournament_create"), HTTP_ACCEPT_LANGUAGE="en")
+    response = client.get(reverse("tournaments:tournament_create"))
     form = response.context["form"]
     assert form.initial["host_club"] == club.pk and form.initial["season"] == season.pk
     page = response.content.decode()
@@ -369,9 +382,58 @@ def test_draw_page_asks_before_drawing_while_a_round_is_played(client, organiser
     draw_next_round(tournament=tournament, number=1)
     client.force_login(organiser)
     url = reverse("tournaments:round_draw", args=[tournament.pk, 2])
-    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    page = client.get(url).content.decode()
     assert "Round 1 is still being played." in page and 'name="while_previous_open"' in page
     client.post(url, {"action": "draw"})
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     client.post(url, {"action": "draw", "while_previous_open": "1"})
     assert Round.objects.filter(tournament=tournament, number=2).exists()
+
+
+def test_written_sheet_takes_typographic_minus_and_reports_every_line(client, table, organiser):
+    client.force_login(organiser)
+    tournament = table.round.tournament
+    url = reverse("tournaments:desk_written", args=[tournament.pk, 1, 1])
+    data = {
+        "contract_1": "halbe",
+        "declarer_1": "1",
+        "amount_1_1": "\u2212120",  # the minus of phones and Word: lost, 40 to each defender
+        "contract_2": "halbe",
+        "declarer_2": "2",
+        "amount_2_2": "+ 30",  # with a space
+        "contract_3": "halbe",
+        "declarer_3": "0",
+        "amount_3_0": "zwölf",  # no number: its own error, the other lines are checked
+        "contract_4": "halbe",
+        "declarer_4": "3",
+        "amount_4_3": "\u2013 25",  # an impossible amount is reported too
+        "action": "check",
+    }
+    page = client.post(url, data)
+    html = page.content.decode()
+    assert "+40 · -120 · +40 · +40" in html
+    assert "-10 · -10 · +30 · -10" in html
+    assert "Enter a whole number." in html
+    summary = html[html.index('class="check-summary"') :]
+    summary = summary[: summary.index("</ul>")]
+    assert "Deal 3</a>: Enter a whole number." in summary  # every line's error, at once
+    assert "25 is not possible" in summary
+    assert not Deal.objects.filter(table=table).exists()
+    # without the bad cell and the impossible line, the typographic minus is saved
+    del data["amount_3_0"], data["contract_3"], data["declarer_3"]
+    del data["amount_4_3"], data["contract_4"], data["declarer_4"]
+    response = client.post(url, {**data, "action": "save"})
+    assert response.status_code == 302
+    assert Deal.objects.get(table=table, number=1).scores[:4] == [40, -120, 40, 40]
+
+
+def test_written_sheet_heads_its_columns_like_the_printed_sheet(client, table, organiser):
+    client.force_login(organiser)
+    tournament = table.round.tournament
+    url = reverse("tournaments:desk_written", args=[tournament.pk, 1, 1])
+    page = client.get(url)
+    seats = page.context["sheet"].seats
+    html = page.content.decode()
+    for seat in seats:
+        assert f"Seat {seat.position + 1} · No. {seat.number}" in html
+        assert f'<strong class="seat-last">{seat.last_name}</strong>' in html
