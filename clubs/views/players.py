@@ -13,7 +13,14 @@ from django.views.decorators.http import require_POST
 
 from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm, add_service_errors
 from clubs.models import Membership, Player
-from clubs.permissions import MANAGE_CLUB, check, organiser_required
+from clubs.permissions import (
+    MANAGE_CLUB,
+    check,
+    manageable_clubs,
+    organiser_required,
+    registry_player_ids,
+    registry_players,
+)
 from clubs.selectors import players_named, search_players
 from clubs.services import players as services
 
@@ -37,12 +44,14 @@ def _check_player(user, player: Player) -> None:
 
 
 def filtered_players(request):
-    form = PlayerFilterForm(request.GET or None)
+    """The registry's players as the list's filters choose them, of those the user may see
+    (``permissions.registry_players``); a club filter only offers the user's clubs."""
+    form = PlayerFilterForm(request.GET or None, clubs=manageable_clubs(request.user))
     data = form.cleaned_data if form.is_valid() else {}
     players = search_players(
         query=data.get("q") or "", club=data.get("club"), category=data.get("category") or ""
     )
-    return form, data, players
+    return form, data, registry_players(request.user, players)
 
 
 @organiser_required
@@ -88,7 +97,12 @@ def player_create(request):
     return render(
         request,
         "clubs/player_form.html",
-        {"form": form, "duplicates": duplicates, "player": None},
+        {
+            "form": form,
+            "duplicates": duplicates,
+            "registry_ids": registry_player_ids(request.user, [p.pk for p in duplicates]),
+            "player": None,
+        },
     )
 
 
@@ -115,13 +129,26 @@ def player_edit(request, pk: int):
         else:
             messages.success(request, _("Changes saved."))
             return redirect("clubs:player_detail", pk=player.pk)
-    same = players_named(
-        first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
-    )
+    same = list(_same_name(request.user, player))
     return render(
         request,
         "clubs/player_form.html",
-        {"form": form, "duplicates": list(same), "player": player},
+        {
+            "form": form,
+            "duplicates": same,
+            "registry_ids": frozenset(p.pk for p in same),
+            "player": player,
+        },
+    )
+
+
+def _same_name(user, player: Player):
+    """Other records of the player's name that ``user`` might merge into this one."""
+    return registry_players(
+        user,
+        players_named(
+            first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+        ),
     )
 
 
@@ -138,10 +165,12 @@ def player_detail(request, pk: int):
         "-tournament__date"
     )
     query = request.GET.get("q", "")
-    candidates = search_players(query=query).exclude(pk=player.pk)[:20] if query else []
-    same = players_named(
-        first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+    candidates = (
+        registry_players(request.user, search_players(query=query).exclude(pk=player.pk))[:20]
+        if query
+        else []
     )
+    same = _same_name(request.user, player)
     return render(
         request,
         "clubs/player_detail.html",

@@ -34,7 +34,9 @@ MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
 def archive_download(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
-    content = json.dumps(tournament_archive(tournament=tournament), ensure_ascii=False, indent=1)
+    content = json.dumps(
+        tournament_archive(tournament=tournament, user=request.user), ensure_ascii=False, indent=1
+    )
     response = HttpResponse(content, content_type="application/json; charset=utf-8")
     name = f"{slugify(tournament.name) or 'tournament'}-{tournament.date:%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
