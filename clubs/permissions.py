@@ -228,6 +228,15 @@ def registry_players(user: Any, players):
     return players.filter(Q(pk__in=members) | ~Q(pk__in=Membership.objects.values("player_id")))
 
 
+def registry_memberships(user: Any, memberships):
+    """Of ``memberships`` (a queryset), those ``user`` may see with member number, status
+    and dates: of the clubs ``user`` runs; superusers all. A player who belongs to two clubs
+    shows each club only its own membership."""
+    if is_superuser(user):
+        return memberships
+    return memberships.filter(club_id__in=organised_club_ids(user))
+
+
 def registry_player_ids(user: Any, player_ids: Any) -> frozenset[int]:
     """Of ``player_ids``, those whose personal data ``user`` may see (``registry_players``;
     one query): for pages that name players of every club, such as a duplicate offer or a

@@ -10,9 +10,16 @@ from clubs.models import Club, Membership, Player
 from clubs.search import normalise, player_key
 
 
-def search_players(*, query: str = "", club: Club | None = None, category: str = "") -> QuerySet:
+def search_players(
+    *,
+    query: str = "",
+    club: Club | None = None,
+    category: str = "",
+    memberships: QuerySet | None = None,
+) -> QuerySet:
     """Players whose names contain every word of ``query``, spelling-tolerant: "Mueller"
-    finds "Müller", "weisshaar" finds "Weißhaar". Memberships come prefetched (2 queries)."""
+    finds "Müller", "weisshaar" finds "Weißhaar". Memberships come prefetched (2 queries):
+    ``memberships``, a queryset of them (e.g. those the user may see), or all."""
     players = Player.objects.all()
     for word in normalise(query).split():
         players = players.filter(search_key__contains=word)
@@ -20,8 +27,10 @@ def search_players(*, query: str = "", club: Club | None = None, category: str =
         players = players.filter(memberships__club=club)
     if category:
         players = players.filter(category=category)
+    if memberships is None:
+        memberships = Membership.objects.all()
     return players.prefetch_related(
-        Prefetch("memberships", queryset=Membership.objects.select_related("club"))
+        Prefetch("memberships", queryset=memberships.select_related("club"))
     ).order_by("last_name", "first_name", "pk")
 
 

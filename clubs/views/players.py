@@ -18,6 +18,7 @@ from clubs.permissions import (
     check,
     manageable_clubs,
     organiser_required,
+    registry_memberships,
     registry_player_ids,
     registry_players,
 )
@@ -49,7 +50,10 @@ def filtered_players(request):
     form = PlayerFilterForm(request.GET or None, clubs=manageable_clubs(request.user))
     data = form.cleaned_data if form.is_valid() else {}
     players = search_players(
-        query=data.get("q") or "", club=data.get("club"), category=data.get("category") or ""
+        query=data.get("q") or "",
+        club=data.get("club"),
+        category=data.get("category") or "",
+        memberships=registry_memberships(request.user, Membership.objects.all()),
     )
     return form, data, registry_players(request.user, players)
 
@@ -67,6 +71,13 @@ def player_list(request):
         "clubs/player_list.html",
         {"filters": form, "page": page, "query": query.urlencode()},
     )
+
+
+def _shown_memberships(user, player: Player) -> list[Membership]:
+    """The player's memberships (prefetched) that ``user`` may see: a player of two clubs
+    shows each club's organisers only their own club's number and dates."""
+    shown = set(registry_memberships(user, player.memberships.all()).values_list("pk", flat=True))
+    return [m for m in player.memberships.all() if m.pk in shown]
 
 
 def _player_kwargs(form: PlayerForm) -> dict:
@@ -110,7 +121,7 @@ def player_create(request):
 def player_edit(request, pk: int):
     player = get_object_or_404(Player.objects.prefetch_related("memberships__club"), pk=pk)
     _check_player(request.user, player)
-    home = next(iter(player.memberships.all()), None)
+    home = next(iter(_shown_memberships(request.user, player)), None)
     initial = {
         "first_name": player.first_name,
         "last_name": player.last_name,
@@ -176,6 +187,7 @@ def player_detail(request, pk: int):
         "clubs/player_detail.html",
         {
             "player": player,
+            "memberships": _shown_memberships(request.user, player),
             "entries": entries,
             "merges": player.merges.select_related("merged_by"),
             "candidates": candidates,

@@ -42,6 +42,9 @@ MARKS = {
     "t_born": "1934",
     "t_no": "B-7734",
     "t_mail": "anna@twin.example",
+    # Dora Markerdd, a member of both clubs: each club's number is that club's business
+    "d_a_no": "A-2222",
+    "d_b_no": "B-3333",
     # the clubs
     "club_a": "Cegofreunde A",
     "club_b": "Cegoclub B",
@@ -49,7 +52,8 @@ MARKS = {
 A = frozenset({"a_born", "a_no", "a_mail"})
 B = frozenset({"b_name", "b_born", "b_no", "b_mail"})
 T = frozenset({"t_born", "t_no", "t_mail"})
-PRIVATE = A | (B - {"b_name"}) | T
+D = frozenset({"d_a_no", "d_b_no"})
+PRIVATE = A | (B - {"b_name"}) | T | D
 NOTHING: frozenset[str] = frozenset()
 
 
@@ -58,6 +62,7 @@ class Planted:
     a: Player
     b: Player
     twin: Player
+    dora: Player
 
 
 def plant(world: World) -> Planted:
@@ -71,11 +76,14 @@ def plant(world: World) -> Planted:
     a = player("Anna", "Markeraa", "a_born", "a_mail", world.club_a, "a_no")
     b = player("Berta", MARKS["b_name"], "b_born", "b_mail", world.club_b, "b_no")
     twin = player("Anna", "Markeraa", "t_born", "t_mail", world.club_b, "t_no")
+    dora = Player.objects.create(first_name="Dora", last_name="Markerdd")
+    Membership.objects.create(player=dora, club=world.club_b, member_number=MARKS["d_b_no"])
+    Membership.objects.create(player=dora, club=world.club_a, member_number=MARKS["d_a_no"])
     for guest in (a, twin):
         setup.register_player(tournament=world.day, player=guest)
     world.club_b.public_player_pages = True  # Berta's results page is public
     world.club_b.save()
-    return Planted(a=a, b=b, twin=twin)
+    return Planted(a=a, b=b, twin=twin, dora=dora)
 
 
 @dataclass(frozen=True)
@@ -127,16 +135,16 @@ HOST = ("organiser", "superuser")  # club A's organisers: the host of ``day``
 DESK = ("organiser", "referee", "superuser")
 # the registry's lists: each club's organiser her own members; referees nothing
 REGISTRY = {
-    "organiser": frozenset({"a_born", "a_no"}),
-    "gast": frozenset({"b_name", "b_born", "b_no", "t_born", "t_no"}),
+    "organiser": frozenset({"a_born", "a_no", "d_a_no"}),
+    "gast": frozenset({"b_name", "b_born", "b_no", "t_born", "t_no", "d_b_no"}),
     "referee": NOTHING,
     "other_referee": NOTHING,
-    "superuser": frozenset({"a_born", "a_no", "b_name", "b_born", "b_no", "t_born", "t_no"}),
+    "superuser": frozenset({"a_born", "a_no", "b_name", "b_born", "b_no", "t_born", "t_no"}) | D,
 }
 EXPORT = {
-    "organiser": A,
-    "gast": B | T,
-    "superuser": A | B | T,
+    "organiser": A | {"d_a_no"},
+    "gast": B | T | {"d_b_no"},
+    "superuser": A | B | T | D,
 }
 NEW_ANNA = {"first_name": "Anna", "last_name": "Markeraa", "category": "open"}
 
@@ -147,14 +155,14 @@ CONTENTS: tuple[Row, ...] = (
     Row(
         "clubs:player_list",
         no_kwargs,
-        {**REGISTRY, "superuser": REGISTRY["gast"]},
+        {**REGISTRY, "superuser": REGISTRY["gast"] | {"d_a_no"}},
         query="q=Marker&club={club_b}",
     ),
     Row("exports:player_export_xlsx", no_kwargs, EXPORT, query="q=Marker", format="xlsx"),
     Row(
         "exports:player_export_xlsx",
         no_kwargs,
-        {**EXPORT, "superuser": EXPORT["gast"]},
+        {**EXPORT, "superuser": EXPORT["gast"] | {"d_a_no"}},
         query="q=Marker&club={club_b}",
         format="xlsx",
     ),
@@ -172,6 +180,24 @@ CONTENTS: tuple[Row, ...] = (
         anna,
         {"organiser": A, "superuser": A | {"b_name", "b_born", "t_born"}},
         query="q=Marker",
+    ),
+    # a player of both clubs: each club's organisers see their own club's membership
+    Row(
+        "clubs:player_detail",
+        lambda w, p: {"pk": p.dora.pk},
+        {"organiser": frozenset({"d_a_no"}), "gast": frozenset({"d_b_no"}), "superuser": D},
+        matrix=False,  # the matrix opens a player of club A only
+    ),
+    Row(
+        "clubs:player_edit",
+        lambda w, p: {"pk": p.dora.pk},
+        # the form edits one membership: the first the user may see (B's came first)
+        {
+            "organiser": frozenset({"d_a_no"}),
+            "gast": frozenset({"d_b_no"}),
+            "superuser": frozenset({"d_b_no"}),
+        },
+        matrix=False,
     ),
     Row("clubs:player_edit", anna, {"organiser": A, "superuser": A | {"t_born", "t_no"}}),
     # a duplicate offer names every club's record of the name, the data only of one's own
@@ -233,8 +259,13 @@ CONTENTS: tuple[Row, ...] = (
             "superuser": frozenset({"club_a", "club_b"}),
         },
     ),
-    Row("treasury:treasurer", club_a_fees, same(HOST, frozenset({"a_no"}))),
-    Row("exports:treasurer_xlsx", club_a_fees, same(HOST, frozenset({"a_no"})), format="xlsx"),
+    Row("treasury:treasurer", club_a_fees, same(HOST, frozenset({"a_no", "d_a_no"}))),
+    Row(
+        "exports:treasurer_xlsx",
+        club_a_fees,
+        same(HOST, frozenset({"a_no", "d_a_no"})),
+        format="xlsx",
+    ),
     # the day's and season's pages and printouts: names and clubs, never personal data
     Row("tournaments:tournament_detail", day, same(DESK, NOTHING)),
     Row("tournaments:checkin", day, same(HOST, NOTHING)),
