@@ -45,6 +45,8 @@ MARKS = {
     # Dora Markerdd, a member of both clubs: each club's number is that club's business
     "d_a_no": "A-2222",
     "d_b_no": "B-3333",
+    # a change in club B's tournament (its log)
+    "b_log": "Geheimsaal B",
     # the clubs
     "club_a": "Cegofreunde A",
     "club_b": "Cegoclub B",
@@ -81,6 +83,17 @@ def plant(world: World) -> Planted:
     Membership.objects.create(player=dora, club=world.club_a, member_number=MARKS["d_a_no"])
     for guest in (a, twin):
         setup.register_player(tournament=world.day, player=guest)
+    b_day = world.elsewhere
+    setup.update_tournament(
+        tournament=b_day,
+        name=b_day.name,
+        host_club=b_day.host_club,
+        date=b_day.date,
+        rules_slug=b_day.rules_slug,
+        venue=MARKS["b_log"],
+        rounds=b_day.rounds,
+        deals_per_round=b_day.deals_per_round,
+    )
     world.club_b.public_player_pages = True  # Berta's results page is public
     world.club_b.save()
     return Planted(a=a, b=b, twin=twin, dora=dora)
@@ -92,7 +105,7 @@ class Row:
     kwargs: Callable[[World, Planted], dict]
     sees: dict[str, frozenset[str]]  # persona → markers present; the others are refused
     query: str = ""
-    post: dict | None = None  # POST these data instead of a GET
+    post: dict | Callable[[], dict] | None = None  # POST these data instead of a GET
     format: str = "text"  # text (HTML, JSON), xlsx, pdf
     checked: frozenset[str] = field(default=PRIVATE)  # besides those named in ``sees``
     matrix: bool = True  # a GET: the same personas as the status matrix let in
@@ -146,6 +159,16 @@ EXPORT = {
     "gast": B | T | {"d_b_no"},
     "superuser": A | B | T | D,
 }
+
+
+def member_list() -> dict:
+    """A member list naming Anna and Berta (no club, no birth year): its preview, matched
+    against the importer's records, shows nobody's registry data."""
+    upload = io.BytesIO(b"Nachname;Vorname\r\nMarkeraa;Anna\r\nMarkerbb;Berta\r\n")
+    upload.name = "mitglieder.csv"
+    return {"file": upload}
+
+
 NEW_ANNA = {"first_name": "Anna", "last_name": "Markeraa", "category": "open"}
 
 CONTENTS: tuple[Row, ...] = (
@@ -217,6 +240,13 @@ CONTENTS: tuple[Row, ...] = (
         {"organiser": frozenset({"a_born"}), "superuser": frozenset({"a_born", "t_born"})},
         post={f"new-{key}": value for key, value in NEW_ANNA.items()},
     ),
+    # a member list's preview
+    Row(
+        "clubs:player_import",
+        no_kwargs,
+        same(("organiser", "gast", "superuser"), NOTHING),
+        post=member_list,
+    ),
     # searching players to register: every club's (guests come), by name and club only
     Row("tournaments:late_entry", day, same(HOST, frozenset({"b_name"})), query="q=Marker"),
     Row("tournaments:registration", day, same(HOST, frozenset({"b_name"})), query="q=Marker"),
@@ -272,7 +302,17 @@ CONTENTS: tuple[Row, ...] = (
     Row("tournaments:desk_round", round_1, same(DESK, NOTHING)),
     Row("tournaments:standings", day, same(EVERYONE, NOTHING)),
     Row("tournaments:projector", day, same(EVERYONE, NOTHING)),
-    Row("tournaments:tournament_log", day, same(HOST, NOTHING)),
+    # the change log: one tournament's, for its host
+    Row("tournaments:tournament_log", day, same(HOST, NOTHING), checked=PRIVATE | {"b_log"}),
+    Row(
+        "tournaments:tournament_log",
+        lambda w, p: {"pk": w.elsewhere.pk},
+        same(("gast", "superuser"), frozenset({"b_log"})),
+        matrix=False,  # club B's tournament
+    ),
+    Row("printing:print_seat_plan", round_1, same(HOST, NOTHING), format="pdf"),
+    Row("printing:print_table_cards", round_1, same(HOST, NOTHING), format="pdf"),
+    Row("printing:print_score_sheets", round_1, same(HOST, NOTHING), format="pdf"),
     Row("exports:standings_xlsx", day, same(HOST, NOTHING), format="xlsx"),
     Row("printing:print_standings", day, same(HOST, NOTHING), format="pdf"),
     Row("printing:print_prizes", day, same(HOST, NOTHING), format="pdf"),
@@ -335,7 +375,8 @@ def test_what_each_persona_sees(world, row):
     problems = []
     for persona in PERSONAS:
         client = client_for(world, persona)
-        response = client.post(url, row.post) if row.post is not None else client.get(url)
+        data = row.post() if callable(row.post) else row.post
+        response = client.post(url, data) if data is not None else client.get(url)
         if persona not in row.sees:
             if not refused(response, persona):
                 problems.append(f"{persona}: {response.status_code}, not refused")
