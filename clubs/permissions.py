@@ -24,6 +24,12 @@ Actions, each on the object named:
 
 An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
 instead of the tournament; a player stands for the clubs they are a member of.
+
+What a user may see of the registry is decided here too (the lists, searches, exports and
+duplicate offers ask ``registry_players``, ``registry_player_ids``, ``registry_memberships``,
+``exportable_players``, ``manageable_clubs``): a player's birth year, member number, e-mail
+and fees only for the organisers of the player's clubs and superusers; names and clubs as on
+the public standings.
 """
 
 from __future__ import annotations
