@@ -407,3 +407,41 @@ def test_registering_another_clubs_members_at_once_is_refused(world):
     assert not world.day.entries.filter(player__last_name=MARKS["b_name"]).exists()
     response = client_for(world, "superuser").post(url, {"source": "club", "club": world.club_b.pk})
     assert world.day.entries.filter(player__last_name=MARKS["b_name"]).exists()
+
+
+@pytest.mark.django_db
+def test_an_archive_upload_neither_reads_nor_adds_to_another_clubs_members(world):
+    """An uploaded archive's player was matched by member number in any club: club B's
+    organiser, naming "Xaver Unbekannt, CF A, A-4711", got club A's Anna Markeraa onto her
+    tournament's standings (a member number read off as a name), and an unknown number made
+    a new member of club A. Now numbers and memberships only in her own clubs; another
+    club's guest is matched by name or entered without a club."""
+    import json
+    import uuid
+
+    from tournaments.models import Tournament
+    from tournaments.selectors.archive import tournament_archive
+
+    planted = plant(world)
+    archive = tournament_archive(tournament=world.day)  # the command line's: everything
+    archive["archive_id"] = str(uuid.uuid4())
+    archive["tournament"].update(name="Turnier B2", host_club="CC B", season=None)
+    first, second = archive["players"][:2]
+    anna = next(p for p in archive["players"] if p["member_number"] == MARKS["a_no"])
+    anna.update(first_name="Xaver", last_name="Unbekannt")
+    # someone new here: of club A (not hers), and of club B (hers: a new member)
+    first.update(first_name="Neu", last_name="Gast", club="CF A", member_number="A-NEU")
+    second.update(first_name="Neu", last_name="Mitglied", club="CC B", member_number="B-NEU")
+    upload = io.BytesIO(json.dumps(archive).encode())
+    upload.name = "archiv.json"
+    response = client_for(world, "gast").post(
+        reverse("tournaments:archive_upload"), {"file": upload}
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    copy_ = Tournament.objects.get(name="Turnier B2")
+    assert not copy_.entries.filter(player=planted.a).exists()
+    xaver = copy_.entries.get(player__last_name="Unbekannt").player
+    assert not xaver.memberships.exists()
+    assert not copy_.entries.get(player__last_name="Gast").player.memberships.exists()
+    assert not Membership.objects.filter(member_number="A-NEU").exists()
+    assert Membership.objects.filter(club=world.club_b, member_number="B-NEU").exists()
