@@ -445,3 +445,28 @@ def test_an_archive_upload_neither_reads_nor_adds_to_another_clubs_members(world
     assert not copy_.entries.get(player__last_name="Gast").player.memberships.exists()
     assert not Membership.objects.filter(member_number="A-NEU").exists()
     assert Membership.objects.filter(club=world.club_b, member_number="B-NEU").exists()
+
+
+@pytest.mark.django_db
+def test_a_referee_cannot_upload_an_archive_with_a_new_host_club(world):
+    """A referee runs no club: an archive whose host club and season are new here created
+    both (and the tournament, and its players) for her."""
+    import json
+    import uuid
+
+    from clubs.models import Club
+    from tournaments.models import Tournament
+    from tournaments.selectors.archive import tournament_archive
+
+    archive = tournament_archive(tournament=world.day)
+    archive["archive_id"] = str(uuid.uuid4())
+    archive["tournament"].update(name="Fremdes Turnier", host_club="NEU", season=None)
+    archive["clubs"].append({"name": "Neuer Verein", "short_name": "NEU", "town": "X"})
+    upload = io.BytesIO(json.dumps(archive).encode())
+    upload.name = "archiv.json"
+    response = client_for(world, "referee").post(
+        reverse("tournaments:archive_upload"), {"file": upload}
+    )
+    assert response.status_code == 403
+    assert not Tournament.objects.filter(name="Fremdes Turnier").exists()
+    assert not Club.objects.filter(short_name="NEU").exists()
