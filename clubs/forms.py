@@ -34,6 +34,11 @@ class PlayerFilterForm(forms.Form):
         label=_("category"), choices=[("", _("all")), *Category.choices], required=False
     )
 
+    def __init__(self, *args, clubs=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["club"].queryset = clubs
+
 
 class PlayerForm(forms.Form):
     first_name = forms.CharField(label=_("first name"), max_length=60)

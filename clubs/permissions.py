@@ -24,6 +24,12 @@ Actions, each on the object named:
 
 An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
 instead of the tournament; a player stands for the clubs they are a member of.
+
+What a user may see of the registry is decided here too (the lists, searches, exports and
+duplicate offers ask ``registry_players``, ``registry_player_ids``, ``registry_memberships``,
+``exportable_players``, ``manageable_clubs``): a player's birth year, member number, e-mail
+and fees only for the organisers of the player's clubs and superusers; names and clubs as on
+the public standings.
 """
 
 from __future__ import annotations
@@ -209,6 +215,48 @@ def organiser_required(view):
 # --- what a user may see of the registry --------------------------------------------------
 
 
+def registry_players(user: Any, players):
+    """Of ``players`` (a queryset), those whose registry record ``user`` may list, search,
+    open and see with its personal data (birth year, member number, e-mail, fees): the
+    members of the clubs ``user`` runs and the players of no club (the registry's shared
+    business, as for editing them); superusers all; anyone else (a referee, someone without
+    a role) none. The lists, searches and duplicate offers of the registry go through here."""
+    from django.db.models import Q
+
+    from clubs.models import Membership
+
+    if is_superuser(user):
+        return players
+    mine = organised_club_ids(user)
+    if not mine:
+        return players.none()
+    members = Membership.objects.filter(club_id__in=mine).values("player_id")
+    return players.filter(Q(pk__in=members) | ~Q(pk__in=Membership.objects.values("player_id")))
+
+
+def registry_memberships(user: Any, memberships):
+    """Of ``memberships`` (a queryset), those ``user`` may see with member number, status
+    and dates: of the clubs ``user`` runs; superusers all. A player who belongs to two clubs
+    shows each club only its own membership."""
+    if is_superuser(user):
+        return memberships
+    return memberships.filter(club_id__in=organised_club_ids(user))
+
+
+def registry_player_ids(user: Any, player_ids: Any) -> frozenset[int]:
+    """Of ``player_ids``, those whose personal data ``user`` may see (``registry_players``;
+    one query): for pages that name players of every club, such as a duplicate offer or a
+    tournament's archive, to show birth year and member number only where allowed."""
+    from clubs.models import Player
+
+    ids = frozenset(player_ids)
+    if is_superuser(user) or not ids:
+        return ids
+    return frozenset(
+        registry_players(user, Player.objects.filter(pk__in=ids)).values_list("pk", flat=True)
+    )
+
+
 def exportable_players(user: Any, players):
     """Of ``players`` (a queryset), those a list or export may give ``user`` with their
     personal data (birth year, member number, e-mail): the members of the clubs ``user``
@@ -239,6 +287,11 @@ def may_view_player_page(user: Any, player: Any) -> bool:
         return True  # without reading the player's clubs
     clubs = list(player.memberships.values_list("club_id", "club__public_player_pages"))
     return _player_page_open(user, clubs)
+
+
+def may_see_registry_of(user: Any, player: Any) -> bool:
+    """May ``user`` see ``player``'s personal data (birth year, e-mail, member numbers)?"""
+    return player.pk in registry_player_ids(user, [player.pk])
 
 
 def player_pages_visible(user: Any, player_ids: Any) -> frozenset[int]:

@@ -11,9 +11,16 @@ from clubs.models import Club, Membership, Player
 from clubs.search import normalise, player_key, similar_keys
 
 
-def search_players(*, query: str = "", club: Club | None = None, category: str = "") -> QuerySet:
+def search_players(
+    *,
+    query: str = "",
+    club: Club | None = None,
+    category: str = "",
+    memberships: QuerySet | None = None,
+) -> QuerySet:
     """Players whose names contain every word of ``query``, spelling-tolerant: "Mueller"
-    finds "Müller", "weisshaar" finds "Weißhaar". Memberships come prefetched (2 queries)."""
+    finds "Müller", "weisshaar" finds "Weißhaar". Memberships come prefetched (2 queries):
+    ``memberships``, a queryset of them (e.g. those the user may see), or all."""
     players = Player.objects.all()
     for word in normalise(query).split():
         players = players.filter(search_key__contains=word)
@@ -21,8 +28,10 @@ def search_players(*, query: str = "", club: Club | None = None, category: str =
         players = players.filter(memberships__club=club)
     if category:
         players = players.filter(category=category)
+    if memberships is None:
+        memberships = Membership.objects.all()
     return players.prefetch_related(
-        Prefetch("memberships", queryset=Membership.objects.select_related("club"))
+        Prefetch("memberships", queryset=memberships.select_related("club"))
     ).order_by("sort_key", "pk")
 
 
@@ -37,11 +46,17 @@ def players_named(*, first_name: str, last_name: str, exclude_pk: int | None = N
 
 
 def players_like(
-    *, first_name: str, last_name: str, exclude_pk: int | None = None, limit: int = 8
+    *,
+    first_name: str,
+    last_name: str,
+    exclude_pk: int | None = None,
+    limit: int = 8,
+    memberships: QuerySet | None = None,
 ) -> list[Player]:
     """Players of the same name however spelt ("Müller" / "Mueller") and of a near-miss
     spelling ("Brigite Baumer" for "Brigitte Baumer"): the same name first, then the closest.
-    Two queries: the keys of every player, compared in C by rapidfuzz, then the few found."""
+    Two queries: the keys of every player, compared in C by rapidfuzz, then the few found.
+    ``memberships``: those to prefetch (e.g. those the user may see), or all."""
     keys = Player.objects.values_list("pk", "search_key")
     if exclude_pk is not None:
         keys = keys.exclude(pk=exclude_pk)
@@ -51,8 +66,10 @@ def players_like(
         choices.append(search_key.strip())
     found = similar_keys(player_key(first_name, last_name), choices, limit=limit)
     order = {pks[index]: (-score, pks[index]) for index, score in found}
+    if memberships is None:
+        memberships = Membership.objects.all()
     players = Player.objects.filter(pk__in=order).prefetch_related(
-        Prefetch("memberships", queryset=Membership.objects.select_related("club"))
+        Prefetch("memberships", queryset=memberships.select_related("club"))
     )
     return sorted(players, key=lambda p: order[p.pk])
 

@@ -24,6 +24,7 @@ from clubs.permissions import (
     MANAGE_CLUB,
     MANAGE_TOURNAMENT,
     check,
+    manageable_clubs,
     organiser_required,
 )
 from clubs.services import admin as services
@@ -41,7 +42,7 @@ def club_list(request):
     return render(
         request,
         "clubs/club_list.html",
-        {"clubs": Club.objects.all(), "seasons": Season.objects.all()},
+        {"clubs": manageable_clubs(request.user), "seasons": Season.objects.all()},
     )
 
 

@@ -30,9 +30,10 @@ class DuplicateName(ValidationError):
 
 
 def _describe(player: Player) -> str:
+    """Name and clubs: the message reaches organisers of every club, so no birth year
+    (the offer beside it shows that where ``permissions.registry_player_ids`` allows)."""
     clubs = ", ".join(m.club.short_name for m in player.memberships.all())
-    born = f" *{player.birth_year}" if player.birth_year else ""
-    return f"{player.full_name}{born}" + (f" ({clubs})" if clubs else "")
+    return player.full_name + (f" ({clubs})" if clubs else "")
 
 
 def _set_home_membership(player: Player, club: Club | None, member_number: str) -> None:

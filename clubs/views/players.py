@@ -13,7 +13,16 @@ from django.views.decorators.http import require_POST
 
 from clubs.forms import MergeForm, PlayerFilterForm, PlayerForm, add_service_errors
 from clubs.models import Membership, Player
-from clubs.permissions import MANAGE_CLUB, check, may_view_player_page, organiser_required
+from clubs.permissions import (
+    MANAGE_CLUB,
+    check,
+    manageable_clubs,
+    may_view_player_page,
+    organiser_required,
+    registry_memberships,
+    registry_player_ids,
+    registry_players,
+)
 from clubs.selectors import players_like, players_named, search_players, tournaments_played
 from clubs.services import players as services
 
@@ -37,12 +46,17 @@ def _check_player(user, player: Player) -> None:
 
 
 def filtered_players(request):
-    form = PlayerFilterForm(request.GET or None)
+    """The registry's players as the list's filters choose them, of those the user may see
+    (``permissions.registry_players``); a club filter only offers the user's clubs."""
+    form = PlayerFilterForm(request.GET or None, clubs=manageable_clubs(request.user))
     data = form.cleaned_data if form.is_valid() else {}
     players = search_players(
-        query=data.get("q") or "", club=data.get("club"), category=data.get("category") or ""
+        query=data.get("q") or "",
+        club=data.get("club"),
+        category=data.get("category") or "",
+        memberships=registry_memberships(request.user, Membership.objects.all()),
     )
-    return form, data, players
+    return form, data, registry_players(request.user, players)
 
 
 @organiser_required
@@ -58,6 +72,13 @@ def player_list(request):
         "clubs/player_list.html",
         {"filters": form, "page": page, "query": query.urlencode()},
     )
+
+
+def _shown_memberships(user, player: Player) -> list[Membership]:
+    """The player's memberships (prefetched) that ``user`` may see: a player of two clubs
+    shows each club's organisers only their own club's number and dates."""
+    shown = set(registry_memberships(user, player.memberships.all()).values_list("pk", flat=True))
+    return [m for m in player.memberships.all() if m.pk in shown]
 
 
 def _player_kwargs(form: PlayerForm) -> dict:
@@ -88,7 +109,12 @@ def player_create(request):
     return render(
         request,
         "clubs/player_form.html",
-        {"form": form, "duplicates": duplicates, "player": None},
+        {
+            "form": form,
+            "duplicates": duplicates,
+            "registry_ids": registry_player_ids(request.user, [p.pk for p in duplicates]),
+            "player": None,
+        },
     )
 
 
@@ -96,7 +122,7 @@ def player_create(request):
 def player_edit(request, pk: int):
     player = get_object_or_404(Player.objects.prefetch_related("memberships__club"), pk=pk)
     _check_player(request.user, player)
-    home = next(iter(player.memberships.all()), None)
+    home = next(iter(_shown_memberships(request.user, player)), None)
     initial = {
         "first_name": player.first_name,
         "last_name": player.last_name,
@@ -115,13 +141,26 @@ def player_edit(request, pk: int):
         else:
             messages.success(request, _("Changes saved."))
             return redirect("clubs:player_detail", pk=player.pk)
-    same = players_named(
-        first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
-    )
+    same = list(_same_name(request.user, player))
     return render(
         request,
         "clubs/player_form.html",
-        {"form": form, "duplicates": list(same), "player": player},
+        {
+            "form": form,
+            "duplicates": same,
+            "registry_ids": frozenset(p.pk for p in same),
+            "player": player,
+        },
+    )
+
+
+def _same_name(user, player: Player):
+    """Other records of the player's name that ``user`` might merge into this one."""
+    return registry_players(
+        user,
+        players_named(
+            first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+        ),
     )
 
 
@@ -138,12 +177,23 @@ def player_detail(request, pk: int):
         "-tournament__date"
     )
     query = request.GET.get("q", "")
+    # Only records the user may merge, with only the memberships the user may see.
+    shown = registry_memberships(request.user, Membership.objects.all())
     if query:
-        candidates = list(search_players(query=query).exclude(pk=player.pk)[:20])
-    else:  # the same name however spelt, and near misses ("Brigite" for "Brigitte")
-        candidates = players_like(
-            first_name=player.first_name, last_name=player.last_name, exclude_pk=player.pk
+        candidates = list(
+            registry_players(
+                request.user, search_players(query=query, memberships=shown).exclude(pk=player.pk)
+            )[:20]
         )
+    else:  # the same name however spelt, and near misses ("Brigite" for "Brigitte")
+        near = players_like(
+            first_name=player.first_name,
+            last_name=player.last_name,
+            exclude_pk=player.pk,
+            memberships=shown,
+        )
+        mergeable = registry_player_ids(request.user, [p.pk for p in near])
+        candidates = [p for p in near if p.pk in mergeable]
     played = tournaments_played(player_ids=[p.pk for p in candidates])
     for candidate in candidates:
         candidate.played = played[candidate.pk]
@@ -152,6 +202,7 @@ def player_detail(request, pk: int):
         "clubs/player_detail.html",
         {
             "player": player,
+            "memberships": _shown_memberships(request.user, player),
             "entries": entries,
             "merges": player.merges.select_related("merged_by"),
             # the tournaments link to the player's results where the viewer may see them

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 
 from clubs.models import Player
-from clubs.permissions import may_view_player_page
+from clubs.permissions import may_see_registry_of, may_view_player_page
 from seasons.charts import line_chart
 from seasons.selectors.players import player_page
 
@@ -35,7 +35,13 @@ def player_detail(request, pk: int):
     return render(
         request,
         "tournaments/players/player.html",
-        {"player": player, "page": page, "charts": charts, "specials": page.specials},
+        {
+            "player": player,
+            "page": page,
+            "charts": charts,
+            "specials": page.specials,
+            "sees_birth_year": may_see_registry_of(request.user, player),
+        },
     )
 
 

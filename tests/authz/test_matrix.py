@@ -5,6 +5,7 @@ The URLs come from the URLconf itself, so a new URL without an entry in ``MATRIX
 redirect / 405 where the view says so); refused ones get the login redirect (anonymous) or
 403/404 (signed in), and a refused POST changes nothing in the database. An allowed POST
 that is meant to change something must change something, so the payloads are real ones.
+What an allowed persona then *sees* of each list, search and export: ``test_contents.py``.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from typing import Any
 from django.utils import timezone
 
 from clubs.models import Club, Membership
+from clubs.permissions import registry_player_ids
 from scoring import rule_source_from_dict
 from tournaments.models import (
     Deal,
@@ -103,13 +104,19 @@ def deal_record_of(deal: Deal, *, rules_slug: str, seats: int, rules) -> dict[st
     return record
 
 
-def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
+def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:
+    """The archive of ``tournament``. Downloaded by ``user``, a player's birth year and
+    member number are given only where ``user`` may see them
+    (``clubs.permissions.registry_player_ids``: a guest of another club travels with name,
+    category and club); ``user=None`` (the command line) gives them all."""
     tournament = Tournament.objects.select_related("host_club", "season").get(pk=tournament.pk)
     rules = rule_source_from_dict(tournament.rules_snapshot)
     entries = list(
         Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
     )
     number_of = {e.pk: e.number for e in entries}
+    player_ids = [e.player_id for e in entries]
+    private = set(player_ids) if user is None else registry_player_ids(user, player_ids)
     memberships: dict[int, Membership] = {}
     for membership in (
         Membership.objects.filter(player__entries__tournament=tournament)
@@ -121,6 +128,7 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
     players = []
     for entry in entries:
         membership = memberships.get(entry.player_id)
+        shown = entry.player_id in private
         if membership is not None:
             clubs.setdefault(membership.club.short_name, _club(membership.club))
         players.append(
@@ -128,10 +136,10 @@ def tournament_archive(*, tournament: Tournament) -> dict[str, Any]:
                 "key": f"p{entry.number}",
                 "first_name": entry.player.first_name,
                 "last_name": entry.player.last_name,
-                "birth_year": entry.player.birth_year,
+                "birth_year": entry.player.birth_year if shown else None,
                 "category": entry.player.category,
                 "club": membership.club.short_name if membership else None,
-                "member_number": membership.member_number if membership else "",
+                "member_number": membership.member_number if membership and shown else "",
             }
         )
     teams = []

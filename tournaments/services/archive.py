@@ -7,7 +7,11 @@ one transaction. An archive whose ``archive_id`` is here already is not imported
 
 Players are matched by member number (in the club named), else by first and last name in
 that club (or, without a club, by name among players of no club); a player not found is
-created, with the membership the archive names.
+created, with the membership the archive names. Imported by a user (the web page), member
+numbers are looked up and memberships created only in the clubs the user runs
+(``clubs.permissions.manageable_clubs``): another club's guest is matched by name in that
+club, or created without a club, as at the desk's late entry, so an archive can neither
+read another club's member numbers nor give it members.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership, Player
+from clubs.permissions import manageable_clubs
 from scoring import ScoringError, rule_source_from_dict
 from seasons.models import Season
 from tournaments.models import (
@@ -232,7 +237,10 @@ def check_deals(data: Mapping[str, Any]) -> int:
 class _Players:
     """Finds or creates the archive's players (and their clubs)."""
 
-    def __init__(self, clubs: list[Mapping[str, Any]]) -> None:
+    def __init__(self, clubs: list[Mapping[str, Any]], *, user: Any = None) -> None:
+        self.own = (
+            None if user is None else set(manageable_clubs(user).values_list("pk", flat=True))
+        )
         self.club_data = {}
         for club in clubs:
             _require(club, ("name", "short_name"), _("a club"))
@@ -253,6 +261,8 @@ class _Players:
                 club = Club.objects.create(
                     name=data["name"], short_name=short_name, town=data.get("town", "") or "–"
                 )
+                if self.own is not None:
+                    self.own.add(club.pk)  # new here: nobody's members to read or add to
             self.clubs[short_name] = club
         return self.clubs[short_name]
 
@@ -260,7 +270,8 @@ class _Players:
         _require(data, ("key", "first_name", "last_name"), _("a player"))
         club = self.club(data.get("club"))
         number = (data.get("member_number") or "").strip()
-        if club is not None and number:
+        runs_club = club is not None and (self.own is None or club.pk in self.own)
+        if runs_club and number:
             membership = (
                 Membership.objects.filter(club=club, member_number=number)
                 .select_related("player")
@@ -291,7 +302,7 @@ class _Players:
             birth_year=data.get("birth_year"),
             category=data.get("category") or "open",
         )
-        if club is not None:
+        if runs_club:
             taken = number and Membership.objects.filter(club=club, member_number=number).exists()
             Membership.objects.create(
                 player=player, club=club, member_number="" if taken else number
@@ -319,7 +330,7 @@ def import_tournament_archive(
     deals_checked = check_deals(data)
     try:
         with transaction.atomic():
-            return _write(data, archive_id=archive_id, deals=deals_checked)
+            return _write(data, archive_id=archive_id, deals=deals_checked, user=user)
     except KeyError as error:
         raise ArchiveError(
             _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
@@ -331,12 +342,14 @@ def import_tournament_archive(
         ) from error
 
 
-def _write(data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int) -> ImportOutcome:
+def _write(
+    data: Mapping[str, Any], *, archive_id: uuid.UUID, deals: int, user: Any = None
+) -> ImportOutcome:
     settings = data["tournament"]
     _require(
         settings, ("name", "date", "host_club", "rules_slug", "rules_snapshot"), _("the tournament")
     )
-    players = _Players(_list(data, "clubs", _("the archive")))
+    players = _Players(_list(data, "clubs", _("the archive")), user=user)
     host = players.club(settings["host_club"])
     season = None
     if settings.get("season"):

@@ -34,7 +34,9 @@ MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
 def archive_download(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
-    content = json.dumps(tournament_archive(tournament=tournament), ensure_ascii=False, indent=1)
+    content = json.dumps(
+        tournament_archive(tournament=tournament, user=request.user), ensure_ascii=False, indent=1
+    )
     response = HttpResponse(content, content_type="application/json; charset=utf-8")
     name = f"{slugify(tournament.name) or 'tournament'}-{tournament.date:%Y-%m-%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -43,7 +45,8 @@ def archive_download(request, pk: int):
 
 def _check_may_import(user, data: dict) -> None:
     """The archive lands in a season and at a host club: whoever imports it must manage that
-    season (or, for a tournament outside any season here, the host club)."""
+    season (or, for a tournament outside any season here, the host club; a host club new
+    here: some club)."""
     settings = data.get("tournament") or {}
     season_data = settings.get("season") or {}
     season = Season.objects.filter(name=season_data.get("name", "")).first()
@@ -51,8 +54,8 @@ def _check_may_import(user, data: dict) -> None:
         check(user, MANAGE_SEASON, season)
         return
     club = Club.objects.filter(short_name=settings.get("host_club", "")).first()
-    if club is not None:
-        check(user, MANAGE_CLUB, club)
+    # a host club new here: someone who runs a club (not a referee, who runs none)
+    check(user, MANAGE_CLUB, club)
 
 
 @organiser_required

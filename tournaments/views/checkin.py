@@ -15,7 +15,7 @@ from django_tables2 import RequestConfig
 
 from clubs.forms import add_service_errors
 from clubs.models import Category, Player
-from clubs.permissions import MANAGE_TOURNAMENT
+from clubs.permissions import MANAGE_TOURNAMENT, registry_player_ids
 from clubs.selectors import players_like
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import (
@@ -238,6 +238,7 @@ def late_entry(request, pk):
             "cut_off": len(found) > SHOWN,
             "shown": SHOWN,
             "duplicates": duplicates,
+            "registry_ids": registry_player_ids(request.user, [p.pk for p in duplicates]),
             "new_form": new_form,
             "existing_form": existing_form,
             "next_number": services.next_start_number(tournament=tournament),

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs.models import Club, Player
-from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
+from clubs.models import Player
+from clubs.permissions import MANAGE_TOURNAMENT, check, manageable_clubs, organiser_required
 from clubs.selectors import active_members, search_players
 from tournaments.models import Entry, Tournament
 from tournaments.services import registration as services
@@ -41,7 +41,9 @@ def registration(request, pk: int):
     tournament = _tournament(request, pk)
     query = request.GET.get("q", "").strip()
     club_pk = request.GET.get("club", "")
-    club = Club.objects.filter(pk=club_pk).first() if club_pk.isdigit() else None
+    # a club's member list is that club's business: only the user's clubs to choose from
+    clubs = manageable_clubs(request.user)
+    club = clubs.filter(pk=club_pk).first() if club_pk.isdigit() else None
     registered_ids = set(tournament.entries.values_list("player_id", flat=True))
     found = []
     if query or club is not None:
@@ -60,7 +62,7 @@ def registration(request, pk: int):
             "searched": bool(query or club),
             "search_club": club,
             "found": found,
-            "clubs": Club.objects.all(),
+            "clubs": clubs,
             "earlier": _earlier(tournament),
             "entries": entries,
             "counts": {
@@ -102,7 +104,7 @@ def register_many(request, pk: int):
         ids = [int(v) for v in request.POST.getlist("player") if v.isdigit()]
         players = list(Player.objects.filter(pk__in=ids))
     elif source == "club":
-        club = get_object_or_404(Club, pk=request.POST.get("club") or 0)
+        club = get_object_or_404(manageable_clubs(request.user), pk=request.POST.get("club") or 0)
         players = list(active_members(club=club, on=tournament.date))
     elif source == "tournament":
         earlier = get_object_or_404(_earlier(tournament), pk=request.POST.get("tournament") or 0)
