@@ -73,6 +73,8 @@ class SeasonRow:
     counted: tuple[bool, ...] = ()  # per tournament: does this result count (best N)?
     places: tuple[int | None, ...] = ()  # per tournament: the place by total
     tied: bool = False
+    # Cup seasons only: per tournament (place, cup points), None where absent.
+    cup: tuple[tuple[int, int] | None, ...] = ()
 
     @property
     def name(self) -> str:
@@ -81,6 +83,11 @@ class SeasonRow:
     @property
     def ranked(self) -> bool:
         return self.rank is not None
+
+    @property
+    def cup_results(self) -> tuple[tuple[tuple[int, int] | None, int | None], ...]:
+        """((place, cup points) or None, the tournament's own total) per tournament."""
+        return tuple(zip(self.cup, self.tournament_totals, strict=True))
 
     @property
     def results(self) -> tuple[tuple[int | None, bool], ...]:
@@ -221,9 +228,23 @@ def _season_rows(
                 counted=tuple(t.pk in score.counted for t in tournaments),
                 places=tuple(place.get((t.pk, player_id)) for t in tournaments),
                 tied=ranked.tied,
+                cup=_cup_cells(rule, tuple(place.get((t.pk, player_id)) for t in tournaments)),
             )
         )
     return rows
+
+
+def _cup_cells(
+    rule: season_ranking.SeasonRule, places: tuple[int | None, ...]
+) -> tuple[tuple[int, int] | None, ...]:
+    """Under cup points, each tournament's (place, cup points): what the season's total adds
+    up, so that it is shown instead of the tournament's own points."""
+    if rule.scoring != season_ranking.CUP:
+        return ()
+    return tuple(
+        None if p is None else (p, season_ranking.cup_points_for(p, rule.cup_points))
+        for p in places
+    )
 
 
 def _season_teams(
