@@ -250,12 +250,26 @@ def season_workbook(
             )
 
     tournaments = len(standings.tournaments)
+    preamble = season_overview_preamble(season)
     sheets = [
         Sheet(
             _("Overview"),
             season_overview_rows(lines),
-            widths=widths_for(next(season_overview_rows(lines)), [11, 32, 26, 20, 30, 8, 8, 8]),
-            preamble=season_overview_preamble(season),
+            widths=widths_for(
+                next(season_overview_rows(lines)),
+                # the first column also holds the preamble's labels ("Season rule", …)
+                [
+                    max(13, *(len(str(line[0])) + 2 for line in preamble if line)),
+                    32,
+                    26,
+                    20,
+                    30,
+                    8,
+                    8,
+                    8,
+                ],
+            ),
+            preamble=preamble,
             formats=[DATE_FORMAT],
         ),
         Sheet(

@@ -282,3 +282,43 @@ def test_a_cup_season_shows_place_and_cup_points_per_tournament(season, organise
         points = [int(c.split(" · ")[1]) for c in cells]
         assert all(". · " in c for c in cells)
         assert row[7] == sum(points)
+
+
+def test_libreoffice_prints_every_sheet_one_page_wide(season, organiser, pdftotext):
+    """Printed (LibreOffice's PDF export), each sheet's last column is on the page: the
+    season table is no longer cut after "Category"."""
+    soffice = require_tool("soffice", "the print check converts it with libreoffice-calc")
+    build(season, organiser)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "season.xlsx"
+        with translation.override("en"):
+            path.write_bytes(season_workbook(season))
+        profile = Path(folder) / "profile"
+        result = subprocess.run(
+            [
+                soffice,
+                f"-env:UserInstallation=file://{profile}",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                "--outdir",
+                folder,
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert result.returncode == 0, result.stderr
+        text = subprocess.run(
+            [pdftotext, "-layout", str(Path(folder) / "season.pdf"), "-"],
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    pages = text.split("\f")
+    lines = [line.split() for page in pages for line in page.splitlines()]
+    # every sheet's header line ends with its last column's heading, on the same line
+    assert any(line[-3:] == ["Total", "Tournaments", "played"] for line in lines)
+    assert any(line[-4:] == ["Games", "won", "as", "declarer"] for line in lines)
+    assert any(line[-2:] == ["Status", "Corrected"] for line in lines)
+    assert len([p for p in pages if p.strip()]) == 7  # one page per sheet: a small season
