@@ -224,7 +224,8 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
         cells = [
             _td("number rank", rank),
             *_player_cells(record, name),
-            _td("number total", signed_html(record.total)),
+            # cup points are a count, not plus or minus points: no sign
+            _td("number total", record.total if cup else signed_html(record.total)),
             _td("number col-played", record.tournaments_played),
             *results,
         ]
