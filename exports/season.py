@@ -73,7 +73,7 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
         _("Last name"),
         _("Club"),
         _("Category"),
-        *[f"{t.name} ({t.date:%d.%m.%Y})" for t in standings.tournaments],
+        *[tournament_column(t) for t in standings.tournaments],
         _("Total"),
         _("Tournaments played"),
         *([_("Results not counted")] if best_n else []),
@@ -92,11 +92,34 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
             row.last_name,
             row.club,
             category_label(row.category),
-            *[None if total is None else Points(total) for total in row.tournament_totals],
+            *(
+                [cup_cell(cell) for cell in row.cup]
+                if row.cup
+                else [None if total is None else Points(total) for total in row.tournament_totals]
+            ),
             Points(row.total),
             row.tournaments_played,
             *([", ".join(dropped)] if best_n else []),
         ]
+
+
+def tournament_column(tournament) -> str:
+    """A tournament's column heading: its date, which the overview sheet names."""
+    return f"{tournament.date:%d.%m.%Y}"
+
+
+def cup_cell(cell: tuple[int, int] | None) -> str | None:
+    """A cup season's tournament cell: "3. · 16", the place and the cup points it gives."""
+    return None if cell is None else f"{cell[0]}. · {cell[1]}"
+
+
+def widths_for(header: Sequence, at_least: Sequence[float]) -> list[float]:
+    """Column widths wide enough for each heading (bold, a little wider than its letters) and
+    for ``at_least``, so that no heading runs into its neighbour; at most 40."""
+    return [
+        min(40.0, max(at_least[i] if i < len(at_least) else 8, len(str(text)) * 1.15 + 2))
+        for i, text in enumerate(header)
+    ]
 
 
 def season_side_rows(sides: Sequence[SeasonSide]) -> Iterator[list]:
@@ -117,7 +140,7 @@ def season_team_rows(standings: SeasonStandings) -> Iterator[list]:
     yield [
         _("Rank"),
         _("Team"),
-        *[f"{t.name} ({t.date:%d.%m.%Y})" for t in standings.tournaments],
+        *[tournament_column(t) for t in standings.tournaments],
         _("Total"),
         _("Complete"),
     ]
@@ -211,45 +234,85 @@ def season_workbook(
     def tournament_sheets() -> Iterator[Sheet]:
         for result in season_tournament_standings(season=season):
             tournament = result.tournament
+            if not any(
+                row.round_totals and any(t is not None for t in row.round_totals)
+                for row in result.rows
+            ):
+                continue  # not played yet: registered players are no ranking
             yield Sheet(
                 f"{tournament.date:%d.%m.} {tournament.name}",
                 tournament_sheet_rows(result),
-                widths=[7, 26, 12, *[10] * len(result.round_numbers), 10, 12],
+                widths=widths_for(
+                    next(tournament_sheet_rows(result)),
+                    [7, 26, 22, *[10] * len(result.round_numbers), 10, 12],
+                ),
                 freeze="C",
             )
 
     tournaments = len(standings.tournaments)
+    preamble = season_overview_preamble(season)
     sheets = [
         Sheet(
             _("Overview"),
             season_overview_rows(lines),
-            widths=[16, 36, 28, 24, 14, 9, 9, 9],
-            preamble=season_overview_preamble(season),
+            widths=widths_for(
+                next(season_overview_rows(lines)),
+                # the first column also holds the preamble's labels ("Season rule", …)
+                [
+                    max(13, *(len(str(line[0])) + 2 for line in preamble if line)),
+                    32,
+                    26,
+                    20,
+                    30,
+                    8,
+                    8,
+                    8,
+                ],
+            ),
+            preamble=preamble,
             formats=[DATE_FORMAT],
         ),
         Sheet(
             _("Season standings"),
             season_standings_rows(standings),
-            widths=[7, 16, 18, 10, 10, *[14] * tournaments, 10, 10, 16],
+            widths=widths_for(
+                next(season_standings_rows(standings)),
+                [
+                    7,
+                    14,
+                    18,
+                    22,
+                    10,
+                    *[9 if standings.rows and standings.rows[0].cup else 8] * tournaments,
+                    8,
+                    8,
+                    16,
+                ],
+            ),
             freeze="D",
         ),
         *tournament_sheets(),
         Sheet(
             _("Deals"),
             season_deal_rows(season_deals(season=season, chunk_size=chunk_size)),
-            widths=[11, 28, 7, 7, 6, 22, 16, 22, 8, 7, *[22, 8] * MAX_SEATS, 18, 10],
+            widths=widths_for(
+                next(season_deal_rows(())),
+                [11, 24, 6, 6, 6, 22, 16, 22, 8, 7, *[22, 8] * MAX_SEATS, 18, 10],
+            ),
             freeze="F",
             formats=[DATE_FORMAT],
         ),
         Sheet(
             _("Side rankings"),
             season_side_rows(season_sides(standings)),
-            widths=[14, 7, 16, 18, 12, 10],
+            widths=widths_for(next(season_side_rows(())), [14, 7, 16, 18, 22, 10]),
         ),
         Sheet(
             _("Teams"),
             season_team_rows(standings),
-            widths=[7, 24, *[14] * tournaments, 10, 10],
+            widths=widths_for(
+                next(season_team_rows(standings)), [7, 24, *[8] * tournaments, 8, 10]
+            ),
             freeze="C",
         ),
     ]

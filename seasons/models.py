@@ -72,3 +72,55 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TournamentResultSet(models.Model):
+    """Which revision of a tournament its stored results (``TournamentResult``) were worked out
+    at. Results are read only while this equals ``Tournament.revision``; otherwise they are
+    worked out again (``seasons.selectors.results``)."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("tournament"),
+    )
+    revision = models.IntegerField(_("revision"))
+
+    class Meta:
+        verbose_name = _("stored tournament results")
+        verbose_name_plural = _("stored tournament results")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}@{self.revision}"
+
+
+class TournamentResult(models.Model):
+    """One entry's result in one tournament, worked out from its deals at the revision of the
+    tournament's ``TournamentResultSet``: what the player page, the season page and the
+    season workbook read instead of adding up every deal again."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="+"
+    )
+    entry = models.OneToOneField("tournaments.Entry", on_delete=models.CASCADE, related_name="+")
+    total = models.IntegerField(null=True)  # None: registered, no result
+    place = models.PositiveIntegerField(null=True)  # by total among those with a result
+    declarer_wins = models.PositiveIntegerField(default=0)
+    # contract -> [declared, won, points as declarer, defended, points as defender]
+    contracts = models.JSONField(default=dict)
+    penalties = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("stored tournament result")
+        verbose_name_plural = _("stored tournament results")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(total__isnull=False),
+                name="result_place_needs_total",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id}: {self.total}"

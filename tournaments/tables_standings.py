@@ -47,6 +47,20 @@ def signed_html(value: int | None) -> SafeString:
     return mark_safe(f'<span class="{sign_class(value)}">{signed(value)}</span>')
 
 
+def cup_html(cell: tuple[int, int] | None, total: int | None) -> SafeString:
+    """A cup season's tournament cell: "3. · 16" (place, cup points), the tournament's own
+    points beneath in small print; "–" where the player was absent."""
+    if cell is None:
+        return signed_html(None)
+    place, points = cell
+    return format_html(
+        '<span class="cup-points">{}.&nbsp;·&nbsp;{}</span><small class="raw-points">{}</small>',
+        place,
+        points,
+        signed(total),
+    )
+
+
 def rank_html(rank: int, tied: bool):
     if tied:
         return format_html('{}.<abbr class="tie-mark" title="{}">=</abbr>', rank, gettext("tied"))
@@ -195,7 +209,14 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
         else:
             name = _name(record)
         results = []
+        cup = getattr(record, "cup", ())
         for index, total in enumerate(record.tournament_totals):
+            if cup:
+                # Cup points: the place and its points, which the total adds up; the
+                # tournament's own points only in small print.
+                html = cup_html(cup[index], total)
+                results.append(_td("number cup", html))
+                continue
             html = signed_html(total)
             if record.counted and not record.counted[index]:
                 html = format_html('<s title="{}">{}</s>', not_counted, html)
@@ -203,7 +224,8 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
         cells = [
             _td("number rank", rank),
             *_player_cells(record, name),
-            _td("number total", signed_html(record.total)),
+            # cup points are a count, not plus or minus points: no sign
+            _td("number total", record.total if cup else signed_html(record.total)),
             _td("number col-played", record.tournaments_played),
             *results,
         ]

@@ -1,4 +1,5 @@
 """What the season workbook reads besides the standings: the overview and every deal.
+Rule sources and contracts by their names (``tournaments.contract_names``), never by slug.
 
 Every deal is streamed (``QuerySet.iterator``): the deals sheet of a season of 23,000 deals
 never holds them all in memory. The lookups it needs (who sat where, names, corrected deals)
@@ -17,7 +18,9 @@ from typing import NamedTuple
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from scoring import rule_source_from_dict
 from seasons.models import Season
+from tournaments.contract_names import contract_name, rule_source_name
 from tournaments.models import (
     MAX_SEATS,
     SCORE_FIELDS,
@@ -61,6 +64,7 @@ def _count(queryset, tournament_field: str) -> Coalesce:
 
 def season_tournaments(*, season: Season) -> list[TournamentLine]:
     """The season's tournaments with host, player, team and deal counts: one query."""
+    names: dict[str, str] = {}
     return [
         TournamentLine(
             pk=t.pk,
@@ -68,7 +72,7 @@ def season_tournaments(*, season: Season) -> list[TournamentLine]:
             date=t.date,
             host=t.host_club.name,
             venue=t.venue,
-            rules=t.rules_slug,
+            rules=_rule_source_name(t, names),
             players=t.player_count,
             teams=t.team_count,
             deals=t.deal_count,
@@ -85,6 +89,16 @@ def season_tournaments(*, season: Season) -> list[TournamentLine]:
     ]
 
 
+def _rule_source_name(tournament: Tournament, names: dict[str, str]) -> str:
+    """The rule source's name as the pages show it, never its slug (one per slug)."""
+    name = names.get(tournament.rules_slug)
+    if name is None:
+        name = names[tournament.rules_slug] = rule_source_name(
+            rule_source_from_dict(tournament.rules_snapshot)
+        )
+    return name
+
+
 class DealLine(NamedTuple):
     """One deal as the deals sheet shows it (a named tuple: 23,000 of them are made)."""
 
@@ -95,7 +109,7 @@ class DealLine(NamedTuple):
     number: int
     kind: str
     dealer: str
-    contract: str
+    contract: str  # its name in the tournament's rule source (Geiß, Halbe, …)
     declarer: str
     declarer_points: int | None
     won: bool | None
@@ -150,6 +164,18 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
             sitters[key] = found
         return found
 
+    rules = {
+        t.pk: rule_source_from_dict(t.rules_snapshot)
+        for t in Tournament.objects.filter(season=season).only("pk", "rules_snapshot")
+    }
+    contract_names: dict[tuple[int, str], str] = {}
+
+    def contract_of(tournament_id: int, slug: str) -> str:
+        name = contract_names.get((tournament_id, slug))
+        if name is None:
+            name = contract_names[tournament_id, slug] = contract_name(rules[tournament_id], slug)
+        return name
+
     corrected = set(
         DealChange.objects.filter(
             deal__table__round__tournament__season=season,
@@ -181,6 +207,7 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
             "table__round__number",
             "table__round__tournament__name",
             "table__round__tournament__date",
+            "table__round__tournament_id",
             *SCORE_FIELDS,
         )
         .iterator(chunk_size=chunk_size)
@@ -201,6 +228,7 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
         round_number,
         tournament,
         day,
+        tournament_id,
         *scores,
     ) in deals:
         at_table = sitters_at(table_id, number)
@@ -212,7 +240,7 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
             number=number,
             kind=kind,
             dealer=_name_at(at_table, dealer),
-            contract=contract,
+            contract=contract_of(tournament_id, contract) if contract else "",
             declarer=_name_at(at_table, declarer),
             declarer_points=declarer_points,
             won=won,

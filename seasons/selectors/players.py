@@ -1,8 +1,11 @@
 """A player's page: every tournament played, across seasons, and statistics by contract.
 
-Seven queries, whatever the number of tournaments: the player's entries, the tournaments
-of their seasons, those tournaments' entries, seats, substitutions and counting deals, and
-the rule sources are read from the tournaments' snapshots.
+A constant number of queries, whatever the number of tournaments and deals: the player's
+entries, the tournaments of their seasons, whether their stored results
+(``seasons.selectors.results``) are at the tournaments' revisions, every player's total and
+place in them, and the player's own contract counts; only a tournament whose revision moved
+since is worked out again from its deals. Contract names come from the tournaments' rule
+snapshots.
 
 The rank shown per tournament is the place by total among everyone who played (equal totals
 share the place); the tournament's own page also applies its tie-break and lot draws. The
@@ -20,12 +23,17 @@ from django.utils.translation import get_language
 from clubs.models import Player
 from scoring import rule_source_from_dict
 from seasons import ranking as season_ranking
-from seasons.models import Season
+from seasons.models import Season, TournamentResult
+from seasons.selectors.results import (
+    DECLARED,
+    DECLARER_POINTS,
+    DEFENDED,
+    DEFENDER_POINTS,
+    WON,
+    fresh_results,
+)
 from seasons.selectors.standings import season_rule
-from tournaments import ranking
-from tournaments.models import SCORE_FIELDS, Deal, Entry, Seat, Substitution, Tournament
-from tournaments.seating import sitting_out_position
-from tournaments.selectors.standings import _occupant, _occupant_lookup, _tally, add_paper_totals
+from tournaments.models import Entry, Tournament
 
 
 @dataclass(frozen=True)
@@ -105,52 +113,22 @@ def player_page(*, player: Player) -> PlayerPage:
         .select_related("season", "host_club")
         .order_by("date", "pk")
     }
-    entries = list(
-        Entry.objects.filter(tournament_id__in=tournaments).values(
-            "id", "tournament_id", "player_id", "paper_total"
-        )
-    )
-    seats = list(
-        Seat.objects.filter(round__tournament_id__in=tournaments).values(
-            "id", "table_id", "position", "entry_id", "round__tournament_id", "table__voided"
-        )
-    )
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament_id__in=tournaments).values(
-            "seat_id", "entry_id", "from_deal"
-        )
-    )
-    voided = {s["table_id"] for s in seats if s["table__voided"]}
-    deals = [
-        d
-        for d in Deal.objects.filter(
-            table__round__tournament_id__in=tournaments, status=Deal.Status.CONFIRMED
-        ).values(
-            "table_id",
-            "number",
-            "kind",
-            "contract",
-            "declarer_position",
-            "details",
-            *SCORE_FIELDS,
-        )
-        if d["table_id"] not in voided
-    ]
-    tallies = _tally(
-        seats=seats, substitutions=substitutions, deals=deals, bucket="round__tournament_id"
-    )
-    # Tournaments imported from a paper list count with their one total per player.
-    add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
-    own_ids = {e["id"] for e in own}
-    _contract_stats(page, seats, substitutions, deals, own_ids, tournaments)
-
-    # Totals per tournament and player, then places and season ranks.
+    # Each tournament's results as stored at its revision (worked out again where it moved).
+    fresh_results(tournaments=tournaments.values())
     totals: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> player -> total
-    for entry in entries:
-        tally = tallies.get(entry["id"])
-        if tally is not None and tally.round_totals:
-            totals[entry["tournament_id"]][entry["player_id"]] = tally.total
-    places = {t: ranking.places(by_player) for t, by_player in totals.items()}
+    places: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> player -> place
+    for tournament_id, player_id, total, place in TournamentResult.objects.filter(
+        tournament_id__in=tournaments, total__isnull=False
+    ).values_list("tournament_id", "entry__player_id", "total", "place"):
+        totals[tournament_id][player_id] = total
+        places[tournament_id][player_id] = place
+    own_results = list(
+        TournamentResult.objects.filter(entry__player=player, tournament_id__in=played_ids)
+        .order_by("tournament__date", "tournament_id")
+        .values_list("tournament_id", "contracts", "penalties")
+    )
+    _contract_stats(page, own_results, tournaments)
+
     season_ranks: dict[int, int | None] = {}
     seasons: dict[int, Season] = {}
     for tournament in tournaments.values():
@@ -198,58 +176,29 @@ def _name(names) -> str:
     return names.en if (get_language() or "de").startswith("en") else names.de
 
 
-def _contract_stats(page, seats, substitutions, deals, own_ids, tournaments) -> None:
+def _contract_stats(page, own_results, tournaments) -> None:
     """Games declared and won, and the average score as declarer and as defender, per
-    contract: only deals the player sat in (not sitting out) count."""
-    timelines = _occupant_lookup(seats, substitutions)
-    seat_at = {(s["table_id"], s["position"]): s for s in seats}
-    own_tables = {s["table_id"] for s in seats if s["entry_id"] in own_ids}
-    own_tables |= {
-        s["table_id"]
-        for s in seats
-        if any(entry_id in own_ids for _from, entry_id in timelines[s["id"]])
-    }
-    table_size: dict[int, int] = defaultdict(int)
-    for seat in seats:
-        table_size[seat["table_id"]] += 1
+    contract, added up from the player's stored results (``seasons.selectors.results``)."""
     rules_of: dict[int, object] = {}
     stats: dict[str, ContractStats] = {}
-    for deal in deals:
-        if deal["kind"] != Deal.Kind.DEAL or deal["table_id"] not in own_tables:
-            continue
-        for position in range(table_size[deal["table_id"]]):
-            seat = seat_at[(deal["table_id"], position)]
-            if _occupant(timelines[seat["id"]], deal["number"]) not in own_ids:
-                continue
-            tournament_id = seat["round__tournament_id"]
-            if tournament_id not in rules_of:
-                rules_of[tournament_id] = rule_source_from_dict(
-                    tournaments[tournament_id].rules_snapshot
-                )
-            rules = rules_of[tournament_id]
-            out = sitting_out_position(
-                rules=rules, table_size=table_size[deal["table_id"]], deal_number=deal["number"]
-            )
-            if out == position:
-                continue
-            contract = deal["contract"]
+    for tournament_id, contracts, penalties in own_results:
+        page.penalties += penalties
+        for contract, counts in contracts.items():
             item = stats.get(contract)
             if item is None:
-                spec = rules.contracts.get(contract)
+                if tournament_id not in rules_of:
+                    rules_of[tournament_id] = rule_source_from_dict(
+                        tournaments[tournament_id].rules_snapshot
+                    )
+                spec = rules_of[tournament_id].contracts.get(contract)
                 item = stats[contract] = ContractStats(
                     contract=contract,
                     special=spec is not None and spec.kind == "fixed",
                     label=_name(spec.names) if spec is not None else contract,
                 )
-            score = deal[SCORE_FIELDS[position]] or 0
-            if position == deal["declarer_position"]:
-                item.declared += 1
-                item.won += score > 0
-                item.declarer_points += score
-            else:
-                item.defended += 1
-                item.defender_points += score
-            penalty = (deal["details"] or {}).get("penalty")
-            if isinstance(penalty, dict) and penalty.get("seat") == position:
-                page.penalties += 1
+            item.declared += counts[DECLARED]
+            item.won += counts[WON]
+            item.declarer_points += counts[DECLARER_POINTS]
+            item.defended += counts[DEFENDED]
+            item.defender_points += counts[DEFENDER_POINTS]
     page.contracts = sorted(stats.values(), key=lambda s: (-s.declared, s.contract))

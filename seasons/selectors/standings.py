@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
-from seasons.models import Season
+from seasons.models import Season, TournamentResult
+from seasons.selectors.results import fresh_results
 from tournaments import ranking
 from tournaments.models import (
     Deal,
@@ -73,6 +74,8 @@ class SeasonRow:
     counted: tuple[bool, ...] = ()  # per tournament: does this result count (best N)?
     places: tuple[int | None, ...] = ()  # per tournament: the place by total
     tied: bool = False
+    # Cup seasons only: per tournament (place, cup points), None where absent.
+    cup: tuple[tuple[int, int] | None, ...] = ()
 
     @property
     def name(self) -> str:
@@ -81,6 +84,11 @@ class SeasonRow:
     @property
     def ranked(self) -> bool:
         return self.rank is not None
+
+    @property
+    def cup_results(self) -> tuple[tuple[tuple[int, int] | None, int | None], ...]:
+        """((place, cup points) or None, the tournament's own total) per tournament."""
+        return tuple(zip(self.cup, self.tournament_totals, strict=True))
 
     @property
     def results(self) -> tuple[tuple[int | None, bool], ...]:
@@ -121,8 +129,10 @@ def season_rule(season: Season) -> season_ranking.SeasonRule:
 
 
 def season_standings(*, season: Season) -> SeasonStandings:
-    """The season ranking under the season's rule (``tournaments.ranking``) and the teams'.
-    Six queries, whatever the number of players or tournaments."""
+    """The season ranking under the season's rule (``tournaments.ranking``) and the teams',
+    from each tournament's stored results (``seasons.selectors.results``). Six queries,
+    whatever the number of players, tournaments or deals (and the working out of any
+    tournament whose revision moved since its results were stored)."""
     tournaments = tuple(
         Tournament.objects.filter(season=season).select_related("host_club").order_by("date", "pk")
     )
@@ -142,18 +152,22 @@ def season_standings(*, season: Season) -> SeasonStandings:
         )
     )
     clubs = home_clubs(player__entries__tournament__season=season)
-    tallies = _season_tallies(season, bucket="round__tournament_id")
-    add_paper_totals(tallies, entries, bucket=lambda entry: entry["tournament_id"])
+    # Each tournament's totals as stored at its revision (worked out again where it moved).
+    fresh_results(tournaments=tournaments)
+    totals_of = dict(
+        TournamentResult.objects.filter(tournament__season=season, total__isnull=False).values_list(
+            "entry_id", "total"
+        )
+    )
     per_player: dict[int, dict[int, int]] = defaultdict(dict)
     people: dict[int, dict] = {}
     for entry in entries:
         people[entry["player_id"]] = entry
-        tally = tallies.get(entry["id"])
-        if tally is None:
+        total = totals_of.get(entry["id"])
+        if total is None:
             continue
-        for tournament_id, points in tally.round_totals.items():
-            totals = per_player[entry["player_id"]]
-            totals[tournament_id] = totals.get(tournament_id, 0) + points
+        totals = per_player[entry["player_id"]]
+        totals[entry["tournament_id"]] = totals.get(entry["tournament_id"], 0) + total
     rows = _season_rows(
         season=season,
         tournaments=tournaments,
@@ -161,7 +175,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
         people=people,
         clubs=clubs,
     )
-    teams = _season_teams(tournaments=tournaments, entries=entries, tallies=tallies)
+    teams = _season_teams(tournaments=tournaments, entries=entries, totals_of=totals_of)
     return SeasonStandings(
         season=season, tournaments=tournaments, rows=tuple(rows), teams=tuple(teams)
     )
@@ -215,13 +229,27 @@ def _season_rows(
                 counted=tuple(t.pk in score.counted for t in tournaments),
                 places=tuple(place.get((t.pk, player_id)) for t in tournaments),
                 tied=ranked.tied,
+                cup=_cup_cells(rule, tuple(place.get((t.pk, player_id)) for t in tournaments)),
             )
         )
     return rows
 
 
+def _cup_cells(
+    rule: season_ranking.SeasonRule, places: tuple[int | None, ...]
+) -> tuple[tuple[int, int] | None, ...]:
+    """Under cup points, each tournament's (place, cup points): what the season's total adds
+    up, so that it is shown instead of the tournament's own points."""
+    if rule.scoring != season_ranking.CUP:
+        return ()
+    return tuple(
+        None if p is None else (p, season_ranking.cup_points_for(p, rule.cup_points))
+        for p in places
+    )
+
+
 def _season_teams(
-    *, tournaments: tuple[Tournament, ...], entries: list[dict], tallies: dict[int, Tally]
+    *, tournaments: tuple[Tournament, ...], entries: list[dict], totals_of: dict[int, int]
 ) -> list[SeasonTeamRow]:
     """Teams of the same name add up their tournament totals over the season."""
     names: dict[str, str] = {}
@@ -233,9 +261,9 @@ def _season_teams(
         key = ranking.team_key(entry["team__name"])
         names.setdefault(key, entry["team__name"])
         members[(key, entry["tournament_id"])] += 1
-        tally = tallies.get(entry["id"])
-        if tally is not None and tally.round_totals:
-            per_team[key][entry["tournament_id"]].append(tally.total)
+        total = totals_of.get(entry["id"])
+        if total is not None:
+            per_team[key][entry["tournament_id"]].append(total)
     results = []
     for key, name in names.items():
         played = per_team.get(key, {})

@@ -5,6 +5,7 @@ refresh."""
 
 import datetime as dt
 import os
+import re
 
 import pytest
 
@@ -271,3 +272,32 @@ def test_search_and_mark_survive_the_live_refresh(browser, live_server, long_nam
     assert page.locator("#ranking-search-status").inner_text() == "Gefunden: 3 von 24"
     assert page.locator("tr.mine").get_attribute("id") == f"entry-{second.pk}"
     assert page.get_by_label("Name oder Startnummer").input_value() == "Obermüller"
+
+
+@pytest.mark.parametrize("width", [390, LAPTOP])
+def test_a_cup_season_shows_place_and_cup_points_in_sight(
+    browser, live_server, long_names, width, tmp_path
+):
+    from seasons.models import Season
+
+    Season.objects.filter(pk=long_names.season_id).update(
+        scoring="cup", cup_points=[25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    )
+    page = browser.new_page(viewport={"width": width, "height": 800}, locale="de-DE")
+    page.goto(f"{live_server.url}/seasons/{long_names.season_id}/standings/")
+    keep(page, f"season-cup-{width}.png", tmp_path)
+    first = page.locator(".season-table td.cup .cup-points").first
+    assert re.fullmatch(r"\d+\.\s·\s\d+", first.inner_text())
+    assert hidden_totals(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # no cup cell is cut off; the raw points are the smaller print beneath
+    assert page.evaluate(
+        """() => [...document.querySelectorAll('.season-table td.cup')]
+             .every(td => td.scrollWidth <= td.clientWidth + 1)"""
+    )
+    sizes = page.evaluate(
+        """() => { const td = document.querySelector('.season-table td.cup');
+             const f = e => parseFloat(getComputedStyle(e).fontSize);
+             return [f(td.querySelector('.cup-points')), f(td.querySelector('.raw-points'))]; }"""
+    )
+    assert sizes[1] < sizes[0]

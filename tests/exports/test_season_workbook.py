@@ -87,7 +87,15 @@ def test_every_sheet_of_the_workbook(season, organiser):
     assert overview["B4"].value == "sum of all results, negative ones included"
     table = [r for r in overview.iter_rows(min_row=7, values_only=True)]
     assert table[0][:3] == ("Date", "Tournament", "Host club")
-    assert table[1][1:] == ("Herbstturnier", "Cegoclub Triberg", "Kurhaus", "swm", 5, 1, 3)
+    assert table[1][1:] == (
+        "Herbstturnier",
+        "Cegoclub Triberg",
+        "Kurhaus",
+        "Black Forest Cego Championship",  # the rule source's name, not its slug "swm"
+        5,
+        1,
+        3,
+    )
     assert overview["A8"].number_format == "DD.MM.YYYY"
     assert overview.auto_filter.ref == "A7:H9"
 
@@ -121,7 +129,7 @@ def test_every_sheet_of_the_workbook(season, organiser):
         1,
         1,
         "@Evil, =HYPERLINK(1)",
-        "cego",
+        "Cego",
         "@Evil, =HYPERLINK(1)",
         45,
     )
@@ -157,6 +165,7 @@ def test_queries_do_not_grow_with_tables_and_deals(season, organiser):
         return len(queries)
 
     build(season, organiser)
+    count()  # the first reader stores each tournament's results at its revision
     small = count()
     second = season.tournaments.get(name="Winterturnier")
     for number in range(5, 9):
@@ -166,6 +175,7 @@ def test_queries_do_not_grow_with_tables_and_deals(season, organiser):
             [(0, 45)],
             table_number=number,
         )
+    count()
     assert count() == small
     print("season workbook queries:", small)
 
@@ -215,3 +225,100 @@ def test_libreoffice_opens_the_workbook_with_every_deal(season, organiser):
     assert expected == 4 + 2 * 2
     assert len(rows) == 1 + expected
     assert rows[1][5] == "@Evil, =HYPERLINK(1)"  # read as text, not run as a formula
+
+
+def test_every_sheet_prints_landscape_one_page_wide_with_its_header(season, organiser):
+    build(season, organiser)
+    for sheet in book_of(season).worksheets:
+        assert sheet.page_setup.orientation == "landscape", sheet.title
+        assert sheet.sheet_properties.pageSetUpPr.fitToPage, sheet.title
+        assert (sheet.page_setup.fitToWidth, sheet.page_setup.fitToHeight) in ((1, 0), (None, 0))
+        header_row = int(sheet.auto_filter.ref.split(":")[0][1:])
+        assert sheet.print_title_rows == f"$1:${header_row}", sheet.title
+
+
+def test_german_names_and_no_sheet_for_a_tournament_not_played(season, organiser):
+    build(season, organiser)
+    upcoming = tournament_in(season, "Frühjahrsturnier mit einem sehr langen Namen", 30)
+    for _ in range(4):
+        EntryFactory(tournament=upcoming)  # registered, nothing played
+    with translation.override("de"):
+        book = load_workbook(io.BytesIO(season_workbook(season)))
+    assert book.sheetnames[:4] == [
+        "Übersicht",
+        "Saisonwertung",
+        "14.11. Herbstturnier",
+        "28.11. Winterturnier",
+    ]  # no sheet ranking the registered players of the 30th at "Rang 1"
+    assert all(len(name) <= 31 for name in book.sheetnames)
+    overview = [r for r in book["Übersicht"].iter_rows(values_only=True)]
+    rules = {row[4] for row in overview[7:] if row and row[4]}
+    assert rules == {"Cego-Schwarzwaldmeisterschaft"}
+    contracts = {row[6] for row in book["Spiele"].iter_rows(min_row=2, values_only=True)}
+    assert contracts == {"Cego"}
+    assert not {"swm", "cego", "geiss", "halbe"} & {
+        cell
+        for sheet in book.worksheets
+        for row in sheet.iter_rows(values_only=True)
+        for cell in row
+        if isinstance(cell, str)
+    }
+
+
+def test_a_cup_season_shows_place_and_cup_points_per_tournament(season, organiser):
+    from seasons.services import set_season_rules
+
+    build(season, organiser)
+    set_season_rules(
+        season=season, scoring="cup", best_of=None, cup_points=[25, 20, 16], min_tournaments=1
+    )
+    season.refresh_from_db()
+    standings = list(book_of(season)["Season standings"].iter_rows(values_only=True))
+    header = standings[0]
+    assert header[5:7] == ("14.11.2026", "28.11.2026")
+    for row in standings[1:]:
+        cells = [c for c in row[5:7] if c is not None]
+        # "3. · 16": the place and its cup points, which add up to the total
+        points = [int(c.split(" · ")[1]) for c in cells]
+        assert all(". · " in c for c in cells)
+        assert row[7] == sum(points)
+
+
+def test_libreoffice_prints_every_sheet_one_page_wide(season, organiser, pdftotext):
+    """Printed (LibreOffice's PDF export), each sheet's last column is on the page: the
+    season table is no longer cut after "Category"."""
+    soffice = require_tool("soffice", "the print check converts it with libreoffice-calc")
+    build(season, organiser)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "season.xlsx"
+        with translation.override("en"):
+            path.write_bytes(season_workbook(season))
+        profile = Path(folder) / "profile"
+        result = subprocess.run(
+            [
+                soffice,
+                f"-env:UserInstallation=file://{profile}",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                "--outdir",
+                folder,
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert result.returncode == 0, result.stderr
+        text = subprocess.run(
+            [pdftotext, "-layout", str(Path(folder) / "season.pdf"), "-"],
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    pages = text.split("\f")
+    lines = [line.split() for page in pages for line in page.splitlines()]
+    # every sheet's header line ends with its last column's heading, on the same line
+    assert any(line[-3:] == ["Total", "Tournaments", "played"] for line in lines)
+    assert any(line[-4:] == ["Games", "won", "as", "declarer"] for line in lines)
+    assert any(line[-2:] == ["Status", "Corrected"] for line in lines)
+    assert len([p for p in pages if p.strip()]) == 7  # one page per sheet: a small season

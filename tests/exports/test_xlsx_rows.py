@@ -24,6 +24,7 @@ from exports.xlsx import (
     Sheet,
     _format,
     _unique_title,
+    print_setup,
     safe_cell,
     sheet_title,
     write_workbook,
@@ -41,6 +42,7 @@ def cell_by_cell(sheets) -> bytes:
         worksheet = workbook.create_sheet(_unique_title(sheet_title(sheet.title), titles))
         header_line = len(sheet.preamble) + 1
         worksheet.freeze_panes = f"{sheet.freeze}{header_line + 1}"
+        print_setup(worksheet, header_line)
         for index, width in enumerate(sheet.widths, start=1):
             worksheet.column_dimensions[get_column_letter(index)].width = width
         for values in sheet.preamble:

@@ -1,5 +1,6 @@
 """Season rules on the standings page, the rules form, the notice-board PDF, query counts."""
 
+import re
 import subprocess
 
 import pytest
@@ -8,6 +9,7 @@ from django.urls import reverse
 
 from clubs.models import Category
 from seasons.models import Season
+from seasons.selectors.results import fresh_results
 from seasons.selectors.standings import season_sides, season_standings
 from seasons.services import set_season_rules
 from tests.factories import EntryFactory, PlayerFactory
@@ -151,12 +153,15 @@ def test_the_season_page_queries_do_not_grow(
     if not public:
         client.force_login(organiser)
     url = reverse("seasons:season_standings", kwargs={"pk": season.pk})
-    # a cold cache: the selector's 6, the season, the cache stamp (the tournaments' revisions,
-    # read before and after building), visible players, session
+    # a cold cache (each tournament's results stored already, as any reader leaves them): the
+    # selector's 6, the season, the cache stamp (the tournaments' revisions, read before and
+    # after building), visible players, session
+    fresh_results(tournaments=season.tournaments.all())
     with django_assert_max_num_queries(11):
         assert client.get(url).status_code == 200
     extra = tournament_in(season, "Extra", 28)
     play(extra, [EntryFactory(tournament=extra) for _ in range(4)], [(0, 45)] * 3)
+    fresh_results(tournaments=season.tournaments.all())
     with django_assert_max_num_queries(11):
         assert client.get(url).status_code == 200
 
@@ -169,3 +174,30 @@ def test_a_new_season_rule_shows_on_the_cached_season_page_at_once(client, seaso
     set_season_rules(season=season, scoring="best_n", best_of=1, cup_points=[], min_tournaments=1)
     # best of 1: every played result but each player's best is struck through
     assert client.get(url).content.decode().count("<s title=") > struck_under_sum
+
+
+def test_a_cup_season_shows_place_and_cup_points_on_the_page_and_the_pdf(
+    client, organiser, season, three, pdftotext
+):
+    """The total is a sum of cup points, so each tournament shows what it adds: the place and
+    its points ("1. · 10"), the tournament's own points only in small print."""
+    set_season_rules(
+        season=season, scoring="cup", best_of=None, cup_points=[10, 6, 4], min_tournaments=1
+    )
+    html = client.get(reverse("seasons:season_standings", kwargs={"pk": season.pk})).content
+    html = html.decode()
+    anna = html[html.index("Anna") :].split("</tr>")[0]
+    # Anna: 1st in T7, 2nd= in T14, 3rd= in T21; her own points beneath in small print
+    assert re.findall(r'class="cup-points">(\d+)\.&nbsp;·&nbsp;(\d+)<', anna) == [
+        ("1", "10"),
+        ("2", "6"),
+        ("3", "4"),
+    ]
+    assert anna.count('class="raw-points"') == 3
+    client.force_login(organiser)
+    pdf = client.get(reverse("printing:season_pdf", kwargs={"pk": season.pk})).content
+    text = subprocess.run(
+        [pdftotext, "-layout", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode()
+    line = next(line for line in text.splitlines() if "Anna" in line)
+    assert re.findall(r"(\d+)\.\s·\s(\d+)", line) == [("1", "10"), ("2", "6"), ("3", "4")]
