@@ -89,8 +89,8 @@ def test_season_workbook(client, organiser):
     sheet = book["Season standings"]
     header = [cell.value for cell in sheet[1]]
     assert header[5:] == [
-        "Bräunlingen (28.11.2026)",
-        "Auggen (29.11.2026)",
+        "28.11.2026",
+        "29.11.2026",
         "Total",
         "Tournaments played",
     ]
