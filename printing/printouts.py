@@ -38,6 +38,7 @@ from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
 from tournaments.selectors.prizes import prize_groups
+from tournaments.selectors.round_status import closed_short_tables
 from tournaments.selectors.sheets import RoundSheets, round_sheets
 from tournaments.selectors.standings import team_standings, tournament_standings
 from treasury.selectors import tournament_money
@@ -80,7 +81,9 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
     (:mod:`printing.standings_list`)."""
     standings = tournament_standings(tournament=tournament)
     return standings_list.standings_pdf(
-        standings=standings, teams=team_standings(standings=standings)
+        standings=standings,
+        teams=team_standings(standings=standings),
+        short_tables=closed_short_tables(tournament=tournament),
     )
 
 
