@@ -106,15 +106,16 @@ def start_venue(
     log: Path,
     env: dict[str, str],
     prefix: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
 ) -> Server:
-    """``manage.py venue`` on a free port; its URL is the address it prints for phones
+    """``manage.py venue`` (with ``extra`` arguments) on a free port; its URL is the address it prints for phones
     (or the local one where it listens on 127.0.0.1 only). ``prefix`` runs it through another
     command (``ip netns exec HOST``: on another host of a test network)."""
     handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
     process = subprocess.Popen(
         [*prefix, sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]
         + ["--port", "0"]
-        + ["--bind", bind, "--threads", str(threads), "--no-qr"],
+        + ["--bind", bind, "--threads", str(threads), "--no-qr", *extra],
         cwd=ROOT,
         env=env,
         stdout=handle,
