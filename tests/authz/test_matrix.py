@@ -152,6 +152,7 @@ MATRIX: dict[str, Spec] = {
     ),
     "admin_login_redirect": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
     "health": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({200, 503})),
+    "favicon": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
     # the table's phone pages: the token is the key, whoever holds it
     "tournaments:table_entry": Spec(token, EVERYONE),
     "tournaments:table_short_code": Spec(
