@@ -239,6 +239,7 @@ MATRIX: dict[str, Spec] = {
     "printing:print_score_sheets": Spec(round_1("round_number"), MANAGE),
     "printing:print_standings": Spec(day, MANAGE),
     "printing:print_prizes": Spec(day, MANAGE),
+    "printing:print_certificates": Spec(day, MANAGE),
     "tournaments:tournament_log": Spec(day, MANAGE),
     "tournaments:round_clock": Spec(
         round_1("round_number"),
