@@ -1,4 +1,7 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
@@ -7,8 +10,16 @@ from django.views.i18n import set_language
 from cego_club.health import health
 from clubs.views import accounts
 
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """For what asks for /favicon.ico without reading the page's icon links (every page links
+    the SVG, its PNG and the touch icon: ``templates/_icons.html``)."""
+    return redirect(static("img/favicon.ico"))
+
+
 urlpatterns = [
     path("health/", health, name="health"),
+    path("favicon.ico", favicon, name="favicon"),
     # The language switch takes no CSRF token: a forged switch only changes a reader's
     # language, and without a token every spectator's copy of the standings is the same page,
     # served from the cache (a token per request was a third of the server's work there).

@@ -30,14 +30,25 @@ import threading
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import translation
-from django.utils.translation import get_language
+from django.utils.formats import date_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from printing import drawing, prize_list, score_sheets, seat_plan, standings_list, table_cards
+from clubs.models import Category
+from printing import (
+    certificates,
+    drawing,
+    prize_list,
+    score_sheets,
+    seat_plan,
+    standings_list,
+    table_cards,
+)
 from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
-from tournaments.selectors.prizes import prize_groups
+from tournaments.selectors.prizes import OVERALL, TEAMS, Placing, certificate_placings, prize_groups
+from tournaments.selectors.round_status import closed_short_tables
 from tournaments.selectors.sheets import RoundSheets, round_sheets
 from tournaments.selectors.standings import team_standings, tournament_standings
 from treasury.selectors import tournament_money
@@ -80,7 +91,9 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
     (:mod:`printing.standings_list`)."""
     standings = tournament_standings(tournament=tournament)
     return standings_list.standings_pdf(
-        standings=standings, teams=team_standings(standings=standings)
+        standings=standings,
+        teams=team_standings(standings=standings),
+        short_tables=closed_short_tables(tournament=tournament),
     )
 
 
@@ -95,6 +108,53 @@ def prizes_pdf(*, tournament: Tournament) -> bytes:
     ]
     money = tournament_money(tournament=tournament, standings=standings)
     return prize_list.prize_list_pdf(standings=standings, sections=sections, money=money)
+
+
+def _certificate_text(placing: Placing) -> certificates.CertificateText:
+    rankings = {
+        OVERALL: _("in the overall ranking"),
+        Category.WOMAN: _("in the women's ranking"),
+        Category.YOUTH: _("in the youth ranking"),
+        Category.SENIOR: _("in the seniors' ranking"),
+        TEAMS: _("in the team ranking"),
+    }
+    points = ngettext("with %(points)s point", "with %(points)s points", abs(placing.total)) % {
+        "points": str(placing.total).replace("-", "−")
+    }
+    placed = _("finished in place %(place)s") % {"place": placing.place}
+    ranking = rankings[placing.ranking]
+    if placing.team is not None:
+        team = placing.team
+        return certificates.CertificateText(
+            name=team.name,
+            club=team.club,
+            placed=placed,
+            ranking=ranking,
+            points=points,
+            members=", ".join(member.name for member in team.members),
+        )
+    row = placing.row
+    return certificates.CertificateText(
+        name=row.name, club=row.club, placed=placed, ranking=ranking, points=points
+    )
+
+
+def certificates_pdf(*, tournament: Tournament, places: int) -> bytes:
+    """A certificate for each of the first ``places`` places of the overall ranking, of each
+    category's and of the team ranking (:mod:`printing.certificates`)."""
+    standings = tournament_standings(tournament=tournament)
+    placings = certificate_placings(standings, team_standings(standings=standings), places=places)
+    town = tournament.host_club.town if tournament.host_club_id else ""
+    date = date_format(tournament.date, "DATE_FORMAT")
+    occasion = certificates.Occasion(
+        tournament=tournament.name,
+        date=_("on %(date)s") % {"date": date},
+        place=tournament.venue or town,
+        signed_at=", ".join(part for part in (town or tournament.venue, date) if part),
+    )
+    return certificates.certificates_pdf(
+        occasion=occasion, texts=[_certificate_text(placing) for placing in placings]
+    )
 
 
 # --- cached by revision --------------------------------------------------------------------

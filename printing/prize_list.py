@@ -1,7 +1,7 @@
 """The prize list, laid out by ReportLab's platypus: the head (tournament, date, venue,
-"provisional" while results are missing), one list per prize group (everyone on plus, best
-woman, best youth, the last place) with a column to tick "received", the prize money by place,
-and the tournament's money (fees taken, prizes paid, what stays with the host club); the column
+"provisional" while results are missing), the prize money by place and the tournament's money
+(fees taken, prizes paid, what stays with the host club) first, then one list per prize group
+(everyone on plus, best woman, best youth, the last place) with a column to tick "received"; the column
 heads on every page a list continues on, "Seite 2 / 3" on every page.
 """
 
@@ -146,7 +146,7 @@ def _table(rows: list[list], widths: list[float], heights: Sequence[float], f: F
     )
 
 
-def _prizes_by_place(money: TournamentMoney, f: Fonts) -> list:
+def _prizes_by_place(money: TournamentMoney, f: Fonts, *, first: bool = False) -> list:
     cells = [
         (
             [Span(line.name, f.regular, SIZE)],
@@ -180,12 +180,12 @@ def _prizes_by_place(money: TournamentMoney, f: Fonts) -> list:
             ]
         )
     return [
-        *_heading(_("Prize money by place"), f),
+        *_heading(_("Prize money by place"), f, first=first),
         _table(table, [RANK_W, name_w, club_w, TOTAL_W, TOTAL_W, CHECK_W], heights, f),
     ]
 
 
-def _money(money: TournamentMoney, f: Fonts) -> list:
+def _money(money: TournamentMoney, f: Fonts, *, first: bool = False) -> list:
     """The tournament's money, as the prize-money page shows it (``clubs/_money.html``)."""
     size = 10
     fees = ngettext(
@@ -242,7 +242,7 @@ def _money(money: TournamentMoney, f: Fonts) -> list:
             )
             % {"count": money.entries_unpaid, "amount": euros(money.outstanding_cents)}
         )
-    story = [*_heading(_("The tournament's money"), f), table]
+    story = [*_heading(_("The tournament's money"), f, first=first), table]
     if notes:
         story += [Spacer(1, 3 * mm), _cell(f, Span(" ".join(notes), f.regular, 10, MUTED))]
     if not money.balances:
@@ -269,12 +269,14 @@ def prize_list_pdf(
         f=f, width=CONTENT_WIDTH, title=_("Prize list"), subtitle=tournament.name, right=right
     )
     story: list = [HeadFlowable(head, f)]
+    has_money = bool(money.prizes or money.fees_taken_cents)
+    if has_money:
+        # the money first (the prizes are handed out by place), together on one page (as the
+        # treasurer reads it)
+        money_story = _prizes_by_place(money, f, first=True) if money.prizes else []
+        story.append(KeepTogether([*money_story, *_money(money, f, first=not money.prizes)]))
     for index, (title, rows) in enumerate(sections):
-        story += [*_heading(title, f, first=index == 0), *_group(rows, f)]
-    if money.prizes or money.fees_taken_cents:
-        # the money together, on one page (as the treasurer reads it)
-        money_story = _prizes_by_place(money, f) if money.prizes else []
-        story.append(KeepTogether([*money_story, *_money(money, f)]))
+        story += [*_heading(title, f, first=index == 0 and not has_money), *_group(rows, f)]
     return build_document(
         story,
         title=f"{_('Prize list')} – {tournament.name}",

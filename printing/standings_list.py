@@ -1,7 +1,8 @@
 """A tournament's standings as the notice board shows them, laid out by ReportLab's platypus:
 the head on the first page (tournament, date, venue, "provisional" while results are missing),
 one row per player with rank, number, name, club, every round and the total, the column heads
-on every page, every second row shaded, the notes and the team ranking after the last row, and
+on every page, every second row shaded, the notes (a table whose round was closed with deals
+missing, per round and table) and the team ranking after the last row, and
 "Seite 2 / 4" on every page.
 
 Every row's height is known before the table is laid out: names and clubs are measured in the
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import KeepTogether, Spacer
@@ -36,6 +38,7 @@ from printing.drawing import (
     page_head,
     share_width,
 )
+from tournaments.selectors.round_status import ShortTable
 from tournaments.selectors.standings import StandingRow, Standings, TeamRow
 
 MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM, MARGIN_LEFT = 12 * mm, 12 * mm, 14 * mm, 12 * mm
@@ -251,7 +254,36 @@ def _teams(teams: Sequence[TeamRow], f: Fonts) -> list:
     ]
 
 
-def standings_pdf(*, standings: Standings, teams: Sequence[TeamRow]) -> bytes:
+def short_table_note(short: ShortTable) -> str:
+    """ "Runde 2, Tisch 3: abgeschlossen mit 14 von 16 Spielen (1 unbestätigtes zählt nicht)"."""
+    status = short.status
+    if status.totals:
+        text = _("Round %(round)s, table %(table)s: closed without its round total") % {
+            "round": short.round_number,
+            "table": status.number,
+        }
+    else:
+        text = _("Round %(round)s, table %(table)s: closed with %(done)s of %(expected)s deals") % {
+            "round": short.round_number,
+            "table": status.number,
+            "done": status.done,
+            "expected": status.expected,
+        }
+    if status.pending:
+        text += " " + ngettext(
+            "(%(count)s unconfirmed deal counts nothing)",
+            "(%(count)s unconfirmed deals count nothing)",
+            status.pending,
+        ) % {"count": status.pending}
+    return text + "."
+
+
+def standings_pdf(
+    *,
+    standings: Standings,
+    teams: Sequence[TeamRow],
+    short_tables: Sequence[ShortTable] = (),
+) -> bytes:
     f = fonts()
     tournament = standings.tournament
     right = [Span(date_format(tournament.date, "SHORT_DATE_FORMAT"), f.regular, 11)]
@@ -270,6 +302,8 @@ def standings_pdf(*, standings: Standings, teams: Sequence[TeamRow]) -> bytes:
     story.append(_note(_("L: place decided by lot."), f))
     if any(row.withdrawn for row in standings.rows):
         story.append(_note(_("Italic: withdrew from the tournament."), f))
+    for short in short_tables:  # the organiser closed the round with these tables unfinished
+        story.append(_note(short_table_note(short), f, font=f.bold, color=RED))
     if teams:
         story.extend(_teams(teams, f))
     return build_document(

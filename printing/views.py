@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path
@@ -95,6 +95,32 @@ def print_prizes(request, pk: int):
         tournament, "prizes-pdf", build=lambda: printouts.prizes_pdf(tournament=tournament)
     )
     return pdf_response(pdf, _filename(tournament, _("prizes")))
+
+
+CERTIFICATE_PLACES, MAX_CERTIFICATE_PLACES = 3, 10
+
+
+@tournament_permission(MANAGE_TOURNAMENT)
+def print_certificates(request, pk: int):
+    """Certificates for the first ``?places=`` places (1 to 10; 3 unless asked) of every
+    ranking."""
+    tournament = _tournament(pk)
+    try:
+        places = int(request.GET.get("places") or CERTIFICATE_PLACES)
+    except ValueError:
+        places = 0
+    if not 1 <= places <= MAX_CERTIFICATE_PLACES:
+        message = _("Certificates are printed for 1 to %(most)s places per ranking.") % {
+            "most": MAX_CERTIFICATE_PLACES
+        }
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    pdf = revision_cached(
+        tournament,
+        "certificates-pdf",
+        places,
+        build=lambda: printouts.certificates_pdf(tournament=tournament, places=places),
+    )
+    return pdf_response(pdf, _filename(tournament, _("certificates")))
 
 
 def pdf_unavailable(request: HttpRequest, error: PdfUnavailable) -> HttpResponse:
@@ -187,6 +213,11 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/print/standings.pdf", print_standings, name="print_standings"),
     path("tournaments/<int:pk>/print/prizes.pdf", print_prizes, name="print_prizes"),
+    path(
+        "tournaments/<int:pk>/print/certificates.pdf",
+        print_certificates,
+        name="print_certificates",
+    ),
     path("seasons/<int:pk>/standings.pdf", season_pdf, name="season_pdf"),
     path("players/export.pdf", player_export_pdf, name="player_export_pdf"),
     path("rules/<slug:slug>/pdf/", tariff_card_pdf, name="tariff_card_pdf"),

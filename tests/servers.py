@@ -113,17 +113,18 @@ def start_venue(
     log: Path,
     env: dict[str, str],
     prefix: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
 ) -> Server:
     """``manage.py venue`` as an organiser starts it (``--data DIR --port N --bind ADDRESS
-    --no-qr``, nothing tuned; ``threads`` only if given), on a free port unless ``port``; its
-    URL is the address it prints for phones (or the local one where it listens on 127.0.0.1
-    only). ``prefix`` runs it through another command (``ip netns exec HOST``: on another
+    --no-qr``, nothing tuned; ``threads`` only if given; ``extra`` arguments added), on a free
+    port unless ``port``; its URL is the address it prints for phones (or the local one where
+    it listens on 127.0.0.1 only). ``prefix`` runs it through another command (``ip netns exec HOST``: on another
     host of a test network)."""
     handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
     tuned = ["--threads", str(threads)] if threads is not None else []
     process = subprocess.Popen(
         [*prefix, sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]
-        + ["--port", str(port), "--bind", bind, "--no-qr", *tuned],
+        + ["--port", str(port), "--bind", bind, "--no-qr", *tuned, *extra],
         cwd=ROOT,
         env=env,
         stdout=handle,

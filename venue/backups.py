@@ -561,11 +561,41 @@ def prune(folder: Path, *, prefix: str, keep: int) -> list[Path]:
     return removed
 
 
-def venue_backup() -> Path | None:
-    """A backup into the venue's backup folder (keeping the last ten). Never raises: a
-    missing USB stick must not stop the round from closing; it is logged instead."""
+def backup_folder_problem() -> str | None:
+    """Why the venue's backup folder cannot take a backup now, or None (also without one).
+
+    The folder itself may be missing (it is created at the first backup), but not the place
+    it would be created in: a USB stick that was pulled out (or never plugged in) leaves no
+    folder where it was mounted, and a backup must not go to the laptop's disk instead.
+    """
     folder = settings.VENUE_BACKUP_DIR
     if not folder:
+        return None
+    path = Path(folder)
+    if path.is_dir():
+        return (
+            None
+            if os.access(path, os.W_OK)
+            else _("The backup folder %(folder)s cannot be written to.") % {"folder": path}
+        )
+    if path.exists() or not path.parent.is_dir():
+        return _(
+            "The backup folder %(folder)s is missing: is the USB stick plugged in? "
+            "Rounds closed now are not backed up."
+        ) % {"folder": path}
+    return None
+
+
+def venue_backup() -> Path | None:
+    """A backup into the venue's backup folder (keeping the last ten). Never raises: a
+    missing USB stick must not stop the round from closing; it is logged (on the venue's
+    terminal) instead. Returns the file written, or None."""
+    folder = settings.VENUE_BACKUP_DIR
+    if not folder:
+        return None
+    problem = backup_folder_problem()
+    if problem:
+        log.error("%s", problem)
         return None
     try:
         path = backup_database(output_dir=Path(folder), prefix=VENUE_PREFIX)
@@ -573,11 +603,19 @@ def venue_backup() -> Path | None:
     except Exception:
         log.exception("The backup after closing a round failed (folder %s)", folder)
         return None
-    log.warning("Backup written: %s", path)
+    log.warning(_("Backup saved: %(path)s"), {"path": path})
     return path
 
 
-def backup_after_commit() -> None:
-    """Schedule a venue backup for when the current transaction has committed."""
-    if settings.VENUE_BACKUP_DIR:
-        transaction.on_commit(venue_backup)
+def backup_after_commit(*, on_done: Callable[[Path | None], None] | None = None) -> None:
+    """Schedule a venue backup for when the current transaction has committed; ``on_done``
+    then hears where it went (None: it failed, see :func:`backup_folder_problem`)."""
+    if not settings.VENUE_BACKUP_DIR:
+        return
+
+    def run() -> None:
+        path = venue_backup()
+        if on_done is not None:
+            on_done(path)
+
+    transaction.on_commit(run)

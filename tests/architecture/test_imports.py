@@ -113,6 +113,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "printing.table_cards",
             "printing.standings_list",
             "printing.prize_list",
+            "printing.certificates",
             "exports.season",
             "exports.standings",
             "exports.treasurer",

@@ -162,6 +162,7 @@ MATRIX: dict[str, Spec] = {
     "api:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
     "api:clubs": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:players": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "favicon": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
     # the table's phone pages: the token is the key, whoever holds it
     "tournaments:table_entry": Spec(token, EVERYONE),
     "tournaments:table_short_code": Spec(
@@ -248,6 +249,7 @@ MATRIX: dict[str, Spec] = {
     "printing:print_score_sheets": Spec(round_1("round_number"), MANAGE),
     "printing:print_standings": Spec(day, MANAGE),
     "printing:print_prizes": Spec(day, MANAGE),
+    "printing:print_certificates": Spec(day, MANAGE),
     "tournaments:tournament_log": Spec(day, MANAGE),
     "tournaments:round_clock": Spec(
         round_1("round_number"),

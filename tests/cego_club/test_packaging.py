@@ -73,6 +73,7 @@ def test_the_wheel_carries_the_apps_and_their_files(wheel):
     assert any(name.startswith("cego_club/templates/print/") for name in names)
     assert "cego_club/static/css/app.css" in names
     assert "cego_club/static/js/offline-deals.js" in names
+    assert {"cego_club/static/img/favicon.svg", "cego_club/static/img/favicon.ico"} <= names
     assert "tournaments/migrations/0001_initial.py" in names
     assert "rules/builtin/swm.json" in names
     assert any(name.startswith("handbook/templates/handbook/") for name in names)
@@ -117,6 +118,10 @@ def test_the_installed_wheel_serves_a_tournament_day_in_german(wheel, tmp_path):
         assert css, "the page links the collected, hashed stylesheet"
         status, stylesheet = http_get(f"http://127.0.0.1:{port}{css.group(1)}")
         assert status == 200 and "{" in stylesheet
+        icon = re.search(r'rel="icon" href="(/static/img/favicon\.[0-9a-f]{12}\.svg)"', page)
+        assert icon, "the page links the collected, hashed icon"
+        status, svg = http_get(f"http://127.0.0.1:{port}{icon.group(1)}")
+        assert status == 200 and "<svg" in svg
     finally:
         server.stop()
     output = server.output()

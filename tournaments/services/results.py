@@ -10,8 +10,9 @@ conflict instead of a lost update.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -668,8 +669,12 @@ def set_round_state(
     user: AbstractBaseUser,
     reason: str = "",
     close_open: bool = False,
+    on_backup: Callable[[Path | None], None] | None = None,
 ) -> Round:
     """Start, close or reopen a round; reopening a closed round needs a reason (logged).
+
+    Closing in venue mode writes a backup once the transaction commits; ``on_backup`` hears
+    the file it wrote (None: none, the folder missing or the backup failed).
 
     Closing a round with tables still missing deals or with deals waiting for confirmation
     raises :class:`RoundStillOpen` unless ``close_open`` says the organiser saw the list and
@@ -698,7 +703,7 @@ def set_round_state(
     if closing:
         _log_round(locked, RoundChange.Action.CLOSED, user=user, reason=reason)
         # Venue mode: a copy of the closed round on the organiser's backup stick.
-        backups.backup_after_commit()
+        backups.backup_after_commit(on_done=on_backup)
     elif reopening:
         _log_round(locked, RoundChange.Action.REOPENED, user=user, reason=reason)
     bump_revision(tournament_id=locked.tournament_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django import forms
 from django.contrib import messages
 from django.db.models import Count, F
@@ -27,6 +29,7 @@ from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
 from tournaments.services.results import DealConflict, ResultError, RoundStillOpen
 from tournaments.views.access import tournament_permission
+from venue import backups
 
 
 class ReasonForm(forms.Form):
@@ -140,9 +143,22 @@ def _render_round(
             "close_refused": close_refused,
             "reason_form": ReasonForm(),
             "history": round_.changes.select_related("table", "changed_by"),
+            "backup_problem": backups.backup_folder_problem(),
         },
         status=409 if close_refused else 200,
     )
+
+
+def _tell_backup(request: HttpRequest, path: Path | None) -> None:
+    """Venue mode, a round closed: where its backup went, or that there is none."""
+    if path is not None:
+        messages.success(request, _("Backup saved: %(path)s") % {"path": path})
+    else:
+        messages.error(
+            request,
+            backups.backup_folder_problem()
+            or _("The backup after closing the round failed; see the server's window."),
+        )
 
 
 @tournament_permission(MANAGE_TOURNAMENT)
@@ -158,6 +174,7 @@ def round_state(request: HttpRequest, pk: int, round_number: int) -> HttpRespons
             user=request.user,
             reason=request.POST.get("reason", ""),
             close_open=bool(request.POST.get("close_open")),
+            on_backup=lambda path: _tell_backup(request, path),
         )
     except RoundStillOpen as refused:
         # show what is still open and ask for an explicit confirmation

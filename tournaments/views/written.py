@@ -74,6 +74,11 @@ class WrittenSheetForm(forms.Form):
                         attrs={"inputmode": "numeric", "size": 5, "autocomplete": "off"}
                     ),
                 )
+        # The sheet shows the fields without their labels (the column heads say it): a
+        # screen reader reads the label from aria-label.
+        for name, field in self.fields.items():
+            if name != "reason":
+                field.widget.attrs["aria-label"] = field.label
 
     def lines(self) -> list[WrittenLine]:
         return [

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
+from venue.backups import backup_folder_problem
 from venue.environment import is_loopback, lan_address, venue_arguments
 from venue.serving import quiet_queue_warnings, server_options
 
@@ -101,6 +102,9 @@ class Command(BaseCommand):
             _("A backup is written after each closed round into: %(path)s")
             % {"path": settings.VENUE_BACKUP_DIR}
         )
+        problem = backup_folder_problem()
+        if problem:
+            out.write(self.style.WARNING(_("WARNING: %(problem)s") % {"problem": problem}))
         if lan:
             url = f"http://{lan}:{port}"
             # The score sheets' QR codes point here (the port is known only now).

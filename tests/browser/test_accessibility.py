@@ -1,0 +1,171 @@
+"""axe-core (tests/browser/vendor/axe.min.js, 4.14.1) on every page type, as the persona who
+uses it, at phone and laptop size: no critical or serious violation.
+
+The world is the authorisation tests' small tournament day (tests/authz/conftest.py): a
+round drawn, a deal confirmed and one waiting at table 1, a team, a season.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tests.authz.conftest import World, make_world
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+BLOCKING = {"critical", "serious"}
+# and these, whatever their impact: every page has its main landmark, every table head says
+# what its column holds, a table that scrolls can be reached by keyboard
+ALSO = {"landmark-one-main", "empty-table-header", "scrollable-region-focusable"}
+
+RUN_AXE = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.length, first: v.nodes[0].target.join(" "),
+  }));
+}"""
+
+
+def pages(w: World) -> list[tuple[str, str, str]]:
+    """(what, persona, address) for every page type."""
+    day, season = w.day.pk, w.season.pk
+    player, club = w.membership.player_id, w.club_a.pk
+
+    def url(name: str, *args) -> str:
+        return reverse(name, args=args)
+
+    return [
+        ("home", "anonymous", url("tournaments:home")),
+        ("login", "anonymous", url("login")),
+        ("phone entry", "anonymous", url("tournaments:table_entry", w.table.token)),
+        ("standings", "anonymous", url("tournaments:standings", day)),
+        ("projector", "anonymous", url("tournaments:projector", day)),
+        ("season standings", "anonymous", url("seasons:season_standings", season)),
+        ("tournament rules", "anonymous", url("tournaments:tournament_rules", day)),
+        ("rule sources", "anonymous", url("rules:rule_sources")),
+        ("tariff card", "anonymous", url("rules:tariff_card", "swm")),
+        ("handbook", "anonymous", url("handbook:handbook")),
+        ("tournament page", "organiser", url("tournaments:tournament_detail", day)),
+        ("new tournament", "organiser", url("tournaments:tournament_create")),
+        ("tournament settings", "organiser", url("tournaments:tournament_edit", day)),
+        ("registration", "organiser", url("tournaments:registration", day)),
+        ("check-in", "organiser", url("tournaments:checkin", day)),
+        ("late entry", "organiser", url("tournaments:late_entry", day)),
+        ("draw", "organiser", url("tournaments:round_draw", day, 2)),
+        ("seat plan", "organiser", url("tournaments:seat_plan", day, 1)),
+        ("desk round", "organiser", url("tournaments:desk_round", day, 1)),
+        ("desk entry", "organiser", url("tournaments:desk_entry", day, 1, 1)),
+        ("paper sheet", "organiser", url("tournaments:desk_written", day, 1, 1)),
+        ("teams", "organiser", url("tournaments:teams", day)),
+        ("prize money", "organiser", url("treasury:prize_money", day)),
+        ("change log", "organiser", url("tournaments:tournament_log", day)),
+        ("results import", "organiser", url("tournaments:results_import", day)),
+        ("archive upload", "organiser", url("tournaments:archive_upload")),
+        ("clubs", "organiser", url("treasury:club_list")),
+        ("club", "organiser", url("clubs:club_edit", club)),
+        ("fees", "organiser", url("treasury:treasurer", club, season)),
+        ("players", "organiser", url("clubs:player_list")),
+        ("player", "organiser", url("clubs:player_detail", player)),
+        ("player edit", "organiser", url("clubs:player_edit", player)),
+        ("player results", "organiser", url("seasons:player_detail", player)),
+        ("player import", "organiser", url("clubs:player_import")),
+        ("seasons", "organiser", url("seasons:season_list")),
+        ("season settings", "organiser", url("seasons:season_edit", season)),
+        ("season rules", "organiser", url("seasons:season_rules", season)),
+        ("new club", "superuser", url("clubs:club_create")),
+    ]
+
+
+def axe_violations(page, address: str) -> list[dict]:
+    response = page.goto(address)
+    # the page itself, not a login page or an error the persona was sent to
+    assert response.status == 200 and page.url == address, (address, response.status, page.url)
+    page.add_script_tag(path=str(AXE))
+    return [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING or v["id"] in ALSO]
+
+
+def contexts(browser, live_server, world: World, size: str) -> dict:
+    width, height = SIZES[size]
+    out = {}
+    for persona in ("anonymous", "organiser", "superuser"):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        if persona != "anonymous":
+            client = Client()
+            client.force_login(world.users[persona])
+            cookie = client.cookies["sessionid"]
+            context.add_cookies(
+                [{"name": "sessionid", "value": cookie.value, "url": live_server.url}]
+            )
+        out[persona] = context
+    return out
+
+
+def report(found: dict[str, list[dict]]) -> str:
+    return "\n".join(
+        f"{what}: {v['impact']} {v['id']} ×{v['nodes']} ({v['help']}) at {v['first']}"
+        for what, violations in found.items()
+        for v in violations
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_serious_accessibility_violation_on_any_page(browser, live_server, size):
+    world = make_world()
+    by_persona = contexts(browser, live_server, world, size)
+    tabs = {persona: context.new_page() for persona, context in by_persona.items()}
+    found = {}
+    for what, persona, address in pages(world):
+        violations = axe_violations(tabs[persona], live_server.url + address)
+        if violations:
+            found[what] = violations
+    for context in by_persona.values():
+        context.close()
+    assert not found, "\n" + report(found)
+
+
+def test_no_serious_accessibility_violation_on_the_first_run_page(browser, live_server):
+    """The first-time setup, on a database without accounts."""
+    assert not get_user_model().objects.exists()
+    found = {}
+    for size, (width, height) in SIZES.items():
+        page = browser.new_page(viewport={"width": width, "height": height})
+        violations = axe_violations(page, live_server.url + reverse("clubs:first_run"))
+        if violations:
+            found[f"setup ({size})"] = violations
+        page.close()
+    assert not found, "\n" + report(found)
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_wide_standings_on_a_phone_scroll_by_keyboard(browser, live_server, width):
+    """Five rounds of long names, a season of four tournaments, on a phone: the season's table
+    scrolls sideways and the keyboard reaches it (a focusable, named region); the
+    tournament's fits (and passes too)."""
+    from tests.browser.test_phone_standings import long_names
+
+    tournament = long_names.__wrapped__()  # the phone standings' own fixture, built here
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    found, scrolling = {}, []
+    for what, address in (
+        ("standings", reverse("tournaments:standings", args=[tournament.pk])),
+        ("season", reverse("seasons:season_standings", args=[tournament.season_id])),
+    ):
+        violations = axe_violations(page, live_server.url + address)
+        if page.evaluate(
+            "() => [...document.querySelectorAll('.table-container, .table-scroll')]"
+            ".some(box => box.scrollWidth > box.clientWidth)"
+        ):
+            scrolling.append(what)
+        if violations:
+            found[what] = violations
+    page.close()
+    assert "season" in scrolling  # else the check would prove nothing
+    assert not found, "\n" + report(found)
