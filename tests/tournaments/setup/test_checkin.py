@@ -42,13 +42,17 @@ def test_quick_actions_through_the_page(staff_client):
     assert entry.withdrawn_after_round is None
 
 
-def test_an_action_returns_to_the_filtered_list(staff_client):
+def test_an_action_returns_to_the_filtered_list_at_the_row_with_the_search_emptied(
+    staff_client,
+):
     tournament, entries = tournament_with_players(2, checked_in=False)
-    back = reverse("tournaments:checkin", args=[tournament.pk]) + "?show=not_checked_in&q=Spieler"
+    checkin = reverse("tournaments:checkin", args=[tournament.pk])
+    back = checkin + "?show=not_checked_in&q=Spieler"
     response = action(staff_client, entries[0], "check_in", next=back)
-    assert response["Location"] == back
+    # the filter kept, the search emptied for the next arrival, the page at the player's row
+    assert response["Location"] == f"{checkin}?show=not_checked_in#entry-{entries[0].pk}"
     response = action(staff_client, entries[0], "check_in", next="https://evil.example/")
-    assert response["Location"] == reverse("tournaments:checkin", args=[tournament.pk])
+    assert response["Location"].split("#")[0] == checkin
 
 
 def test_withdrawal_round_out_of_range_is_refused():
