@@ -349,9 +349,10 @@ def test_dorset_cego_plays_no_piccolo_and_both_are_practice_games() -> None:
 
 
 def test_raeuber_with_every_active_player_tied_pays_nobody_not_even_the_dealer() -> None:
-    # found by the property tests once St. Georgen doubled once: all four active players on 0
+    # found by the property tests once St. Georgen doubled once (then with all four active
+    # players on 0, which no deal can end with: every trick counts)
     deal = {"seats": 5, "sitting_out": 0, "declarer": 1, "contract": "raeuber"}
-    assert scores("csg2012", points=[0, 0, 0, 0, 0], **deal) == [0, 0, 0, 0, 0]
+    assert scores("csg2012", points=[0, 10, 10, 10, 10], **deal) == [0, 0, 0, 0, 0]
 
 
 def test_the_shipped_format_descriptions_examples_score_as_printed() -> None:
