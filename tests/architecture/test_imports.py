@@ -52,6 +52,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.client_ip",
             "venue.backups",
             "venue.serving",
+            "venue.sessions",
             "cego_club.catalogues",
             "cego_club.formats*",
         ],
