@@ -209,53 +209,55 @@ def _raeuber_possible(
     method: CountingMethod,
     leftover_deduction: int,
 ) -> bool:
+    lows, highs, deductions, fewest, most = _pack_tables(pack, method, leftover_deduction)
     blind = len(pack) - active * deal_tricks
-    shares = [tricks] if tricks is not None else _shares(deal_tricks, len(points))
-    return any(
-        _raeuber_fits(pack, points, share, active, blind, holder, method, leftover_deduction)
-        for share in shares
-        for holder in (None, *range(len(points)))
-    )
+    # each player's possible piles: (tricks taken, with the blind, the pile's deduction)
+    options: list[list[tuple[int, bool, int]]] = []
+    for seat, value in enumerate(points):
+        takes = range(deal_tricks + 1) if tricks is None else (tricks[seat],)
+        fits = [
+            (taken, with_blind, deductions[cards])
+            for taken in takes
+            for with_blind in ((False, True) if taken else (False,))  # the blind goes with tricks
+            if lows[cards := active * taken + (blind if with_blind else 0)] <= value <= highs[cards]
+        ]
+        if not fits:
+            return False
+        options.append(fits)
+    # every trick taken once, the blind by one player or nobody: the deductions the piles can
+    # add up to, by (tricks so far, blind given)
+    reach: dict[tuple[int, bool], set[int]] = {(0, False): {0}}
+    for fits in options:
+        following: dict[tuple[int, bool], set[int]] = {}
+        for (taken_so_far, blind_given), sums in reach.items():
+            for taken, with_blind, deduction_ in fits:
+                if taken_so_far + taken > deal_tricks or (with_blind and blind_given):
+                    continue
+                key = (taken_so_far + taken, blind_given or with_blind)
+                following.setdefault(key, set()).update(total + deduction_ for total in sums)
+        reach = following
+    total_points = sum(points)
+    for (taken_so_far, blind_given), sums in reach.items():
+        if taken_so_far != deal_tricks:
+            continue
+        cards = active * deal_tricks + (blind if blind_given else 0)
+        # the piles' face values add up to those of the cards they hold
+        if any(fewest[cards] <= total_points + total <= most[cards] for total in sums):
+            return True
+    return False
 
 
 @lru_cache(maxsize=64)
-def _shares(total: int, players: int) -> tuple[tuple[int, ...], ...]:
-    """Every way of sharing ``total`` tricks among ``players`` (each 0 or more)."""
-    if players == 1:
-        return ((total,),)
-    return tuple(
-        (first, *rest) for first in range(total + 1) for rest in _shares(total - first, players - 1)
-    )
-
-
-def _raeuber_fits(
-    pack: tuple[int, ...],
-    points: tuple[int, ...],
-    tricks: tuple[int, ...],
-    active: int,
-    blind: int,
-    holder: int | None,
-    method: CountingMethod,
-    leftover_deduction: int,
-) -> bool:
-    """Whether the players can hold piles counting ``points`` when each took ``tricks`` and the
-    blind went to ``holder`` (None: to nobody)."""
-    if holder is not None and not tricks[holder]:
-        return False  # the blind goes with a player's tricks, never to one who took none
-    face = 0  # the face values the players' piles must hold between them
-    counted = 0
-    for seat, (value, taken) in enumerate(zip(points, tricks, strict=True)):
-        cards = active * taken + (blind if seat == holder else 0)
-        low, high = _pile_range(pack, cards, method, leftover_deduction)
-        if not low <= value <= high:
-            return False
-        face += value + (deduction(cards, method, leftover_deduction) if cards else 0)
-        counted += cards
-    return sum(pack[:counted]) <= face <= sum(pack[len(pack) - counted :])
-
-
-@lru_cache(maxsize=1024)
-def _pile_range(
-    pack: tuple[int, ...], cards: int, method: CountingMethod, leftover_deduction: int
-) -> tuple[int, int]:
-    return pile_points_range(pack, range(cards, cards + 1), method, leftover_deduction)
+def _pack_tables(
+    pack: tuple[int, ...], method: CountingMethod, leftover_deduction: int
+) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """For every pile size 0..len(pack): the fewest and most points, the deduction, and the
+    least and greatest sum of face values."""
+    fewest = [sum(pack[:n]) for n in range(len(pack) + 1)]
+    most = [sum(pack[len(pack) - n :]) if n else 0 for n in range(len(pack) + 1)]
+    deductions = [
+        deduction(n, method, leftover_deduction) if n else 0 for n in range(len(pack) + 1)
+    ]
+    lows = [max(0, f - d) for f, d in zip(fewest, deductions, strict=True)]
+    highs = [max(0, m - d) for m, d in zip(most, deductions, strict=True)]
+    return lows, highs, deductions, fewest, most
