@@ -31,6 +31,23 @@ import _support  # noqa: E402
 from rules.builtin_sources import load_builtin, tournament_slugs  # noqa: E402
 from scoring import deal_from_record, score_deal  # noqa: E402
 from scoring.batch import score_lines  # noqa: E402
+from scoring.cards import FULL_PACK, count_card_points, pack_for  # noqa: E402
+
+
+def dealt(rng: random.Random, rules: Any, seats: int) -> list[int]:
+    """The table's pack, shuffled (face values)."""
+    table, counting = rules.tables[seats], rules.counting
+    cards = list(
+        pack_for(table.entered_total, counting.method, counting.leftover_deduction) or FULL_PACK
+    )
+    rng.shuffle(cards)
+    return cards
+
+
+def blind(table: Any, rules: Any, seats: int) -> int:
+    counting = rules.counting
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction) or FULL_PACK
+    return len(pack) - table.active * (table.tricks or 11)
 
 
 def make_record(rng: random.Random, index: int) -> dict[str, Any]:
@@ -60,16 +77,38 @@ def make_record(rng: random.Random, index: int) -> dict[str, Any]:
             record["declarer_tricks"] = rng.randint(0, 5)
             if record["declarer_tricks"] == 0:
                 record["declarer_points"] = 0  # no trick, no points (else an error since #13)
+            else:  # what the tricks and the blind can count (else an error since #20)
+                record["declarer_points"] = count_card_points(
+                    dealt(rng, rules, seats)[
+                        : table.active * record["declarer_tricks"] + blind(table, rules, seats)
+                    ],
+                    rules.counting.method,
+                    rules.counting.leftover_deduction,
+                )
         if name in rules.ladder_set and rng.random() < 0.1:
             record["after_solo"] = True
     elif contract.kind == "fixed":
         record["won"] = rng.random() < 0.5
     elif contract.kind == "raeuber":
-        remaining = table.entered_total
+        # each trick to someone, each player's tricks counted (the blind to nobody)
         points = [0] * seats
-        for seat in rng.sample(active, len(active)):
-            points[seat] = rng.randint(0, remaining)
-            remaining -= points[seat]
+        while True:
+            cards, start = dealt(rng, rules, seats), 0
+            tricks = [0] * seats
+            for _trick in range(table.tricks or 11):
+                tricks[rng.choice(active)] += 1
+            for seat in active:
+                pile = cards[start : start + table.active * tricks[seat]]
+                start += len(pile)
+                points[seat] = (
+                    count_card_points(
+                        pile, rules.counting.method, rules.counting.leftover_deduction
+                    )
+                    if pile
+                    else 0
+                )
+            if sum(points) <= table.entered_total:
+                break
         record["points"] = points
     else:
         record["last_trick"] = rng.choice(active)

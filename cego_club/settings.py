@@ -81,6 +81,15 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
+# Venue mode (`manage.py venue`, set by venue/environment.py): the laptop serves the hall's
+# Wi-Fi over plain HTTP. A login then holds only on the device it was made on and for the day
+# (venue/sessions.py): a browser-session cookie, 16 hours at most; the organiser's pages warn
+# that the Wi-Fi is shared and unencrypted. Elsewhere Django's defaults (two weeks) stand.
+VENUE_MODE = env_bool("VENUE_MODE", False)
+if VENUE_MODE:
+    SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+    SESSION_COOKIE_AGE = 16 * 3600
+
 INSTALLED_APPS = [
     "cego_club",  # first: compiles the message catalogues before anything is translated
     "django.contrib.admin",
@@ -115,6 +124,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "venue.sessions.VenueSessionMiddleware",  # venue mode: a login holds on its device only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.views.device.DeviceCookieMiddleware",
@@ -136,6 +146,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "venue.sessions.venue_context",
             ],
         },
     },

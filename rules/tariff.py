@@ -637,6 +637,9 @@ def _special_text(source: RuleSource, key: str, contract: Contract) -> str:
                 ),
             }[contract.ties]
         )
+        if contract.tie_with_announcer == "as_other_ties":
+            # elsewhere the announcer is always among an all-way tie, and loses it
+            parts.append(_("everybody tied: nobody pays"))
         if contract.last_round_amount is not None:
             parts.append(
                 _("%(amount)s in the last round, if the tournament agrees")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 _TRUMP_VALUES = {"gstiess": 5, "trump_21": 5, "trump_1": 5} | {
@@ -77,3 +78,186 @@ def count_card_points(
         # leftover_deduction (1 in every built-in source)
         total += sum(group) - (size - 1 if len(group) == size else leftover_deduction)
     return total
+
+
+# What card points a pile can hold: the bounds the engine checks a deal against (REFERENCE §1).
+# A pile of n cards counts its face values minus a deduction that depends on n alone (every
+# full group and a leftover group each take off the same), so the fewest points n cards can
+# count are the n lowest cards of the pack, the most the n highest.
+
+#: The face values of the whole pack (54 cards) and of the three-hand pack (51), lowest first.
+FULL_PACK: tuple[int, ...] = tuple(sorted(CARD_VALUES.values()))
+THREE_HAND_PACK: tuple[int, ...] = tuple(
+    sorted(value for card, value in CARD_VALUES.items() if card not in THREE_HAND_REMOVED)
+)
+
+
+def deduction(cards: int, method: CountingMethod, leftover_deduction: int = 1) -> int:
+    """What counting takes off the face values of a pile of ``cards`` cards."""
+    size = 3 if method == "threes" else 2
+    return (size - 1) * (cards // size) + (leftover_deduction if cards % size else 0)
+
+
+def pack_count(pack: Sequence[int], method: CountingMethod, leftover_deduction: int = 1) -> int:
+    """The card points of a whole pack (70 in threes, 79 in pairs; 69 for the three-hand pack)."""
+    return sum(pack) - deduction(len(pack), method, leftover_deduction)
+
+
+def pack_for(
+    counted_total: int, method: CountingMethod, leftover_deduction: int = 1
+) -> tuple[int, ...] | None:
+    """The pack whose points are ``counted_total`` (a table's card points), or None: a club
+    counting to another total (80 in pairs) plays with a pack these bounds do not know."""
+    for pack in (FULL_PACK, THREE_HAND_PACK):
+        if pack_count(pack, method, leftover_deduction) == counted_total:
+            return pack
+    return None
+
+
+def pile_points_range(
+    pack: Sequence[int],
+    cards: range,
+    method: CountingMethod,
+    leftover_deduction: int = 1,
+) -> tuple[int, int]:
+    """The fewest and most card points a pile of any size in ``cards`` can count when taken
+    from ``pack`` (sorted lowest first)."""
+    low = high = None
+    for n in cards:
+        taken = deduction(n, method, leftover_deduction) if n else 0
+        fewest = max(0, sum(pack[:n]) - taken)
+        most = max(0, sum(pack[len(pack) - n :]) - taken) if n else 0
+        low = fewest if low is None else min(low, fewest)
+        high = most if high is None else max(high, most)
+    if low is None or high is None:
+        raise ValueError("no pile size given")
+    return low, high
+
+
+def declarer_points_range(
+    pack: Sequence[int],
+    *,
+    active: int,
+    deal_tricks: int,
+    tricks: int,
+    blind_to_declarer: bool,
+    method: CountingMethod,
+    leftover_deduction: int = 1,
+) -> tuple[int, int]:
+    """The card points a declarer who took ``tricks`` (1 or more) of a deal's ``deal_tricks``
+    can count: the tricks' cards (``active`` a trick) and the blind (the pack's other cards),
+    all of it where the blind counts to the declarer, else any part of it. With every trick
+    and the blind, that is the whole pack's points."""
+    played = active * tricks
+    blind = len(pack) - active * deal_tricks
+    if not 1 <= tricks <= deal_tricks or blind < 0:
+        raise ValueError(f"{tricks} tricks of {deal_tricks} at {active} players")
+    first = played + blind if blind_to_declarer else played
+    return pile_points_range(pack, range(first, played + blind + 1), method, leftover_deduction)
+
+
+def raeuber_points_possible(
+    pack: Sequence[int],
+    points: Sequence[int],
+    tricks: Sequence[int] | None,
+    *,
+    active: int,
+    deal_tricks: int,
+    method: CountingMethod,
+    leftover_deduction: int = 1,
+) -> bool:
+    """Whether some deal ends a Räuber with these ``points`` (one entry per active player,
+    each counting the cards of their own tricks), given each player's ``tricks`` or, without
+    them, for some way of sharing the ``deal_tricks`` tricks.
+
+    The blind counts to nobody (REFERENCE §3), or whole to one player: the rule book's printed
+    swm example (30, 20, 15, 14: all 79 points) counts it, so that is not refused either."""
+    return _raeuber_possible(
+        tuple(pack),
+        tuple(points),
+        None if tricks is None else tuple(tricks),
+        active,
+        deal_tricks,
+        method,
+        leftover_deduction,
+    )
+
+
+def raeuber_seat_range(
+    pack: Sequence[int],
+    tricks: int,
+    *,
+    active: int,
+    deal_tricks: int,
+    method: CountingMethod,
+    leftover_deduction: int = 1,
+) -> tuple[int, int]:
+    """The fewest and most points a Räuber player with ``tricks`` (1 or more) can count: their
+    tricks' cards, perhaps with the blind."""
+    cards = active * tricks
+    blind = len(pack) - active * deal_tricks
+    return pile_points_range(pack, range(cards, cards + blind + 1), method, leftover_deduction)
+
+
+@lru_cache(maxsize=4096)
+def _raeuber_possible(
+    pack: tuple[int, ...],
+    points: tuple[int, ...],
+    tricks: tuple[int, ...] | None,
+    active: int,
+    deal_tricks: int,
+    method: CountingMethod,
+    leftover_deduction: int,
+) -> bool:
+    lows, highs, deductions, fewest, most = _pack_tables(pack, method, leftover_deduction)
+    blind = len(pack) - active * deal_tricks
+    # each player's possible piles: (tricks taken, with the blind, the pile's deduction)
+    options: list[list[tuple[int, bool, int]]] = []
+    for seat, value in enumerate(points):
+        takes = range(deal_tricks + 1) if tricks is None else (tricks[seat],)
+        fits = [
+            (taken, with_blind, deductions[cards])
+            for taken in takes
+            for with_blind in ((False, True) if taken else (False,))  # the blind goes with tricks
+            if lows[cards := active * taken + (blind if with_blind else 0)] <= value <= highs[cards]
+        ]
+        if not fits:
+            return False
+        options.append(fits)
+    # every trick taken once, the blind by one player or nobody: the deductions the piles can
+    # add up to, by (tricks so far, blind given)
+    reach: dict[tuple[int, bool], set[int]] = {(0, False): {0}}
+    for fits in options:
+        following: dict[tuple[int, bool], set[int]] = {}
+        for (taken_so_far, blind_given), sums in reach.items():
+            for taken, with_blind, deduction_ in fits:
+                if taken_so_far + taken > deal_tricks or (with_blind and blind_given):
+                    continue
+                key = (taken_so_far + taken, blind_given or with_blind)
+                following.setdefault(key, set()).update(total + deduction_ for total in sums)
+        reach = following
+    total_points = sum(points)
+    for (taken_so_far, blind_given), sums in reach.items():
+        if taken_so_far != deal_tricks:
+            continue
+        cards = active * deal_tricks + (blind if blind_given else 0)
+        # the piles' face values add up to those of the cards they hold
+        if any(fewest[cards] <= total_points + total <= most[cards] for total in sums):
+            return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _pack_tables(
+    pack: tuple[int, ...], method: CountingMethod, leftover_deduction: int
+) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """For every pile size 0..len(pack): the fewest and most points, the deduction, and the
+    least and greatest sum of face values."""
+    fewest = [sum(pack[:n]) for n in range(len(pack) + 1)]
+    most = [sum(pack[len(pack) - n :]) if n else 0 for n in range(len(pack) + 1)]
+    deductions = [
+        deduction(n, method, leftover_deduction) if n else 0 for n in range(len(pack) + 1)
+    ]
+    lows = [max(0, f - d) for f, d in zip(fewest, deductions, strict=True)]
+    highs = [max(0, m - d) for m, d in zip(most, deductions, strict=True)]
+    return lows, highs, deductions, fewest, most

@@ -6,10 +6,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from scoring.cards import (
+    declarer_points_range,
+    pack_for,
+    raeuber_points_possible,
+    raeuber_seat_range,
+)
 from scoring.deal import DealInput
 from scoring.errors import ScoringError
 from scoring.rulesource import (
     Contract,
+    Counting,
     DrescherContract,
     FixedContract,
     NormalContract,
@@ -104,7 +111,7 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
         per = _fixed(rules, deal, contract) * factor  # type: ignore[arg-type]
         ledger.settle(declarer, defenders, per)
     elif kind == "raeuber":
-        per = _raeuber(rules.slug, deal, contract, table, ledger, payers, out, factor)  # type: ignore[arg-type]
+        per = _raeuber(rules, deal, contract, table, ledger, payers, out, factor)  # type: ignore[arg-type]
     else:
         per = _drescher(deal, contract, ledger, payers, out, factor)  # type: ignore[arg-type]
     if deal.bonuses:
@@ -185,10 +192,95 @@ def _normal(
             raise ScoringError("declarer_points", "no_trick_points", points=points)
         points = 0  # no bonus point either
     else:
+        if tricks:
+            _check_declarer_points(counting, table, tricks, points)
         points += table.declarer_bonus
     contract, value = _game_value(rules, deal, contract)
     multiplier = contract.win_multiplier if points >= counting.win_at else contract.loss_multiplier
     return rules.normal.model.per_defender(counting, points, value, multiplier) * factor
+
+
+@lru_cache(maxsize=256)
+def _declarer_range(counting: Counting, table: TableRule, tricks: int) -> tuple[int, int] | None:
+    """What a declarer with ``tricks`` can count at ``table`` (None: a pack not known here)."""
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    if pack is None or table.tricks is None or len(pack) < table.active * table.tricks:
+        return None
+    return declarer_points_range(
+        pack,
+        active=table.active,
+        deal_tricks=table.tricks,
+        tricks=tricks,
+        blind_to_declarer=counting.blind_to_declarer,
+        method=counting.method,
+        leftover_deduction=counting.leftover_deduction,
+    )
+
+
+def _check_declarer_points(counting: Counting, table: TableRule, tricks: int, points: int) -> None:
+    """Card points the declarer's tricks (and blind) cannot count are an error."""
+    bounds = _declarer_range(counting, table, tricks)
+    if bounds is None or bounds[0] <= points <= bounds[1]:
+        return
+    if bounds[0] == bounds[1]:
+        raise ScoringError(
+            "declarer_points", "all_tricks_points", tricks=tricks, total=bounds[0], points=points
+        )
+    raise ScoringError(
+        "declarer_points",
+        "tricks_points",
+        tricks=tricks,
+        low=bounds[0],
+        high=bounds[1],
+        points=points,
+    )
+
+
+def _check_raeuber_points(
+    counting: Counting,
+    table: TableRule,
+    points: Sequence[int],
+    tricks: Sequence[int] | None,
+    active: Sequence[int],
+) -> None:
+    """Räuber points no deal can end with are an error: each player's tricks count at least
+    their cards' fewest points, at most their most, and the tricks of a deal add up."""
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    if pack is None or table.tricks is None or len(pack) < table.active * table.tricks:
+        return
+    if raeuber_points_possible(
+        pack,
+        [points[seat] for seat in active],
+        None if tricks is None else [tricks[seat] for seat in active],
+        active=table.active,
+        deal_tricks=table.tricks,
+        method=counting.method,
+        leftover_deduction=counting.leftover_deduction,
+    ):
+        return
+    if tricks is not None:
+        for seat in active:
+            if not tricks[seat]:
+                continue  # no trick and points: reported above
+            low, high = raeuber_seat_range(
+                pack,
+                tricks[seat],
+                active=table.active,
+                deal_tricks=table.tricks,
+                method=counting.method,
+                leftover_deduction=counting.leftover_deduction,
+            )
+            if not low <= points[seat] <= high:
+                raise ScoringError(
+                    f"points[{seat}]",
+                    "seat_tricks_points",
+                    seat=seat,
+                    tricks=tricks[seat],
+                    low=low,
+                    high=high,
+                    points=points[seat],
+                )
+    raise ScoringError("points", "raeuber_impossible", tricks=table.tricks)
 
 
 def _game_value(
@@ -217,7 +309,7 @@ def _fixed(rules: RuleSource, deal: DealInput, contract: FixedContract) -> int:
 
 
 def _raeuber(
-    rules_slug: str,
+    rules: RuleSource,
     deal: DealInput,
     contract: RaeuberContract,
     table: TableRule,
@@ -257,10 +349,11 @@ def _raeuber(
                     f"tricks[{seat}]", "points_without_tricks", seat=seat, points=points[seat]
                 )
     active = [seat for seat in range(seats) if seat != out]
+    _check_raeuber_points(rules.counting, table, points, tricks, active)
     amount = contract.amount
     if deal.last_round:
         if contract.last_round_amount is None:
-            raise ScoringError("last_round", "no_last_round", source=rules_slug)
+            raise ScoringError("last_round", "no_last_round", source=rules.slug)
         amount = contract.last_round_amount
     amount *= factor
     if contract.no_trick_doubling != "none":

@@ -73,6 +73,9 @@ class Counting:
     win_at: int
     no_trick_zero: bool
     leftover_deduction: int = 1  # a leftover group smaller than a full one: its sum minus this
+    # The blind counts to a declarer who takes a trick (Cego); False: the blind cards the
+    # declarer did not take count to the defenders (Dreierles).
+    blind_to_declarer: bool = True
 
     @property
     def min_winning_points(self) -> int:
@@ -611,7 +614,10 @@ def _build(check: _Checker, data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _counting(check: _Checker, raw: dict[str, Any]) -> Counting:
     check.keys(
-        raw, "counting", {"method", "total", "win_at", "no_trick_zero"}, {"leftover_deduction"}
+        raw,
+        "counting",
+        {"method", "total", "win_at", "no_trick_zero"},
+        {"leftover_deduction", "blind_to_declarer"},
     )
     total = check.int_(raw, "total", "counting", low=1)
     win_at = check.int_(raw, "win_at", "counting", low=1)
@@ -624,6 +630,7 @@ def _counting(check: _Checker, raw: dict[str, Any]) -> Counting:
         win_at,
         check.bool_(raw, "no_trick_zero", "counting"),
         check.int_(raw, "leftover_deduction", "counting", low=0, default=1),
+        check.bool_(raw, "blind_to_declarer", "counting", default=True),
     )
 
 

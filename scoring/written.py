@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from scoring.cards import pack_for, raeuber_points_possible, raeuber_seat_range
 from scoring.deal import Bonus, DealInput, Penalty
 from scoring.engine import score_deal
 from scoring.errors import ScoringError
@@ -64,16 +65,18 @@ def _game_inputs(
             for won, ouvert in itertools.product((True, False), ouvert_options):
                 yield DealInput(**common, won=won, ouvert=ouvert)
         elif kind == "raeuber":
-            yield from _raeuber_inputs(common, seats, active, table.entered_total, table.tricks)
+            yield from _raeuber_inputs(common, rules, seats, active)
         else:
             for taker in active:
                 yield DealInput(**common, last_trick=taker)
 
 
 def _raeuber_inputs(
-    common: dict, seats: int, active: list[int], total: int, tricks_in_deal: int | None
+    common: dict, rules: RuleSource, seats: int, active: list[int]
 ) -> Iterator[DealInput]:
-    """Every set of tied losers, with every number of players who took no trick."""
+    """Every set of tied losers, with every number of players who took no trick: a deal that
+    can happen for each (the engine refuses points no deal ends with)."""
+    table = rules.tables[seats]
     for size in range(1, len(active) + 1):
         for losers in itertools.combinations(active, size):
             others = [seat for seat in active if seat not in losers]
@@ -82,13 +85,59 @@ def _raeuber_inputs(
                 tricks = [0] * seats
                 for seat in others[empty:]:
                     points[seat] = tricks[seat] = 1
-                most = max(2, (total - len(others)) // size)
                 for seat in losers:
-                    points[seat], tricks[seat] = most, 1
-                if tricks_in_deal is not None:
-                    # every trick is taken by someone; who holds the spare ones scores the same
-                    tricks[losers[0]] += tricks_in_deal - sum(tricks)
+                    tricks[seat] = 1
+                if table.tricks is not None:
+                    # every trick is taken by someone: the losers share the spare ones
+                    spare = table.tricks - sum(tricks)
+                    for index, seat in enumerate(losers):
+                        tricks[seat] += spare // size + (index < spare % size)
+                for seat in others[empty:]:
+                    points[seat] = _fewest(rules, seats, tricks[seat])
+                for most in _most_candidates(rules, seats, max(points) + 1):
+                    for seat in losers:
+                        points[seat] = most
+                    if _possible(rules, seats, active, points, tricks):
+                        break
                 yield DealInput(**common, points=tuple(points), tricks=tuple(tricks))
+
+
+def _fewest(rules: RuleSource, seats: int, tricks: int) -> int:
+    """The fewest points ``tricks`` Räuber tricks count (1 where the pack is not known)."""
+    table, counting = rules.tables[seats], rules.counting
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    if pack is None or table.tricks is None:
+        return 1
+    return raeuber_seat_range(
+        pack,
+        tricks,
+        active=table.active,
+        deal_tricks=table.tricks,
+        method=counting.method,
+        leftover_deduction=counting.leftover_deduction,
+    )[0]
+
+
+def _most_candidates(rules: RuleSource, seats: int, least: int) -> range:
+    return range(max(2, least), rules.tables[seats].entered_total + 1)
+
+
+def _possible(
+    rules: RuleSource, seats: int, active: list[int], points: list[int], tricks: list[int]
+) -> bool:
+    table, counting = rules.tables[seats], rules.counting
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    if pack is None or table.tricks is None:
+        return sum(points) <= table.entered_total
+    return sum(points) <= table.entered_total and raeuber_points_possible(
+        pack,
+        [points[seat] for seat in active],
+        [tricks[seat] for seat in active],
+        active=table.active,
+        deal_tricks=table.tricks,
+        method=counting.method,
+        leftover_deduction=counting.leftover_deduction,
+    )
 
 
 def _penalty_inputs(

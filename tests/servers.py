@@ -44,6 +44,7 @@ def clean_env(**extra: str) -> dict[str, str]:
             "HTTPS",
             "SQLITE_WAL",
             "SQLITE_PATH",
+            "VENUE_MODE",
             "CONN_MAX_AGE",
             "DJANGO_SETTINGS_MODULE",
             "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by the browser tests for their own process

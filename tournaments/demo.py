@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from scoring import RuleSource
+from scoring.cards import FULL_PACK, count_card_points, pack_for
 
 FIRST_NAMES_WOMEN = [
     "Anna",
@@ -148,6 +149,29 @@ CONTRACT_WEIGHTS = {
 }
 
 
+def raeuber_points(rng: random.Random, rules: RuleSource, active: int) -> list[int]:
+    """Each player's points in a Räuber dealt from a shuffled pack (each trick to someone; the
+    blind counts to nobody), so the engine takes them."""
+    table = next(t for t in rules.tables.values() if t.active == active)
+    counting = rules.counting
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    cards = list(pack or FULL_PACK)
+    while True:
+        rng.shuffle(cards)
+        tricks = [0] * active
+        for _trick in range(table.tricks or 11):
+            tricks[rng.randrange(active)] += 1
+        shares, start = [], 0
+        for taken in tricks:
+            pile = cards[start : start + active * taken]
+            start += len(pile)
+            shares.append(
+                count_card_points(pile, counting.method, counting.leftover_deduction) if pile else 0
+            )
+        if sum(shares) <= table.entered_total:
+            return shares
+
+
 def plausible_deal(
     rng: random.Random, *, rules: RuleSource, active_seats: list[int]
 ) -> dict[str, Any]:
@@ -160,10 +184,10 @@ def plausible_deal(
     if kind == "fixed":
         return {"contract": contract, "declarer": declarer, "won": rng.random() < 0.55}
     if kind == "raeuber":
-        cuts = sorted(rng.sample(range(1, total), len(active_seats) - 1))
-        shares = [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
         points = [0] * (max(active_seats) + 1)
-        for seat, share in zip(active_seats, shares, strict=True):
+        for seat, share in zip(
+            active_seats, raeuber_points(rng, rules, len(active_seats)), strict=True
+        ):
             points[seat] = share
         return {"contract": contract, "declarer": active_seats[0], "points": points}
     win_at = rules.counting.win_at

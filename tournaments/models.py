@@ -544,6 +544,9 @@ class Deal(models.Model):
     # confirmed it: the same phone must not do both.
     entered_device = models.CharField(_("entered on device"), max_length=40, blank=True)
     confirmed_device = models.CharField(_("confirmed on device"), max_length=40, blank=True)
+    # Address and browser of the device that entered (or last revised) it at the table, as a
+    # hash (``Device.client``): the same phone with its cookie deleted must not confirm either.
+    entered_client = models.CharField(_("entered from client"), max_length=32, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)

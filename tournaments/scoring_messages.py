@@ -39,6 +39,19 @@ MESSAGES = {
     "no_trick_points": _("the declarer took no trick, so has 0 points, not {points}"),
     "tricks_range": _("must be between 0 and {tricks}, the tricks of a deal at a table of {seats}"),
     "tricks_sum": _("add up to {sum}, but a deal at a table of {seats} has {tricks} tricks"),
+    "tricks_points": _(
+        "with {tricks} tricks the declarer counts {low} to {high} points, not {points}"
+    ),
+    "all_tricks_points": _(
+        "with all {tricks} tricks the declarer has all {total} points, not {points}"
+    ),
+    "seat_tricks_points": _(
+        "seat {seat} with {tricks} tricks counts {low} to {high} points, not {points}"
+    ),
+    "raeuber_impossible": _(
+        "no deal ends with these points: the {tricks} tricks are always worth something; "
+        "count again"
+    ),
     "no_last_round": _("the rule source {source} has no last-round Räuber amount"),
     "unpriced_contract": _(
         "the rule source {source} prints no amount for {contract}; a club sets one in its house "

@@ -127,6 +127,7 @@ def use_data_folder(folder: Path, *, backup_dir: str | None = None, port: int = 
         {
             "DEBUG": "0",
             "HTTPS": "0",  # plain HTTP on the hall's network
+            "VENUE_MODE": "1",  # logins held to their device and the day (venue/sessions.py)
             "SECRET_KEY_FILE": str(folder / "secret_key"),
             "SQLITE_PATH": str(folder / "db.sqlite3"),
             **VENUE_DATABASE_ENVIRONMENT,

@@ -53,6 +53,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.client_ip",
             "venue.backups",
             "venue.serving",
+            "venue.sessions",
             "cego_club.catalogues",
             "cego_club.formats*",
             "cego_club.language",

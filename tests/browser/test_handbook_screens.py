@@ -22,6 +22,7 @@ from PIL import Image
 
 from clubs.models import Club, Player
 from handbook.views import SCREENS
+from tests.browser.phones import PHONE_AGENTS
 from tests.browser.test_first_run import fits
 from tournaments.models import Deal, Round, Table, Tournament
 from tournaments.services.results import enter_deal, enter_totals
@@ -266,7 +267,8 @@ def test_the_organisers_day_for_the_handbook(
     round_1 = Round.objects.get(tournament=tournament, number=1)
     tables = list(Table.objects.filter(round=round_1).order_by("number"))
     first = next(t for t in tables if t.seats.count() == 4)
-    phone_a = browser.new_context(locale="de-DE", viewport=PHONE)
+    # two phones, both on 127.0.0.1 here: told apart by their browsers
+    phone_a = browser.new_context(locale="de-DE", viewport=PHONE, user_agent=PHONE_AGENTS[0])
     a = phone_a.new_page()
     a.goto(f"{url}/t/{first.short_code}")
     assert f"/t/{first.token}/" in a.url
@@ -285,7 +287,7 @@ def test_the_organisers_day_for_the_handbook(
     save(a.screenshot(animations="disabled", caret="hide"), "handy-spiel")
     click_and_wait(a, "button[type=submit].primary")
     assert Deal.objects.get(table=first, number=1).status == Deal.Status.PENDING
-    phone_b = browser.new_context(locale="de-DE", viewport=PHONE)
+    phone_b = browser.new_context(locale="de-DE", viewport=PHONE, user_agent=PHONE_AGENTS[1])
     b = phone_b.new_page()
     b.goto(f"{url}/t/{first.token}/")
     click_and_wait(b, "button[name=position][value='1']")

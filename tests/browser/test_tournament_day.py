@@ -6,6 +6,7 @@ import os
 import pytest
 
 from clubs.models import ClubRole
+from tests.browser.phones import PHONE_AGENTS
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.models import Deal, Entry, Round, Table
 from tournaments.services.setup import register_player
@@ -68,9 +69,15 @@ def test_small_tournament_end_to_end(browser, live_server, tournament, django_us
     first = tables[0]
     seated = [s.entry.player.first_name for s in first.seats.order_by("position")]
 
-    # Phone entry at table 1: one player enters, another confirms.
-    phone_a = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})
-    phone_b = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})
+    # Phone entry at table 1: one player enters, another confirms. Two phones: both come from
+    # 127.0.0.1 here, so they differ by their browsers (the same address and browser is one
+    # phone, cookie or not).
+    phone_a = browser.new_context(
+        locale="de-DE", viewport={"width": 390, "height": 844}, user_agent=PHONE_AGENTS[0]
+    )
+    phone_b = browser.new_context(
+        locale="de-DE", viewport={"width": 390, "height": 844}, user_agent=PHONE_AGENTS[1]
+    )
     a = phone_a.new_page()
     a.goto(f"{live_server.url}/t/{first.token}/")
     a.click("button[name=position][value='0']")

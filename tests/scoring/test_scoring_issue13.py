@@ -206,13 +206,15 @@ def test_weissauer_trio_quarto_quinto_need_the_clubs_amounts() -> None:
 # ------------------------------------------------- 5. St. Georgen's Räuber, losing the game
 
 
-def test_csg2012_raeuber_doubles_once_if_anyone_takes_no_trick() -> None:
-    # "doubled if anyone takes 0 tricks": once, not per player. Seat 0 has most points and is
-    # not the announcer (seat 1); two players took no trick: 10 doubled once = 20
+def test_csg2012_raeuber_doubles_per_player_and_once_is_the_variant() -> None:
+    # REFERENCE §4.4: the tariff sources take B&B's doublings (per player without a trick);
+    # for St. Georgen only the tie differs (issue 20; scoring/DECISIONS.md). Seat 0 has most
+    # points and is not the announcer (seat 1); two players took no trick: 10 × 2 × 2 = 40
     deal = {"seats": 4, "declarer": 1, "contract": "raeuber", "points": [30, 20, 0, 0]}
-    assert scores("csg2012", **deal) == [-60, 20, 20, 20]
-    # the B&B family's rule doubles per player: Grupp's 10 -> 40
-    assert scores("grupp1994", **deal) == [-120, 40, 40, 40]
+    assert scores("csg2012", **deal) == [-120, 40, 40, 40]
+    assert scores("grupp1994", **deal) == [-120, 40, 40, 40]  # the same rule, the same 10
+    # read as "doubled if anyone takes 0 tricks": once, a variant a club turns on
+    assert scores(enabled("csg2012", "raeuber_once"), **deal) == [-60, 20, 20, 20]
     # nobody without a trick: the plain amount
     assert scores("csg2012", **deal | {"points": [30, 20, 10, 5]}) == [-30, 10, 10, 10]
 
@@ -349,9 +351,10 @@ def test_dorset_cego_plays_no_piccolo_and_both_are_practice_games() -> None:
 
 
 def test_raeuber_with_every_active_player_tied_pays_nobody_not_even_the_dealer() -> None:
-    # found by the property tests once St. Georgen doubled once: all four active players on 0
+    # found by the property tests once St. Georgen doubled once (then with all four active
+    # players on 0, which no deal can end with: every trick counts)
     deal = {"seats": 5, "sitting_out": 0, "declarer": 1, "contract": "raeuber"}
-    assert scores("csg2012", points=[0, 0, 0, 0, 0], **deal) == [0, 0, 0, 0, 0]
+    assert scores("csg2012", points=[0, 10, 10, 10, 10], **deal) == [0, 0, 0, 0, 0]
 
 
 def test_the_shipped_format_descriptions_examples_score_as_printed() -> None:

@@ -21,9 +21,34 @@ from scoring import (
     score_deal,
 )
 from scoring.batch import score_lines
+from scoring.cards import count_card_points, pack_for
 from scoring.rulesource import NormalContract
 
 from .conftest import relaxed
+
+
+def dealt_piles(draw: st.DrawFn, rules: RuleSource, seats: int, sizes: list[int]) -> list[int]:
+    """The card points of piles of ``sizes`` cards from a shuffled pack: points a real deal can
+    end with (the pack the table plays with; its other cards lie elsewhere)."""
+    counting = rules.counting
+    pack = pack_for(rules.tables[seats].entered_total, counting.method, counting.leftover_deduction)
+    assert pack is not None
+    cards = draw(st.permutations(pack))
+    piles, start = [], 0
+    for size in sizes:
+        pile = list(cards[start : start + size])
+        start += size
+        piles.append(
+            count_card_points(pile, counting.method, counting.leftover_deduction) if pile else 0
+        )
+    return piles
+
+
+def pack_size(rules: RuleSource, seats: int) -> int | None:
+    """The pack's size at this table (None: a pack or trick count the bounds do not know)."""
+    table, counting = rules.tables[seats], rules.counting
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    return None if pack is None or table.tricks is None else len(pack)
 
 
 @st.composite
@@ -52,6 +77,14 @@ def deals(
         fields["declarer_tricks"] = draw(st.none() | st.integers(0, table.tricks or 13))
         if fields["declarer_tricks"] == 0 and rules.counting.no_trick_zero:
             fields["declarer_points"] = 0  # no trick, no points (anything else is an error)
+        elif fields["declarer_tricks"] and (size := pack_size(rules, seats)) is not None:
+            # the declarer's tricks and the blind (all of it, or part where it may go to the
+            # defenders), dealt from the pack
+            blind = size - table.active * table.tricks
+            kept = blind if rules.counting.blind_to_declarer else draw(st.integers(0, blind))
+            (fields["declarer_points"],) = dealt_piles(
+                draw, rules, seats, [table.active * fields["declarer_tricks"] + kept]
+            )
         if name in rules.ladder_set:
             fields["after_solo"] = draw(st.none() | st.booleans())
     elif contract.kind == "fixed":
@@ -59,17 +92,24 @@ def deals(
         if rules.ouvert_multiplier is not None:
             fields["ouvert"] = draw(st.none() | st.booleans())
     elif contract.kind == "raeuber":
-        remaining = table.entered_total
+        size = pack_size(rules, seats)
+        assert size is not None and table.tricks is not None  # Räuber is played at 3 to 5
+        # every trick is taken by somebody: the players' piles dealt from the pack (the blind
+        # counts to nobody, or, as in a printed swm example, to one player)
+        tricks = [0] * seats
+        for _ in range(table.tricks):
+            tricks[draw(st.sampled_from(active))] += 1
+        blind = size - table.active * table.tricks
+        holder = draw(st.none() | st.sampled_from([seat for seat in active if tricks[seat]]))
+        sizes = [table.active * tricks[seat] + (blind if seat == holder else 0) for seat in active]
         points = [0] * seats
-        for seat in draw(st.permutations(active)):
-            points[seat] = draw(st.integers(0, remaining))
-            remaining -= points[seat]
+        for seat, value in zip(active, dealt_piles(draw, rules, seats, sizes), strict=True):
+            points[seat] = value
+        # piles counted one by one may add up to more than the pack (fewer deductions): the
+        # rule book allows at most the table's points in all
+        assume(sum(points) <= table.entered_total)
         fields["points"] = tuple(points)
-        if draw(st.booleans()) and table.tricks is not None:
-            # every trick is taken by somebody; a player with points took at least one
-            tricks = [1 if points[seat] else 0 for seat in range(seats)]
-            for _ in range(table.tricks - sum(tricks)):
-                tricks[draw(st.sampled_from(active))] += 1
+        if draw(st.booleans()):
             fields["tricks"] = tuple(tricks)
         if contract.last_round_amount is not None:
             fields["last_round"] = draw(st.none() | st.booleans())
@@ -153,12 +193,6 @@ def test_permuting_seats_permutes_scores(case: tuple[RuleSource, DealInput], rnd
 @given(deals(slugs=("bb2013", "schwaerzehof", "csg2012", "weissauer2017", "dreierles")))
 # found by this property (rarely drawn): every active player tied in a Räuber, so nobody lost
 # and the sitting-out dealer must not collect from the four of them (scoring/DECISIONS.md)
-@example(
-    case=(
-        load_builtin("csg2012"),
-        DealInput(seats=5, contract="raeuber", declarer=1, sitting_out=0, points=(0, 0, 0, 0, 0)),
-    )
-)
 @example(
     case=(
         load_builtin("csg2012"),

@@ -40,6 +40,7 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
         "CONN_MAX_AGE",
         "STATIC_ROOT",
         "VENUE_BACKUP_DIR",
+        "VENUE_MODE",
     ):
         monkeypatch.setenv(name, "")
     usb = tmp_path / "usb"
@@ -48,6 +49,7 @@ def test_prepare_environment_configures_a_tournament_day(tmp_path, monkeypatch):
         + ["--backup-dir", str(usb)]
     )
     assert os.environ["DEBUG"] == "0" and os.environ["HTTPS"] == "0"
+    assert os.environ["VENUE_MODE"] == "1"  # logins held to their device and the day
     assert "SECRET_KEY" not in os.environ  # the key kept in the data folder wins
     assert os.environ["SECRET_KEY_FILE"] == str(tmp_path / "day" / "secret_key")
     assert os.environ["SQLITE_PATH"] == str(tmp_path / "day" / "db.sqlite3")

@@ -9,6 +9,7 @@ conflict instead of a lost update.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,10 +77,22 @@ class DealConflict(ResultError):
 
 @dataclass(frozen=True)
 class Device:
-    """The phone (a random id from a long-lived cookie) and address a change came from."""
+    """The phone (a random id from a long-lived cookie) and address a change came from, and
+    its browser's User-Agent."""
 
     id: str = ""
     ip_address: str | None = None
+    user_agent: str = ""
+
+    @property
+    def client(self) -> str:
+        """Address and browser together (a hash, so no User-Agent is stored): the same phone
+        even after it deleted its cookie. Empty when either is unknown (no browser sends no
+        User-Agent), and then nothing is compared."""
+        if not self.ip_address or not self.user_agent.strip():
+            return ""
+        text = f"{self.ip_address}\n{self.user_agent.strip()}"
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 NO_DEVICE = Device()
@@ -301,6 +314,7 @@ def enter_deal(
         entered_via=via,
         entered_by_position=entered_by_position,
         entered_device=device.id,
+        entered_client=device.client,
     )
     _apply(deal, record, scores)
     try:
@@ -419,6 +433,14 @@ def confirm_deal(
                 "at the desk."
             )
         )
+    if device.client and device.client == deal.entered_client:
+        # the same address and browser: the entering phone with its cookie deleted
+        raise ResultError(
+            _(
+                "Another phone at the table must confirm this deal: it was entered on this "
+                "phone (same address and browser). Or the organiser confirms it at the desk."
+            )
+        )
     return _change_status(
         deal,
         Deal.Status.CONFIRMED,
@@ -497,6 +519,7 @@ def revise_deal(
         # The reviser's phone has entered this version: another phone must confirm it.
         deal.entered_by_position = entered_by_position
         deal.entered_device = device.id
+        deal.entered_client = device.client
     deal.version += 1
     deal.save()
     _record_change(

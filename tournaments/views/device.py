@@ -3,7 +3,9 @@
 The deal history records it (with the IP address) for every entry and confirmation, so that
 one phone cannot enter and confirm the same deal by choosing another seat, and the organiser
 can see where that was tried. It identifies a browser, not a person: clearing cookies gives a
-new id, which is why the address is kept too.
+new id, which is why the address is kept too, and why a deal entered from one address and
+browser (User-Agent) cannot be confirmed from the same address and browser either
+(``Device.client``; docs/ARCHITECTURE.md, "Every change is a row").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from venue.client_ip import client_ip
 COOKIE = "cego_device"
 MAX_AGE = 2 * 365 * 24 * 3600
 _VALID = re.compile(r"^[0-9a-f]{32}$")
+USER_AGENT_LIMIT = 512  # compared (hashed with the address), never stored
 
 
 def device_of(request: HttpRequest) -> Device:
@@ -30,7 +33,11 @@ def device_of(request: HttpRequest) -> Device:
             device_id = secrets.token_hex(16)
             request._new_device_id = device_id
         request._device_id = device_id
-    return Device(id=device_id, ip_address=client_ip(request))
+    return Device(
+        id=device_id,
+        ip_address=client_ip(request),
+        user_agent=request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_LIMIT],
+    )
 
 
 class DeviceCookieMiddleware:

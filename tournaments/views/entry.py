@@ -90,8 +90,10 @@ def deal_form(
 
 def show_result_error(form: forms.Form, error: ResultError) -> None:
     """Put the service's message next to the field it concerns (or above the form)."""
-    field = error.field if error.field in form.fields else None
-    form.add_error(field, error.message)
+    field = error.field
+    if field and field.endswith("]"):  # the engine's points[2] is the form's points_2
+        field = field[:-1].replace("[", "_")
+    form.add_error(field if field in form.fields else None, error.message)
 
 
 def entry_url(table: Table) -> str:

@@ -1,0 +1,98 @@
+"""Signed-in sessions on the hall's network (venue mode: plain HTTP on a shared Wi-Fi).
+
+Whoever shares the hall's Wi-Fi can read a session cookie off the air and send it from their
+own phone. In venue mode (``settings.VENUE_MODE``, set by ``manage.py venue``) a login is
+therefore held to the device it was made on and to the day:
+
+- At login (``bind_session``, on Django's ``user_logged_in``) the session keeps a hash of the
+  client's address (``venue.client_ip``) and its browser's User-Agent, and the time.
+- On every request (``VenueSessionMiddleware``) a signed-in session whose address or browser
+  differs, or that is older than ``SESSION_COOKIE_AGE`` (16 hours in venue mode), is logged
+  out: its data is flushed and the user is asked to log in again. The address is what a
+  copied cookie cannot bring along (each phone on the Wi-Fi has its own, and keeps it through
+  the day); the browser is compared too. A device that rejoins the Wi-Fi under another address
+  must log in again.
+- The session cookie lives as long as the browser (``SESSION_EXPIRE_AT_BROWSER_CLOSE``).
+
+Outside venue mode (the club server behind HTTPS) nothing here applies. Anonymous sessions
+(a phone's chosen seat) are not bound: they hold no rights beyond the table's token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import SESSION_KEY, logout
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+
+from venue.client_ip import client_ip
+
+CLIENT_KEY = "venue_client"
+SINCE_KEY = "venue_login_at"
+
+
+def venue_mode() -> bool:
+    return bool(getattr(settings, "VENUE_MODE", False))
+
+
+def client_fingerprint(request: HttpRequest) -> str:
+    """A hash of the request's client address and User-Agent (neither is stored as such)."""
+    address = client_ip(request) or ""
+    agent = request.META.get("HTTP_USER_AGENT", "")[:512]
+    return hashlib.sha256(f"{address}\n{agent}".encode()).hexdigest()
+
+
+def bind_session(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """``user_logged_in`` receiver: in venue mode, hold the new session to this device."""
+    if not venue_mode() or request is None or not hasattr(request, "session"):
+        return
+    request.session[CLIENT_KEY] = client_fingerprint(request)
+    request.session[SINCE_KEY] = int(time.time())
+
+
+def session_holds(request: HttpRequest) -> bool:
+    """Whether the signed-in session may go on from this request (venue mode)."""
+    session = request.session
+    bound = session.get(CLIENT_KEY)
+    since = session.get(SINCE_KEY)
+    if not isinstance(bound, str) or not isinstance(since, int):
+        return False  # signed in without a binding (before venue mode, or forged)
+    if time.time() - since > settings.SESSION_COOKIE_AGE:
+        return False
+    return hmac.compare_digest(bound, client_fingerprint(request))
+
+
+class VenueSessionMiddleware:
+    """In venue mode, logs out a signed-in session used from another device or past its day
+    (after ``AuthenticationMiddleware`` and ``MessageMiddleware``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (
+            venue_mode()
+            and hasattr(request, "session")
+            and request.session.get(SESSION_KEY) is not None
+            and not session_holds(request)
+        ):
+            logout(request)  # flushes the session; request.user is now anonymous
+            messages.info(
+                request,
+                _(
+                    "Please log in again: a login on the hall's network holds only on the "
+                    "device it was made on, and only for the day."
+                ),
+            )
+        return self.get_response(request)
+
+
+def venue_context(request: HttpRequest) -> dict[str, bool]:
+    """Template context: ``venue_mode`` (the base template's warning about the Wi-Fi)."""
+    return {"venue_mode": venue_mode()}
