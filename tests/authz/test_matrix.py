@@ -332,6 +332,9 @@ MATRIX: dict[str, Spec] = {
     "tournaments:keep_teams_apart": Spec(day, MANAGE, post_only=True, changes=None),
     "tournaments:archive_download": Spec(day, MANAGE),
     "tournaments:archive_upload": Spec(lambda w: {}, ANY_ROLE, changes=None),
+    "tournaments:archive_upload_season": Spec(
+        lambda w: {"season_pk": w.season.pk}, SEASON, changes=None
+    ),
     "printing:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     "seasons:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
     # The results page of a player whose club keeps it private: that club's organisers.

@@ -216,6 +216,13 @@ def test_download_and_upload_in_the_app(client, organiser, visitor, played):
     file = io.BytesIO(json.dumps(archive).encode())
     file.name = "archive.json"
     response = client.post(upload, {"file": file})
+    assert response.status_code == 200 and b"Preview" in response.content
+    assert not Tournament.objects.filter(name="Hochgeladen").exists()  # nothing written yet
+    content = response.context["content"]
+    response = client.post(upload, {"content": content, "step": "confirm"})
+    assert b"is not finished" in response.content
+    assert not Tournament.objects.filter(name="Hochgeladen").exists()
+    response = client.post(upload, {"content": content, "step": "confirm", "allow_unfinished": "1"})
     imported = Tournament.objects.get(name="Hochgeladen")
     assert response.status_code == 302 and response["Location"].endswith(
         f"/{imported.pk}/standings/"

@@ -153,3 +153,49 @@ def test_players_are_matched_by_registry_id_first_and_namesakes_are_asked(played
     assert outcome.tournament.entries.get(number=2).player == namesake
     assert Player.objects.count() == players
     assert NEW_PLAYER == "new"
+
+
+def test_uploaded_on_the_season_page_it_joins_that_season_after_the_preview(
+    client,
+    organiser,
+    played,  # noqa: F811
+):
+    import io
+
+    from django.urls import reverse
+
+    target = SeasonFactory(name="Schwarzwald-Cup 2027")
+    archive = as_laptop(tournament_archive(tournament=played), uuid.uuid4())
+    archive["clubs"].append({"name": "Cegofreunde Triberg", "short_name": "CF Triberg"})
+    archive["players"][0].update(club="CF Triberg", uuid=str(uuid.uuid4()), member_number="")
+    namesake = PlayerFactory(first_name="Anna1", last_name="Faller")  # no club
+    archive["players"][1].update(uuid=str(uuid.uuid4()), member_number="")
+    client.force_login(organiser)
+    url = reverse("tournaments:archive_upload_season", kwargs={"season_pk": target.pk})
+    file = io.BytesIO(json.dumps(archive).encode())
+    file.name = "a.json"
+    response = client.post(url, {"file": file})
+    page = response.content.decode()
+    assert "Cegofreunde Triberg" in page and "not finished" in page
+    assert "Players to check" in page and f'value="{namesake.pk}"' in page
+    content = response.context["content"]
+    confirm = {
+        "content": content,
+        "step": "confirm",
+        "allow_unfinished": "1",
+        "club-0-key": response.context["plan"].unknown_clubs[0].key,
+        "club-0-choice": "",
+        "player-p2": "new",
+    }
+    clubs = Club.objects.count()
+    response = client.post(url, confirm)
+    assert "Unknown club" in response.content.decode() and Club.objects.count() == clubs
+    response = client.post(
+        url, {**confirm, "club-0-choice": "create", "club-0-short": "CF Triberg"}
+    )
+    assert response.status_code == 302
+    imported = Tournament.objects.get(name="Vom Laptop")
+    assert imported.season == target
+    assert Club.objects.get(short_name="CF Triberg").name == "Cegofreunde Triberg"
+    assert imported.entries.get(number=2).player != namesake
+    assert target.tournaments.count() == 1
