@@ -106,6 +106,7 @@ def start_venue(
     log: Path,
     env: dict[str, str],
     prefix: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
 ) -> Server:
     """``manage.py venue`` on a free port; its URL is the address it prints for phones
     (or the local one where it listens on 127.0.0.1 only). ``prefix`` runs it through another
@@ -114,7 +115,7 @@ def start_venue(
     process = subprocess.Popen(
         [*prefix, sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]
         + ["--port", "0"]
-        + ["--bind", bind, "--threads", str(threads), "--no-qr"],
+        + ["--bind", bind, "--threads", str(threads), "--no-qr", *extra],
         cwd=ROOT,
         env=env,
         stdout=handle,
@@ -127,10 +128,11 @@ def start_venue(
     return Server(process, url.rstrip("/"), log)
 
 
-def start_gunicorn(*, log: Path, env: dict[str, str], threads: int = 4) -> Server:
+def start_gunicorn(*, log: Path, env: dict[str, str], threads: int = 4, port: int = 0) -> Server:
+    """gunicorn on ``port`` (0: a free one; a fixed one to start a stopped server again)."""
     handle = open(log, "w")  # noqa: SIM115
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers", "1"]
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
         + ["--threads", str(threads), "--timeout", "120", "cego_club.wsgi:application"],
         cwd=ROOT,
         env=env,
