@@ -32,7 +32,7 @@ def send_due(*, url: str | None = None, token: str = "") -> int:
     return sent
 
 
-def start(*, url: str, token: str, interval: float = INTERVAL_SECONDS) -> threading.Event:
+def start(*, url: str | None, token: str, interval: float = INTERVAL_SECONDS) -> threading.Event:
     """Start the sender; set the returned event to stop it."""
     stop = threading.Event()
 
