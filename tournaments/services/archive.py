@@ -303,8 +303,11 @@ class ArchivePlan:
         return str(self.data["tournament"].get("name", ""))
 
     @property
-    def date(self) -> str:
-        return str(self.data["tournament"].get("date", ""))
+    def date(self) -> dt.date | None:
+        try:
+            return dt.date.fromisoformat(str(self.data["tournament"].get("date", "")))
+        except ValueError:
+            return None
 
     @property
     def uncertain(self) -> list[ArchivePlayer]:
