@@ -85,15 +85,19 @@ def token_for(raw: str) -> PublishToken | None:
     )
 
 
+def _registry_id(value: Any) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
 def _host_club(data: Mapping[str, Any]) -> Club | None:
     settings = data.get("tournament") or {}
     short = settings.get("host_club") or ""
     for club in data.get("clubs") or []:
         if isinstance(club, Mapping) and club.get("short_name") == short:
-            try:
-                found = Club.objects.filter(uuid=uuid.UUID(str(club.get("uuid")))).first()
-            except ValueError:
-                found = None
+            found = Club.objects.filter(uuid=_registry_id(club.get("uuid"))).first()
             if found is not None:
                 return found
     return Club.objects.filter(short_name=short).first() if short else None
@@ -103,7 +107,8 @@ def _host_club(data: Mapping[str, Any]) -> Club | None:
 def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOutcome:
     """Import a published archive; NotYourClub if the token's club does not host it,
     ArchiveError if it cannot be imported (nothing written)."""
-    if _host_club(data) != token.club:
+    existing = Tournament.objects.filter(archive_id=_registry_id(data.get("archive_id"))).first()
+    if _host_club(data) != token.club or (existing and existing.host_club_id != token.club_id):
         raise NotYourClub(
             _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
         )

@@ -49,6 +49,7 @@ def post(client, archive, token):
         json.dumps(archive),
         content_type="application/json",
         HTTP_AUTHORIZATION=f"Bearer {token}",
+        HTTP_ACCEPT_LANGUAGE="en",
     )
 
 
@@ -67,11 +68,13 @@ def test_the_endpoint_takes_its_clubs_tournaments_once_and_refuses_the_rest(clie
     tournament = TournamentFactory(host_club=host)
     EntryFactory(tournament=tournament)
     _row, raw = issue_token(club=host)
-    _other, other_raw = issue_token(club=Club.objects.create(name="B", short_name="B", town="B"))
+    _other, other_raw = issue_token(
+        club=Club.objects.create(name="Cegoclub Dürrheim", short_name="CC D", town="D")
+    )
     archive = laptop_archive(tournament, uuid.uuid4())
     assert post(client, archive, "wrong").status_code == 401
     refused = post(client, archive, other_raw)
-    assert refused.status_code == 403 and "of B only" in refused.json()["error"]
+    assert refused.status_code == 403 and "Cegoclub Dürrheim" in refused.json()["error"]
     answer = post(client, archive, raw)
     assert answer.status_code == 200 and answer.json()["status"] == "created"
     assert post(client, archive, raw).json()["status"] == "unchanged"  # the same content
@@ -162,3 +165,18 @@ def test_the_token_page_shows_a_new_token_once_and_revokes(client, host, django_
     assert raw not in client.get(url).content.decode()  # shown once
     client.post(url, {"revoke": row.pk})
     assert token_for(raw) is None
+
+
+def test_a_token_cannot_take_over_another_clubs_tournament(client, host):
+    other = Club.objects.create(name="Cegoclub Triberg", short_name="CC Tr", town="Triberg")
+    tournament = TournamentFactory(host_club=other)
+    _row, raw = issue_token(club=host)
+    _other_row, other_raw = issue_token(club=other)
+    archive = laptop_archive(tournament, uuid.uuid4())
+    assert post(client, archive, other_raw).json()["status"] == "created"
+    forged = json.loads(json.dumps(archive))
+    forged["revision"] += 1
+    forged["tournament"]["host_club"] = host.short_name
+    forged["clubs"].append({"uuid": str(host.uuid), "name": host.name, "short_name": "CF Br"})
+    assert post(client, forged, raw).status_code == 403
+    assert Tournament.objects.get(archive_id=archive["archive_id"]).host_club == other

@@ -178,13 +178,14 @@ def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path)
             "--tournament", str(seed["tournament"]), "--data", str(data), env=venue_env,
         )  # fmt: skip
         assert refused.returncode != 0 and "CF Br" not in refused.stdout
-        assert "only" in refused.stderr, refused.stderr
+        assert "Cego-Club Triberg" in refused.stderr, refused.stderr  # the token's club
         revoke_token(token=_row)
         revoked = manage(
             "publish", "--to", server.url, "--token", token,
             "--tournament", str(seed["tournament"]), "--data", str(data), env=venue_env,
         )  # fmt: skip
         assert revoked.returncode != 0 and "revoked" in revoked.stderr, revoked.stderr
+        assert Deal.objects.filter(table__round__tournament=published).count() == 3
     finally:
         for process in (venue, server):
             if process is not None:

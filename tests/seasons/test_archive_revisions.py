@@ -199,3 +199,15 @@ def test_uploaded_on_the_season_page_it_joins_that_season_after_the_preview(
     assert Club.objects.get(short_name="CF Triberg").name == "Cegofreunde Triberg"
     assert imported.entries.get(number=2).player != namesake
     assert target.tournaments.count() == 1
+
+
+def test_another_servers_version_never_replaces_the_original(played):  # noqa: F811
+    played.refresh_from_db()
+    archive = json.loads(json.dumps(tournament_archive(tournament=played)))
+    assert not import_tournament_archive(data=archive).created  # its own archive: nothing
+    archive["revision"] += 10
+    archive["tournament"]["venue"] = "anderswo"
+    with pytest.raises(ArchiveError, match="was played on this server"):
+        import_tournament_archive(data=archive)
+    played.refresh_from_db()
+    assert played.venue != "anderswo"

@@ -61,6 +61,7 @@ from tournaments.selectors.archive import (
     ARCHIVE_VERSION,
     TOURNAMENT_SETTINGS,
     archive_hash,
+    tournament_archive,
 )
 from tournaments.services import changelog
 from tournaments.services.results import (
@@ -252,13 +253,8 @@ def check_deals(data: Mapping[str, Any]) -> int:
 
 
 # What an archive does to this server's copy of its tournament.
-NEW_TOURNAMENT, UNCHANGED, REPLACE, OLDER, CONFLICT = (
-    "new",
-    "unchanged",
-    "replace",
-    "older",
-    "conflict",
-)
+NEW_TOURNAMENT, UNCHANGED, REPLACE = "new", "unchanged", "replace"
+OLDER, CONFLICT, ORIGINAL = "older", "conflict", "original"
 # A player's choice in the preview: an existing player's pk, or a new record.
 NEW_PLAYER = "new"
 
@@ -289,7 +285,7 @@ class ArchivePlan:
     archive_id: uuid.UUID
     content_hash: str
     revision: int
-    action: str  # NEW_TOURNAMENT, UNCHANGED, REPLACE, OLDER or CONFLICT
+    action: str  # NEW_TOURNAMENT, UNCHANGED, REPLACE, OLDER, CONFLICT or ORIGINAL
     existing: Tournament | None
     finished: bool
     season: Season | None
@@ -481,10 +477,13 @@ def plan_archive(
     existing = Tournament.objects.filter(archive_id=archive_id).select_related("season").first()
     if existing is None:
         action = NEW_TOURNAMENT
-    elif existing.archive_hash == content_hash or (
-        existing.archive_revision is None and not existing.archive_hash
-    ):
-        action = UNCHANGED  # the same content, or this server is where it was played
+    elif existing.archive_hash == content_hash:
+        action = UNCHANGED
+    elif existing.archive_revision is None and not existing.archive_hash:
+        # This server is where it was played: its own archive changes nothing; another
+        # server's version of it never replaces the original.
+        own = tournament_archive(tournament=existing)
+        action = UNCHANGED if own["content_hash"] == content_hash else ORIGINAL
     elif revision > (existing.archive_revision or 0):
         action = REPLACE
     elif revision < (existing.archive_revision or 0):
@@ -570,6 +569,14 @@ def import_tournament_archive(
                 "but its content differs. Export it again after the correction; nothing changed."
             )
             % {"revision": plan.revision, "tournament": plan.existing}
+        )
+    if plan.action == ORIGINAL:
+        raise ArchiveError(
+            _(
+                "%(tournament)s was played on this server; an archive from elsewhere never "
+                "replaces it. Nothing changed."
+            )
+            % {"tournament": plan.existing}
         )
     if not plan.finished and not allow_unfinished:
         raise ArchiveError(
