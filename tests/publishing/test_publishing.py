@@ -180,3 +180,16 @@ def test_a_token_cannot_take_over_another_clubs_tournament(client, host):
     forged["clubs"].append({"uuid": str(host.uuid), "name": host.name, "short_name": "CF Br"})
     assert post(client, forged, raw).status_code == 403
     assert Tournament.objects.get(archive_id=archive["archive_id"]).host_club == other
+
+
+def test_a_tournaments_page_names_its_season_server(client, host, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("orga", "", "pw"))
+    tournament = TournamentFactory(host_club=host)
+    url = reverse("publishing:tournament_publication", kwargs={"pk": tournament.pk})
+    response = client.post(url, {"url": "http://saison.example.org", "token": "t"})
+    assert response.status_code == 200 and not Publication.objects.exists()  # https only
+    response = client.post(url, {"url": "https://saison.example.org/", "token": "t"})
+    assert response.status_code == 302
+    publication = Publication.objects.get()
+    assert (publication.tournament, publication.url) == (tournament, "https://saison.example.org")
+    assert "https://saison.example.org" in client.get(url).content.decode()
