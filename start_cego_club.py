@@ -39,6 +39,7 @@ PACKAGES = [
     "clubs",
     "seasons",
     "tournaments",
+    "publishing",
     "treasury",
     "printing",
     "exports",

@@ -37,6 +37,7 @@ urlpatterns = [
     path("", include("clubs.urls")),
     path("", include("seasons.urls")),
     path("", include("tournaments.urls")),
+    path("", include("publishing.urls")),
     path("", include("treasury.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),

@@ -4,6 +4,8 @@ The tables kept the names they had when these models lived in ``tournaments``
 (``tournaments_club`` …): the move was a change of Django's state only.
 """
 
+import uuid
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -32,6 +34,8 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     short_name = models.CharField(_("short name"), max_length=20, unique=True)
     town = models.CharField(_("town"), max_length=80)
+    # The club's identity across servers (the season server, the laptops in the halls).
+    uuid = models.UUIDField(_("registry id"), default=uuid.uuid4, unique=True, editable=False)
     # Whether the public sees the player pages of this club's members (clubs.permissions).
     # db_default too: rows written without the column (older code, raw SQL) read as "off".
     public_player_pages = models.BooleanField(
@@ -117,6 +121,9 @@ class Player(models.Model):
         help_text=_("For side rankings such as best woman or best youth."),
     )
     email = models.EmailField(_("e-mail"), blank=True)
+    # The player's identity across servers: a laptop that fetched the season's registry keeps
+    # it, and an archive's players are matched by it first.
+    uuid = models.UUIDField(_("registry id"), default=uuid.uuid4, unique=True, editable=False)
     clubs = models.ManyToManyField(
         Club, through="Membership", related_name="players", verbose_name=_("clubs")
     )

@@ -119,8 +119,8 @@ def start_venue(
     """``manage.py venue`` as an organiser starts it (``--data DIR --port N --bind ADDRESS
     --no-qr``, nothing tuned; ``threads`` only if given; ``extra`` arguments added), on a free
     port unless ``port``; its URL is the address it prints for phones (or the local one where
-    it listens on 127.0.0.1 only). ``prefix`` runs it through another command (``ip netns exec HOST``: on another
-    host of a test network)."""
+    it listens on 127.0.0.1 only). ``prefix`` runs it through another command (``ip netns
+    exec HOST``: on another host of a test network)."""
     handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
     tuned = ["--threads", str(threads)] if threads is not None else []
     process = subprocess.Popen(
@@ -138,10 +138,11 @@ def start_venue(
     return Server(process, url.rstrip("/"), log)
 
 
-def start_gunicorn(*, log: Path, env: dict[str, str], threads: int = 4) -> Server:
+def start_gunicorn(*, log: Path, env: dict[str, str], threads: int = 4, port: int = 0) -> Server:
+    """gunicorn on ``port`` (0: a free one; a fixed one to start a stopped server again)."""
     handle = open(log, "w")  # noqa: SIM115
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers", "1"]
+        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1"]
         + ["--threads", str(threads), "--timeout", "120", "cego_club.wsgi:application"],
         cwd=ROOT,
         env=env,

@@ -139,6 +139,12 @@ class Tournament(models.Model):
     )
     # Identifies the tournament across servers: importing its archive twice gives one copy.
     archive_id = models.UUIDField(_("archive id"), default=uuid.uuid4, unique=True, editable=False)
+    # Imported from an archive: the revision and content hash it had on the server it came
+    # from (a newer revision replaces this copy; an older one is refused).
+    archive_revision = models.PositiveIntegerField(
+        _("archive revision"), null=True, blank=True, editable=False
+    )
+    archive_hash = models.CharField(_("archive hash"), max_length=64, blank=True, editable=False)
     # Referees may correct, annul and void results and draw lots in this tournament only.
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -801,6 +807,8 @@ class TournamentChange(AppendOnly):
         TOKEN_REISSUED = "token_reissued", _("table token re-issued")
         CLOCK_SET = "clock_set", _("round clock set")
         FINISHED = "finished", _("tournament finished")
+        ARCHIVE_IMPORTED = "archive_imported", _("imported from an archive")
+        ARCHIVE_REPLACED = "archive_replaced", _("replaced by a newer archive")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="changes", verbose_name=_("tournament")
@@ -853,6 +861,8 @@ class TournamentChange(AppendOnly):
                         "token_reissued",
                         "clock_set",
                         "finished",
+                        "archive_imported",
+                        "archive_replaced",
                     ]
                 ),
                 name="tournament_change_action_valid",

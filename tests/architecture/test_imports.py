@@ -29,6 +29,7 @@ AREAS = [
     "clubs",  # the registry: clubs, players, memberships, fees, roles, who may do what
     "tournaments",  # the tournament day
     "seasons",  # a season's rules, standings, pages; a player's results across seasons
+    "publishing",  # laptops send tournaments to the season server: tokens, queue, registry
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
@@ -87,6 +88,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "printing.pdf",
             "exports.xlsx",
             "exports.xlsx_rows",
+            "publishing.client",
         ],
     ),
     (
@@ -103,7 +105,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("permissions", ["clubs.permissions"]),
     ("selectors", ["*.selectors", "*.selectors.*", "tournaments.caching"]),
-    ("services", ["*.services", "*.services.*"]),
+    ("services", ["*.services", "*.services.*", "publishing.worker"]),
     ("forms", ["*.forms", "*.forms.*"]),
     (
         "documents",  # PDFs, workbooks and ranking tables, built from selectors

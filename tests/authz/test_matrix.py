@@ -19,6 +19,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from clubs.models import Club, ClubRole, Membership, Player
+from publishing.models import Publication, PublishToken
 from seasons.models import Season
 from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
 from tournaments.models import (
@@ -58,6 +59,8 @@ class Spec:
     changes: bool | None = False  # an allowed POST changes the database (None: may or not)
     get_ok: frozenset[int] = field(default_factory=lambda: frozenset({200}))
     get_only: bool = False  # a POST is answered 405 for everyone (the read API)
+    # A token API refuses every persona (a session is no token) with these statuses.
+    token_refusal: frozenset[int] | None = None
 
 
 def deal_data(number: int, **extra) -> dict:
@@ -354,6 +357,24 @@ MATRIX: dict[str, Spec] = {
     "tournaments:keep_teams_apart": Spec(day, MANAGE, post_only=True, changes=None),
     "tournaments:archive_download": Spec(day, MANAGE),
     "tournaments:archive_upload": Spec(lambda w: {}, ANY_ROLE, changes=None),
+    # publishing: the API wants a club's token, never a login (tests/publishing); the
+    # organisers' pages
+    "publishing:publish": Spec(
+        lambda w: {}, frozenset(), token_refusal=frozenset({401, 405}), post_only=True
+    ),
+    "publishing:registry": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
+    "publishing:club_tokens": Spec(
+        lambda w: {"pk": w.club_a.pk}, MANAGE, post=lambda w, p: {"label": "Laptop"}, changes=True
+    ),
+    "publishing:tournament_publication": Spec(
+        day,
+        MANAGE,
+        post=lambda w, p: {"url": "https://saison.example.org", "token": "t"},
+        changes=True,
+    ),
+    "tournaments:archive_upload_season": Spec(
+        lambda w: {"season_pk": w.season.pk}, SEASON, changes=None
+    ),
     "printing:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     "seasons:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
     # The results page of a player whose club keeps it private: that club's organisers.
@@ -467,6 +488,8 @@ def fingerprint() -> dict:
         RoundChange,
         TournamentChange,
         LotDraw,
+        PublishToken,
+        Publication,
         get_user_model(),
     ]
     return {
@@ -477,7 +500,11 @@ def fingerprint() -> dict:
     }
 
 
-def refused(response, persona: str, *, post_only_get: bool = False) -> bool:
+def refused(
+    response, persona: str, *, post_only_get: bool = False, token: frozenset[int] | None = None
+) -> bool:
+    if token is not None:
+        return response.status_code in token
     if persona == "anonymous":
         return response.status_code == 302 and response["Location"].startswith("/login/")
     # A GET of a POST-only address may also be answered 405 before any object is looked at.
@@ -498,7 +525,7 @@ def test_authorisation_matrix(world, name):
             wanted = {405} if spec.post_only else spec.get_ok
             if response.status_code not in wanted:
                 problems.append(f"GET {persona}: {response.status_code}, wanted {sorted(wanted)}")
-        elif not refused(response, persona, post_only_get=spec.post_only):
+        elif not refused(response, persona, post_only_get=spec.post_only, token=spec.token_refusal):
             problems.append(f"GET {persona}: {response.status_code} is not a refusal")
         # POST, inside a savepoint that is rolled back: every persona meets the same world.
         allowed_post = spec.allowed if spec.allowed_post is None else spec.allowed_post
@@ -518,7 +545,7 @@ def test_authorisation_matrix(world, name):
             if spec.changes is False and after != before:
                 problems.append(f"POST {persona}: changed the database")
         else:
-            if not refused(response, persona):
+            if not refused(response, persona, token=spec.token_refusal):
                 problems.append(f"POST {persona}: {response.status_code} is not a refusal")
             if after != before:
                 problems.append(f"POST {persona}: refused, but the database changed")

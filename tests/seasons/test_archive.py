@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from clubs.models import Membership, Player
+from clubs.models import Club, Membership, Player
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory
 from tests.seasons.conftest import play, tournament_in
 from tests.tournaments.standings.conftest import cego
@@ -131,12 +131,18 @@ def test_importing_the_same_archive_twice_gives_one_tournament(played):
     assert not import_tournament_archive(data=tournament_archive(tournament=played)).created
 
 
-def test_unknown_players_are_created_with_their_club(played):
+def test_unknown_players_are_created_with_their_club_once_someone_says_so(played):
     archive = copy_of(tournament_archive(tournament=played))
-    archive["players"][0].update(first_name="Neu", last_name="Spielerin", member_number="N1")
+    archive["players"][0].update(
+        first_name="Neu", last_name="Spielerin", member_number="N1", uuid=str(uuid.uuid4())
+    )
     archive["clubs"].append({"name": "Neuer Club", "short_name": "NC", "town": "Triberg"})
     archive["players"][0]["club"] = "NC"
-    outcome = import_tournament_archive(data=archive)
+    clubs = Club.objects.count()
+    with pytest.raises(ArchiveError, match="Unknown club “Neuer Club”"):
+        import_tournament_archive(data=archive)  # never a club created silently
+    assert Club.objects.count() == clubs and not Tournament.objects.filter(name="Kopie")
+    outcome = import_tournament_archive(data=archive, create_clubs=True)
     assert outcome.players_created == 1
     membership = Membership.objects.get(member_number="N1")
     assert membership.club.name == "Neuer Club" and membership.player.last_name == "Spielerin"
@@ -180,9 +186,11 @@ def test_command_line_round_trip_and_errors(played, tmp_path, capsys):
     call_command("export_tournament", str(played.pk), "-o", str(path))
     archive = json.loads(path.read_text(encoding="utf-8"))
     path.write_text(json.dumps(copy_of(archive, "Vom Laptop")), encoding="utf-8")
-    call_command("import_tournament", str(path))
+    with pytest.raises(CommandError, match="is not finished"):
+        call_command("import_tournament", str(path))
+    call_command("import_tournament", str(path), "--allow-unfinished")
     assert "Imported" in capsys.readouterr().out
-    call_command("import_tournament", str(path))
+    call_command("import_tournament", str(path), "--allow-unfinished")
     assert "imported before" in capsys.readouterr().out
     assert Tournament.objects.filter(name="Vom Laptop").count() == 1
     bad = tmp_path / "bad.json"
@@ -208,6 +216,13 @@ def test_download_and_upload_in_the_app(client, organiser, visitor, played):
     file = io.BytesIO(json.dumps(archive).encode())
     file.name = "archive.json"
     response = client.post(upload, {"file": file})
+    assert response.status_code == 200 and b"Preview" in response.content
+    assert not Tournament.objects.filter(name="Hochgeladen").exists()  # nothing written yet
+    content = response.context["content"]
+    response = client.post(upload, {"content": content, "step": "confirm"})
+    assert b"is not finished" in response.content
+    assert not Tournament.objects.filter(name="Hochgeladen").exists()
+    response = client.post(upload, {"content": content, "step": "confirm", "allow_unfinished": "1"})
     imported = Tournament.objects.get(name="Hochgeladen")
     assert response.status_code == 302 and response["Location"].endswith(
         f"/{imported.pk}/standings/"

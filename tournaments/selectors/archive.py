@@ -4,10 +4,15 @@ The format (version 1), key by key:
 - ``format`` / ``version``: ``"cego-club/tournament-archive"``, ``1``;
 - ``archive_id``: the tournament's ``archive_id`` (importing the same archive twice gives one
   tournament);
+- ``revision``: the tournament's revision where it was exported (a newer one replaces an
+  imported copy, an older one is refused); ``content_hash``: SHA-256 of the archive's
+  canonical JSON without ``exported_at``, ``revision`` and ``content_hash`` (the same content
+  is the same tournament, whatever the revision);
 - ``tournament``: its settings, ``rules_snapshot`` (the rule source every deal is scored
   from), ``host_club`` and ``season`` (by name);
-- ``clubs``: the clubs named in the archive; ``players``: each with a ``key`` the rest of
-  the archive refers to, name, birth year, category, club and member number;
+- ``clubs``: the clubs named in the archive (with their registry ``uuid``); ``players``: each
+  with a ``key`` the rest of the archive refers to, registry ``uuid``, name, birth year,
+  category, club and member number;
 - ``entries`` (start number, player key, …), ``teams``, ``keep_apart``, ``lot_draws``
   (entries named by start number);
 - ``rounds``: each with its ``tables``, their ``seats`` (start numbers in seat order),
@@ -23,6 +28,8 @@ Read in a constant number of queries (13), whatever the size of the tournament.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from django.utils import timezone
@@ -70,8 +77,24 @@ TOURNAMENT_SETTINGS = (
 )
 
 
+# Left out of the content hash: they change without the tournament changing.
+UNHASHED_KEYS = ("exported_at", "revision", "content_hash")
+
+
+def archive_hash(data: dict[str, Any]) -> str:
+    """SHA-256 of the archive's canonical JSON, without the keys that say when it was made."""
+    content = {key: value for key, value in data.items() if key not in UNHASHED_KEYS}
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
 def _club(club: Club) -> dict[str, str]:
-    return {"name": club.name, "short_name": club.short_name, "town": club.town}
+    return {
+        "uuid": str(club.uuid),
+        "name": club.name,
+        "short_name": club.short_name,
+        "town": club.town,
+    }
 
 
 def _when(value) -> str | None:
@@ -134,6 +157,7 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
         players.append(
             {
                 "key": f"p{entry.number}",
+                "uuid": str(entry.player.uuid),
                 "first_name": entry.player.first_name,
                 "last_name": entry.player.last_name,
                 "birth_year": entry.player.birth_year if shown else None,
@@ -253,10 +277,11 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
             }
         )
     season = tournament.season
-    return {
+    archive = {
         "format": ARCHIVE_FORMAT,
         "version": ARCHIVE_VERSION,
         "archive_id": str(tournament.archive_id),
+        "revision": tournament.revision,
         "exported_at": timezone.now().isoformat(),
         "tournament": {
             **{key: getattr(tournament, key) for key in TOURNAMENT_SETTINGS},
@@ -317,3 +342,5 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
             for draw in LotDraw.objects.filter(tournament=tournament).order_by("performed_at")
         ],
     }
+    archive["content_hash"] = archive_hash(archive)
+    return archive

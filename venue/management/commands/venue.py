@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from venue.backups import backup_folder_problem
 from venue.environment import is_loopback, lan_address, venue_arguments
 from venue.serving import quiet_queue_warnings, server_options
+from venue.signals import serving_started
 
 
 class Command(BaseCommand):
@@ -46,6 +47,13 @@ class Command(BaseCommand):
             "--no-input", action="store_false", dest="interactive", help="with --create-organiser"
         )
         parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+        parser.add_argument(
+            "--publish-to",
+            default=None,
+            help="the season server (https://…): every tournament here is sent to it whenever "
+            "it changes and the internet is there",
+        )
+        parser.add_argument("--publish-token", default=None, help="the club's publishing token")
 
     def handle(self, *args, **options):
         if os.environ.get("SECRET_KEY_FILE") is None:
@@ -70,6 +78,8 @@ class Command(BaseCommand):
             return
         if organiser_options or options["password_stdin"]:
             raise CommandError(_("These options belong to --create-organiser."))
+        if bool(options["publish_to"]) != bool(options["publish_token"]):
+            raise CommandError(_("--publish-to and --publish-token go together."))
         call_command("collectstatic", interactive=False, verbosity=0)
 
         from waitress import create_server
@@ -136,6 +146,16 @@ class Command(BaseCommand):
             url=[f"http://{lan}:{port}"] if lan else [],
             venue_data=os.path.dirname(os.environ["SECRET_KEY_FILE"]),
             stdout=out,
+        )
+        if options["publish_to"]:
+            out.write(
+                _("Tournaments are sent to %(url)s whenever they change.")
+                % {"url": options["publish_to"]}
+            )
+        serving_started.send(
+            sender=None,
+            publish_to=options["publish_to"],
+            publish_token=options["publish_token"],
         )
         out.flush()
         try:

@@ -1,0 +1,32 @@
+"""The forms of publishing's pages: a token's label, a tournament's season server."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from publishing.client import PublishError, check_url
+
+
+class TokenForm(forms.Form):
+    label = forms.CharField(
+        label=_("label"), max_length=80, required=False, help_text=_("e.g. the laptop's name")
+    )
+
+
+class PublicationForm(forms.Form):
+    url = forms.URLField(
+        label=_("season server"),
+        max_length=300,
+        assume_scheme="https",
+        help_text=_("The address of the club's or association's server (https://…)."),
+    )
+    token = forms.CharField(label=_("publishing token"), max_length=100)
+
+    def clean_url(self) -> str:
+        try:
+            return check_url(self.cleaned_data["url"])
+        except PublishError as error:
+            raise forms.ValidationError(
+                _("Use an https:// address (plain http only to this computer).")
+            ) from error

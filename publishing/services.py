@@ -1,0 +1,246 @@
+"""Publishing: tokens on the season server, receiving archives, the registry on the laptop,
+and the laptop's queue of tournaments to send.
+
+A token is shown once (``issue_token``) and stored as its SHA-256 only. A token publishes
+only tournaments hosted by its club; a revoked token publishes nothing. A received archive
+goes through ``tournaments.services.archive`` like an uploaded one: the same content twice is
+one tournament (content hash), a newer revision replaces the copy, an older one is refused.
+Nobody is there to answer a preview: clubs the server does not know are left out (their
+players enter without a club) and uncertain players take the preview's first offer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import Club, Membership, Player
+from clubs.search import club_key
+from clubs.services.imports import NO_CLUB, ClubChoice
+from publishing.client import PublishError, request
+from publishing.models import Publication, PublishToken
+from tournaments.models import Tournament
+from tournaments.selectors.archive import tournament_archive
+from tournaments.services.archive import (
+    ArchiveError,
+    ImportOutcome,
+    import_tournament_archive,
+    plan_archive,
+)
+
+PUBLISH_PATH = "/api/publish/"
+REGISTRY_PATH = "/api/registry/"
+MAX_BACKOFF_SECONDS = 300
+
+
+class NotYourClub(Exception):
+    """The token's club does not host this tournament."""
+
+
+def hash_token(raw: str) -> str:
+    return hashlib.sha256(raw.strip().encode()).hexdigest()
+
+
+@transaction.atomic
+def issue_token(
+    *, club: Club, user: AbstractBaseUser | None = None, label: str = ""
+) -> tuple[PublishToken, str]:
+    """A new token for ``club``: the row and the token itself (shown once, kept nowhere)."""
+    raw = secrets.token_urlsafe(32)
+    token = PublishToken.objects.create(
+        club=club,
+        label=label.strip()[:80],
+        token_hash=hash_token(raw),
+        created_by=user if getattr(user, "pk", None) else None,
+    )
+    return token, raw
+
+
+@transaction.atomic
+def revoke_token(*, token: PublishToken) -> PublishToken:
+    locked = PublishToken.objects.select_for_update().get(pk=token.pk)
+    if locked.revoked_at is None:
+        locked.revoked_at = timezone.now()
+        locked.save(update_fields=["revoked_at"])
+    return locked
+
+
+def token_for(raw: str) -> PublishToken | None:
+    """The live token ``raw`` is, or None (unknown or revoked)."""
+    if not raw:
+        return None
+    return (
+        PublishToken.objects.select_related("club")
+        .filter(token_hash=hash_token(raw), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def _registry_id(value: Any) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def _host_club(data: Mapping[str, Any]) -> Club | None:
+    settings = data.get("tournament") or {}
+    short = settings.get("host_club") or ""
+    for club in data.get("clubs") or []:
+        if isinstance(club, Mapping) and club.get("short_name") == short:
+            found = Club.objects.filter(uuid=_registry_id(club.get("uuid"))).first()
+            if found is not None:
+                return found
+    return Club.objects.filter(short_name=short).first() if short else None
+
+
+@transaction.atomic
+def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOutcome:
+    """Import a published archive; NotYourClub if the token's club does not host it,
+    ArchiveError if it cannot be imported (nothing written)."""
+    existing = Tournament.objects.filter(archive_id=_registry_id(data.get("archive_id"))).first()
+    if _host_club(data) != token.club or (existing and existing.host_club_id != token.club_id):
+        raise NotYourClub(
+            _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
+        )
+    # Member numbers are the token's club's to name: another club's guest is found by registry
+    # id or name, never by quoting that club's numbers (as for an upload).
+    own = frozenset({token.club_id})
+    plan = plan_archive(data=data, own_club_ids=own)
+    choices = {unknown.key: ClubChoice(NO_CLUB) for unknown in plan.unknown_clubs}
+    outcome = import_tournament_archive(
+        data=data, allow_unfinished=True, club_choices=choices, actor=str(token), own_club_ids=own
+    )
+    PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return outcome
+
+
+@transaction.atomic
+def load_registry(*, data: Mapping[str, Any]) -> dict[str, int]:
+    """On the laptop: take the season server's clubs and players as they are there, by
+    registry id (a club of the same short name takes the server's id). Returns counts."""
+    if data.get("format") != "cego-club/registry":
+        raise ValueError(_("The answer is not a Cego Club registry."))
+    counts = {"clubs": 0, "players_new": 0, "players_updated": 0}
+    club_of: dict[str, Club] = {}
+    for row in data.get("clubs", []):
+        club = Club.objects.filter(uuid=row["uuid"]).first()
+        if club is None:
+            club = Club.objects.filter(short_name=row["short_name"]).first() or Club(
+                short_name=row["short_name"]
+            )
+            club.uuid = uuid.UUID(row["uuid"])
+            counts["clubs"] += 1
+        if (
+            club_key(club.name or "") != club_key(row["name"])
+            and Club.objects.filter(name=row["name"]).exclude(pk=club.pk).exists()
+        ):
+            raise ValueError(_("Two clubs here are named %(name)s.") % {"name": row["name"]})
+        club.name, club.town = row["name"], row.get("town") or club.town or "–"
+        club.save()
+        club_of[row["uuid"]] = club
+    known = {
+        str(p.uuid): p
+        for p in Player.objects.filter(uuid__in=[r["uuid"] for r in data.get("players", [])])
+    }
+    for row in data.get("players", []):
+        player = known.get(row["uuid"])
+        if player is None:
+            player = Player(uuid=uuid.UUID(row["uuid"]))
+            counts["players_new"] += 1
+        else:
+            counts["players_updated"] += 1
+        player.first_name, player.last_name = row["first_name"], row["last_name"]
+        player.birth_year, player.category = row.get("birth_year"), row.get("category") or "open"
+        player.save()
+        for membership in row.get("memberships", []):
+            club = club_of.get(membership["club"])
+            if club is None:
+                continue
+            number = membership.get("member_number") or ""
+            if (
+                number
+                and Membership.objects.filter(club=club, member_number=number)
+                .exclude(player=player)
+                .exists()
+            ):
+                number = ""
+            Membership.objects.update_or_create(
+                player=player, club=club, defaults={"member_number": number}
+            )
+    return counts
+
+
+def fetch_registry(*, url: str, token: str) -> dict[str, int]:
+    return load_registry(data=request(url, token=token, path=REGISTRY_PATH))
+
+
+# The laptop's queue.
+
+
+def follow(*, url: str, token: str, tournaments=None) -> list[Publication]:
+    """Queue every tournament here (or those given) for ``url``: sent whenever it changes."""
+    rows = []
+    for tournament in tournaments if tournaments is not None else Tournament.objects.all():
+        publication, _created = Publication.objects.update_or_create(
+            tournament=tournament, url=url, defaults={"token": token}
+        )
+        rows.append(publication)
+    return rows
+
+
+def publish(*, publication: Publication, force: bool = False) -> dict[str, Any]:
+    """Send the tournament's newest revision now (no lock held while waiting for the
+    network); PublishError when it did not arrive or was refused. Content sent before is
+    not sent again unless ``force``."""
+    tournament = Tournament.objects.get(pk=publication.tournament_id)
+    archive = tournament_archive(tournament=tournament)
+    if archive["content_hash"] == publication.sent_hash and not force:
+        answer = {"status": "unchanged"}
+    else:
+        try:
+            answer = request(
+                publication.url, token=publication.token, path=PUBLISH_PATH, payload=archive
+            )
+        except PublishError as error:
+            failures = publication.failures + 1
+            delay = min(MAX_BACKOFF_SECONDS, 2**failures)
+            Publication.objects.filter(pk=publication.pk).update(
+                failures=failures,
+                last_error=error.message[:1000],
+                next_attempt_at=timezone.now() + dt.timedelta(seconds=delay),
+            )
+            raise
+    Publication.objects.filter(pk=publication.pk).update(
+        sent_revision=archive["revision"],
+        sent_hash=archive["content_hash"],
+        sent_at=timezone.now(),
+        failures=0,
+        last_error="",
+        next_attempt_at=None,
+    )
+    return answer
+
+
+def due_publications() -> list[Publication]:
+    """The queue's rows whose tournament changed since it was sent and whose wait is over."""
+    now = timezone.now()
+    due = []
+    for publication in Publication.objects.select_related("tournament"):
+        if publication.next_attempt_at is not None and publication.next_attempt_at > now:
+            continue
+        if publication.sent_revision != publication.tournament.revision:
+            due.append(publication)
+    return due
+
+
+__all__ = ["ArchiveError", "NotYourClub", "PublishError"]

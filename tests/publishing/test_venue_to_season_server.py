@@ -1,0 +1,194 @@
+"""A season of laptops, as two real processes: the season server (gunicorn on PostgreSQL,
+this test's database) and a venue (``manage.py venue`` on SQLite in its data folder).
+
+Before the day the venue fetches the season's registry; started with --publish-to it sends
+its tournament whenever something changes: a deal entered at a table shows on the season
+server's public standings within 60 s; deals entered while the season server is stopped
+arrive once when it is back; a correction at the venue replaces the server's copy (with a log
+entry); a token of another club is refused, and so is a revoked one. The players fetched
+from the registry come back as the same records, the one new at the venue as a new one.
+"""
+
+import secrets
+import socket
+import sys
+import time
+
+import pytest
+from django.db import connection
+
+from clubs.models import Club, Membership, Player
+from publishing.services import issue_token, revoke_token
+from seasons.models import Season
+from tests.servers import (
+    Phone,
+    clean_env,
+    http_get,
+    json_from,
+    manage,
+    start_gunicorn,
+    start_venue,
+    stored,
+)
+from tournaments.models import Deal, DealChange, Tournament, TournamentChange
+from tournaments.selectors.standings import tournament_standings
+from tournaments.tables_standings import signed_html
+
+pytestmark = [pytest.mark.servers, pytest.mark.django_db(transaction=True)]
+
+SEASON = "Schwarzwald-Cup 2026/27"
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return (
+        f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+        f"/{db['NAME']}"
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(condition, *, timeout: float, what: str) -> float:
+    """Seconds until ``condition()`` held; fails after ``timeout``."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.5)
+    pytest.fail(f"not within {timeout} s: {what}")
+
+
+def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path):
+    if connection.vendor != "postgresql":
+        pytest.skip("the season server runs on PostgreSQL; run with DATABASE_URL=postgres://…")
+    # The season server's registry and season.
+    club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")
+    other = Club.objects.create(name="Cego-Club Triberg", short_name="CC Tr", town="Triberg")
+    registered = []
+    for index, (first, last) in enumerate([("Anna", "Faller"), ("Bernd", "Gut"), ("Clara", "Hu")]):
+        player = Player.objects.create(first_name=first, last_name=last)
+        Membership.objects.create(player=player, club=club, member_number=f"M{index}")
+        registered.append(player)
+    Season.objects.create(name=SEASON, starts_on="2026-09-01", ends_on="2027-06-30")
+    _row, token = issue_token(club=club, label="Laptop")
+    _other_row, other_token = issue_token(club=other)
+
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="cego_club.settings",
+        DEBUG="0",
+        HTTPS="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url(),
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    assert manage("collectstatic", "--no-input", "-v", "0", env=env).returncode == 0
+    port = free_port()
+    data = tmp_path / "venue-data"
+    venue_env = clean_env()
+    server = venue = None
+    try:
+        server = start_gunicorn(log=tmp_path / "season-1.log", env=env, port=port)
+        fetched = manage(
+            "fetch_registry", "--from", server.url, "--token", token, "--data", str(data),
+            env=venue_env,
+        )  # fmt: skip
+        assert fetched.returncode == 0, fetched.stderr
+        seed = json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "seed", str(data), "CF Br", SEASON],
+            env=venue_env,
+        )
+        assert seed["players"][:3] == [str(p.uuid) for p in registered]  # the server's records
+        venue = start_venue(
+            data,
+            log=tmp_path / "venue.log",
+            env=venue_env,
+            extra=("--publish-to", server.url, "--publish-token", token),
+        )
+        phone = Phone(seed["token"])
+        phone.sit_down(venue.url)
+        status, location, page = phone.enter_deal(venue.url, 1)
+        assert stored(status, location, seed["token"]), page[:300]
+
+        def on_server() -> Tournament | None:
+            return Tournament.objects.filter(archive_id=seed["archive_id"]).first()
+
+        def deals_on_server() -> int:
+            return Deal.objects.filter(
+                table__round__tournament__archive_id=seed["archive_id"]
+            ).count()
+
+        seconds = wait_until(lambda: deals_on_server() == 1, timeout=60, what="deal 1 published")
+        published = on_server()
+        assert published.season.name == SEASON and published.host_club == club
+        status, standings = http_get(f"{server.url}/tournaments/{published.pk}/standings/")
+        leader = tournament_standings(tournament=published).rows[0]
+        assert status == 200 and signed_html(leader.total) in standings
+        print(f"deal 1 on the season server after {seconds:.1f} s")
+
+        # The season server is away for a while; the hall plays on.
+        server.stop()
+        for number in (2, 3):
+            status, location, page = phone.enter_deal(venue.url, number)
+            assert stored(status, location, seed["token"]), page[:300]
+        time.sleep(6)
+        server = start_gunicorn(log=tmp_path / "season-2.log", env=env, port=port)
+        wait_until(lambda: deals_on_server() == 3, timeout=90, what="deals 2 and 3 arrived")
+        created = DealChange.objects.filter(
+            deal__table__round__tournament__archive_id=seed["archive_id"], action="created"
+        )
+        assert created.count() == 3  # each deal once
+        assert Tournament.objects.filter(archive_id=seed["archive_id"]).count() == 1
+
+        # A correction at the venue replaces the server's copy.
+        before = list(Deal.objects.get(table__round__tournament=published, number=1).scores)
+        corrected = json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "correct", str(data)]
+            + [str(seed["tournament"])],
+            env=venue_env,
+        )
+        assert corrected["scores"] != before
+        wait_until(
+            lambda: (
+                list(Deal.objects.get(table__round__tournament=published, number=1).scores)
+                == corrected["scores"]
+            ),
+            timeout=60,
+            what="the correction arrived",
+        )
+        log = TournamentChange.objects.filter(tournament=published, action="archive_replaced")
+        assert any(row.after["changed"] == ["r1-t1-d1"] for row in log)
+
+        # The players: the registry's come back as the same records, the new one is new.
+        players = dict(
+            Tournament.objects.get(pk=published.pk).entries.values_list("number", "player")
+        )
+        assert [players[n] for n in (1, 2, 3)] == [p.pk for p in registered]
+        assert str(Player.objects.get(pk=players[4]).uuid) == seed["players"][3]
+
+        # Another club's token is refused; so is a revoked one.
+        refused = manage(
+            "publish", "--to", server.url, "--token", other_token,
+            "--tournament", str(seed["tournament"]), "--data", str(data), env=venue_env,
+        )  # fmt: skip
+        assert refused.returncode != 0 and "CF Br" not in refused.stdout
+        assert "Cego-Club Triberg" in refused.stderr, refused.stderr  # the token's club
+        revoke_token(token=_row)
+        revoked = manage(
+            "publish", "--to", server.url, "--token", token,
+            "--tournament", str(seed["tournament"]), "--data", str(data), env=venue_env,
+        )  # fmt: skip
+        assert revoked.returncode != 0 and "revoked" in revoked.stderr, revoked.stderr
+        assert Deal.objects.filter(table__round__tournament=published).count() == 3
+    finally:
+        for process in (venue, server):
+            if process is not None:
+                process.stop()
+    assert "Traceback" not in venue.output(), venue.output()[-3000:]
+    assert "Traceback" not in server.output(), server.output()[-3000:]

@@ -1,0 +1,71 @@
+"""The venue side of the publishing test (``python -m tests.publishing_seed ACTION DIR …``),
+run as its own process on the venue's data folder, as the organiser's desk would act.
+
+- ``seed DIR CLUB SEASON``: a tournament hosted by CLUB (fetched from the season server) in a
+  season named SEASON; one table of four: three of the club's fetched players and one player
+  new at the venue. Prints JSON: tournament, table token, archive id, the players' ids.
+- ``correct DIR TOURNAMENT``: deal 1 of table 1 corrected (the Cego lost with 20).
+"""
+
+import json
+import os
+import sys
+
+
+def main() -> None:
+    action, data = sys.argv[1], sys.argv[2]
+    from venue.environment import prepare_environment
+
+    prepare_environment(["manage.py", "venue", "--data", data])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "cego_club.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+    from clubs.models import Club, Player
+    from seasons.models import Season
+    from tests.factories import EntryFactory, TournamentFactory
+    from tournaments.models import Deal, Round, Seat, Table
+    from tournaments.services.results import revise_deal
+
+    if action == "seed":
+        club = Club.objects.get(short_name=sys.argv[3])
+        season = Season.objects.create(
+            name=sys.argv[4], starts_on="2026-09-01", ends_on="2027-06-30"
+        )
+        tournament = TournamentFactory(
+            rules_slug="swm", deals_per_round=6, host_club=club, season=season, date="2026-11-28"
+        )
+        players = list(Player.objects.filter(memberships__club=club).order_by("last_name")[:3])
+        players.append(Player.objects.create(first_name="Nele", last_name="Neuhier"))
+        round_ = Round.objects.create(tournament=tournament, number=1, draw_seed=1)
+        table = Table.objects.create(round=round_, number=1)
+        for position, player in enumerate(players):
+            entry = EntryFactory(tournament=tournament, player=player, number=position + 1)
+            Seat.objects.create(table=table, round=round_, position=position, entry=entry)
+        print(
+            json.dumps(
+                {
+                    "tournament": tournament.pk,
+                    "token": table.token,
+                    "archive_id": str(tournament.archive_id),
+                    "players": [str(p.uuid) for p in players],
+                }
+            )
+        )
+    elif action == "correct":
+        deal = Deal.objects.get(table__round__tournament_id=int(sys.argv[3]), number=1)
+        revised = revise_deal(
+            deal=deal,
+            inputs={"contract": "eine", "declarer": 2, "declarer_points": 20},
+            expected_version=deal.version,
+            actor="desk",
+            reason="wrong card points",
+        )
+        print(json.dumps({"scores": list(revised.scores)}))
+
+
+if __name__ == "__main__":
+    main()
