@@ -434,8 +434,14 @@ def test_an_archive_upload_neither_reads_nor_adds_to_another_clubs_members(world
     second.update(first_name="Neu", last_name="Mitglied", club="CC B", member_number="B-NEU")
     upload = io.BytesIO(json.dumps(archive).encode())
     upload.name = "archiv.json"
-    response = client_for(world, "gast").post(
-        reverse("tournaments:archive_upload"), {"file": upload}
+    gast = client_for(world, "gast")
+    url = reverse("tournaments:archive_upload")
+    preview = gast.post(url, {"file": upload})
+    assert preview.status_code == 200, preview.content.decode()[:2000]
+    # the preview matched nobody by club A's numbers either
+    assert MARKS["a_no"] not in preview.content.decode()
+    response = gast.post(
+        url, {"content": preview.context["content"], "step": "confirm", "allow_unfinished": "1"}
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     copy_ = Tournament.objects.get(name="Turnier B2")

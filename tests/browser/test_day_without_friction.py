@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from tests.browser.phones import PHONE_AGENTS
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.models import Deal, Round
 from tournaments.services.draws import draw_next_round
@@ -49,7 +50,10 @@ def desk(browser, live_server, django_user_model, size):
 
 
 def phone(browser, live_server, table, seat, size="phone"):
-    page = browser.new_context(locale="de-DE", viewport=SIZES[size]).new_page()
+    """The phone of the player at ``seat``: a device of its own (the same address and browser
+    would be one phone to the app, which may not confirm its own deal)."""
+    agent = f"{PHONE_AGENTS[seat % len(PHONE_AGENTS)]} seat/{seat}"
+    page = browser.new_context(locale="de-DE", viewport=SIZES[size], user_agent=agent).new_page()
     page.goto(f"{live_server.url}/t/{table.token}/")
     with page.expect_navigation():
         page.click(f"button[name=position][value='{seat}']")

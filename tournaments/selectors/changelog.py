@@ -9,12 +9,21 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
 from django.core.paginator import Page, Paginator
 from django.db.models import CharField, Value
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.deal_words import change_texts
-from tournaments.models import DealChange, RoundChange, Seat, Tournament, TournamentChange
+from tournaments.models import (
+    DealChange,
+    Entry,
+    RoundChange,
+    Seat,
+    Tournament,
+    TournamentChange,
+)
 from tournaments.rule_snapshot import rule_source_of
 
 
@@ -36,19 +45,55 @@ class LogLine:
 
     @property
     def before_text(self) -> str:
-        return self.words[0] if self.words is not None else as_text(self.before)
+        if self.words is not None:
+            return self.words[0]
+        return "" if self.before is None else as_text(self.before)
 
     @property
     def after_text(self) -> str:
-        return self.words[1] if self.words is not None else as_text(self.after)
+        if self.words is not None:
+            return self.words[1]
+        return "" if self.after is None else as_text(self.after)
+
+
+# What a logged key means, where it is not a field of the tournament or of an entry.
+LOGGED_KEYS = {
+    "seed": gettext_lazy("random number of the draw"),
+    "tables": gettext_lazy("tables"),
+    "minutes": gettext_lazy("minutes"),
+    "first": gettext_lazy("start number"),
+    "second": gettext_lazy("and start number"),
+    "player": gettext_lazy("start number"),
+    "name": gettext_lazy("name"),
+    "from_deal": gettext_lazy("from deal"),
+    "reason": gettext_lazy("reason"),
+    "revision": gettext_lazy("revision"),
+    "content_hash": gettext_lazy("content fingerprint"),
+}
+
+
+def key_label(key: str) -> str:
+    """A logged key in the reader's words: the field's own name (``withdrawn_after_round`` →
+    "withdrawn after round"), else ``LOGGED_KEYS``; a start number stays as it is."""
+    if key in LOGGED_KEYS:
+        return str(LOGGED_KEYS[key])
+    for model in (Tournament, Entry):
+        try:
+            return str(model._meta.get_field(key.removesuffix("_id")).verbose_name)
+        except FieldDoesNotExist:
+            continue
+    return key
 
 
 def as_text(value: Any) -> str:
-    """A logged value, short and readable: ``key: value, …``; lists joined by " / "."""
+    """A logged value, short and readable: ``label: value, …`` with the keys in words, yes
+    and no for flags; lists joined by " / "."""
     if value is None:
-        return ""
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     if isinstance(value, dict):
-        return ", ".join(f"{key}: {as_text(item)}" for key, item in value.items())
+        return ", ".join(f"{key_label(str(key))}: {as_text(item)}" for key, item in value.items())
     if isinstance(value, list | tuple):
         return " / ".join(as_text(item) for item in value)
     return str(value)

@@ -421,6 +421,12 @@ def _plan_players(
         )
         planned.append(item)
         player = by_uuid.get(_uuid(row.get("uuid")))
+        if player is not None and player.search_key != player_key(
+            row["first_name"], row["last_name"]
+        ):
+            # A registry id under another name is no proof: anyone could copy the id of
+            # another club's member into an archive. The name decides below.
+            player = None
         how = _("registry id")
         number = str(row.get("member_number") or "").strip()
         runs_club = club is not None and (own_club_ids is None or club.pk in own_club_ids)
