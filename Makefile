@@ -56,6 +56,7 @@ bench: install
 	$(BIN)/python bench/bench_season_standings.py
 	$(BIN)/python bench/bench_spectators.py
 	$(BIN)/python bench/bench_entry.py
+	$(BIN)/python bench/bench_five_seasons.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist
