@@ -193,31 +193,42 @@ def test_the_download_is_for_organisers(client, season, organiser, visitor):
     assert book["Deals"].max_row == 5
 
 
+def convert(soffice: str, season, folder: str, target: str) -> None:
+    """The season's workbook (in English) written to ``folder`` as season.xlsx and converted
+    there by LibreOffice to ``target`` (a filter as ``--convert-to`` takes it)."""
+    path = Path(folder) / "season.xlsx"
+    with translation.override("en"):
+        path.write_bytes(season_workbook(season))
+    # A profile of its own: a user's running LibreOffice must not catch the conversion.
+    profile = Path(folder) / "profile"
+    result = subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{profile}",
+            "--headless",
+            "--convert-to",
+            target,
+            "--outdir",
+            folder,
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr
+
+
 def test_libreoffice_opens_the_workbook_with_every_deal(season, organiser):
     soffice = require_tool("soffice", "the workbook check converts it with libreoffice-calc")
     build(season, organiser, extra_tables=2)
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "season.xlsx"
-        with translation.override("en"):
-            path.write_bytes(season_workbook(season))
-        # A profile of its own: a user's running LibreOffice must not catch the conversion.
-        profile = Path(folder) / "profile"
-        result = subprocess.run(
-            [
-                soffice,
-                f"-env:UserInstallation=file://{profile}",
-                "--headless",
-                "--convert-to",
-                "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,5",
-                "--outdir",
-                folder,
-                str(path),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=180,
+        convert(
+            soffice,
+            season,
+            folder,
+            "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,5",
         )
-        assert result.returncode == 0, result.stderr
         deals_csv = Path(folder) / "season-Deals.csv"
         assert deals_csv.exists(), sorted(p.name for p in Path(folder).iterdir())
         rows = list(csv.reader(deals_csv.read_text(encoding="utf-8").splitlines()))
@@ -290,26 +301,7 @@ def test_libreoffice_prints_every_sheet_one_page_wide(season, organiser, pdftote
     soffice = require_tool("soffice", "the print check converts it with libreoffice-calc")
     build(season, organiser)
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "season.xlsx"
-        with translation.override("en"):
-            path.write_bytes(season_workbook(season))
-        profile = Path(folder) / "profile"
-        result = subprocess.run(
-            [
-                soffice,
-                f"-env:UserInstallation=file://{profile}",
-                "--headless",
-                "--convert-to",
-                "pdf",
-                "--outdir",
-                folder,
-                str(path),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        assert result.returncode == 0, result.stderr
+        convert(soffice, season, folder, "pdf")
         text = subprocess.run(
             [pdftotext, "-layout", str(Path(folder) / "season.pdf"), "-"],
             capture_output=True,
