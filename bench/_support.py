@@ -113,6 +113,24 @@ def build_tournament(
     return tournament
 
 
+def seat_round(tournament, *, number: int, entries: list, rng: random.Random, **fields):
+    """Round ``number`` of ``tournament`` with ``entries`` shuffled onto tables of four, bulk
+    created (no draw, no log: the archives the season benches build). Returns its tables."""
+    from tournaments.models import Round, Seat, Table
+
+    round_ = Round.objects.create(tournament=tournament, number=number, draw_seed=number, **fields)
+    Table.objects.bulk_create(Table(round=round_, number=n + 1) for n in range(len(entries) // 4))
+    tables = list(Table.objects.filter(round=round_).order_by("number"))
+    order = entries[:]
+    rng.shuffle(order)
+    Seat.objects.bulk_create(
+        Seat(table=table, round=round_, position=p, entry=order[n * 4 + p])
+        for n, table in enumerate(tables)
+        for p in range(4)
+    )
+    return tables
+
+
 def enter_deals(table, *, rules, rng: random.Random, deals: int) -> None:
     """Deals 1 to ``deals`` at ``table``, plausible ones, entered through the result service."""
     from tournaments import demo

@@ -26,7 +26,7 @@ import statistics
 import time
 import urllib.request
 
-from _support import Waitress, scratch_database, setup_django
+from _support import Waitress, scratch_database, seat_round, setup_django
 
 POOL = 400
 PLAYERS = 148
@@ -62,7 +62,7 @@ def build_season(
     from rules.builtin_sources import builtin_data
     from seasons.models import Season
     from tournaments import demo
-    from tournaments.models import Deal, Entry, Round, Seat, Table, Tournament
+    from tournaments.models import Deal, Entry, Tournament
     from tournaments.rule_snapshot import rule_source_of
     from tournaments.services.results import TableFacts, compute_scores
 
@@ -100,20 +100,7 @@ def build_season(
         entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
         deals = []
         for number in range(1, ROUNDS + 1):
-            round_ = Round.objects.create(
-                tournament=tournament, number=number, draw_seed=number, state="closed"
-            )
-            Table.objects.bulk_create(
-                Table(round=round_, number=n + 1) for n in range(len(entries) // 4)
-            )
-            tables = list(Table.objects.filter(round=round_).order_by("number"))
-            order = entries[:]
-            rng.shuffle(order)
-            Seat.objects.bulk_create(
-                Seat(table=table, round=round_, position=p, entry=order[n * 4 + p])
-                for n, table in enumerate(tables)
-                for p in range(4)
-            )
+            tables = seat_round(tournament, number=number, entries=entries, rng=rng, state="closed")
             for table in tables:
                 for deal_number in range(1, deals_per_round + 1):
                     record, scores = rng.choice(pool_of_deals)

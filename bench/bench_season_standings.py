@@ -14,13 +14,13 @@ import random
 import statistics
 import time
 
-from _support import scratch_database, setup_django
+from _support import scratch_database, seat_round, setup_django
 
 
 def build_season(*, tournaments: int, players: int):
     from clubs.models import Club, Membership, Player
     from seasons.models import Season
-    from tournaments.models import Deal, Entry, Round, Seat, Table, Tournament
+    from tournaments.models import Deal, Entry, Tournament
     from tournaments.services.setup import rule_source_data
 
     rng = random.Random(1)
@@ -51,18 +51,7 @@ def build_season(*, tournaments: int, players: int):
         )
         entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
         for number in (1, 2):
-            round_ = Round.objects.create(tournament=tournament, number=number, draw_seed=number)
-            Table.objects.bulk_create(
-                Table(round=round_, number=n + 1) for n in range(len(entries) // 4)
-            )
-            tables = list(Table.objects.filter(round=round_).order_by("number"))
-            order = entries[:]
-            rng.shuffle(order)
-            Seat.objects.bulk_create(
-                Seat(table=table, round=round_, position=p, entry=order[n * 4 + p])
-                for n, table in enumerate(tables)
-                for p in range(4)
-            )
+            tables = seat_round(tournament, number=number, entries=entries, rng=rng)
             deals = []
             for table in tables:
                 for deal_number in range(1, 25):
