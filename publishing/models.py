@@ -45,7 +45,11 @@ class PublishToken(models.Model):
 
 
 class Publication(models.Model):
-    """On the laptop: a tournament to be sent to a season server, and how far it got."""
+    """On the laptop: a tournament to be sent to a season server, and how far it got.
+
+    The position is what the server acknowledged last: the tournament's revision, its state
+    (the digest of all its archive items) and each item's digest, so that the next batch holds
+    only the items whose digest differs (``publishing.outbox``)."""
 
     tournament = models.ForeignKey(
         Tournament,
@@ -55,9 +59,15 @@ class Publication(models.Model):
     )
     url = models.URLField(_("season server"), max_length=300)
     token = models.CharField(_("token"), max_length=100)
+    # Sent and acknowledged by the server: the revision, the state digest ("" = the server
+    # holds nothing we know of: the next batch is a snapshot) and the digest of each item.
     sent_revision = models.PositiveIntegerField(_("revision sent"), null=True, blank=True)
     sent_hash = models.CharField(_("content sent"), max_length=64, blank=True)
+    sent_digests = models.JSONField(_("items sent"), default=dict, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    # The server refused this revision for a reason sending again cannot mend (shown to the
+    # organiser); tried again once the tournament changes, or when the organiser asks.
+    refused_revision = models.PositiveIntegerField(_("revision refused"), null=True, blank=True)
     failures = models.PositiveIntegerField(_("failed attempts"), default=0)
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True)

@@ -1,11 +1,12 @@
-"""What publishing does when the venue server starts with --publish-to."""
+"""What publishing does when the venue server starts, and when a tournament changes."""
 
 from __future__ import annotations
 
 from django.dispatch import receiver
 
-from publishing import worker
+from publishing import sender as outbox_sender
 from publishing.client import check_url
+from tournaments.signals import revision_committed
 from venue.signals import serving_started
 
 
@@ -13,6 +14,11 @@ from venue.signals import serving_started
 def start_sender(sender, *, publish_to=None, publish_token=None, **kwargs) -> None:
     """Always: a tournament's page may name a season server later (its own publication)."""
     if publish_to and publish_token:
-        worker.start(url=check_url(publish_to), token=publish_token)
+        outbox_sender.start(url=check_url(publish_to), token=publish_token)
     else:
-        worker.start(url=None, token="")
+        outbox_sender.start(url=None, token="")
+
+
+@receiver(revision_committed, dispatch_uid="publishing.wake_sender")
+def wake_sender(sender, **kwargs) -> None:
+    outbox_sender.wake()

@@ -11,7 +11,6 @@ players enter without a club) and uncertain players take the preview's first off
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import secrets
 import uuid
@@ -39,7 +38,6 @@ from tournaments.services.archive import (
 
 PUBLISH_PATH = "/api/publish/"
 REGISTRY_PATH = "/api/registry/"
-MAX_BACKOFF_SECONDS = 300
 
 
 class NotYourClub(Exception):
@@ -196,51 +194,6 @@ def follow(*, url: str, token: str, tournaments=None) -> list[Publication]:
         )
         rows.append(publication)
     return rows
-
-
-def publish(*, publication: Publication, force: bool = False) -> dict[str, Any]:
-    """Send the tournament's newest revision now (no lock held while waiting for the
-    network); PublishError when it did not arrive or was refused. Content sent before is
-    not sent again unless ``force``."""
-    tournament = Tournament.objects.get(pk=publication.tournament_id)
-    archive = tournament_archive(tournament=tournament)
-    if archive["content_hash"] == publication.sent_hash and not force:
-        answer = {"status": "unchanged"}
-    else:
-        try:
-            answer = request(
-                publication.url, token=publication.token, path=PUBLISH_PATH, payload=archive
-            )
-        except PublishError as error:
-            failures = publication.failures + 1
-            delay = min(MAX_BACKOFF_SECONDS, 2**failures)
-            Publication.objects.filter(pk=publication.pk).update(
-                failures=failures,
-                last_error=error.message[:1000],
-                next_attempt_at=timezone.now() + dt.timedelta(seconds=delay),
-            )
-            raise
-    Publication.objects.filter(pk=publication.pk).update(
-        sent_revision=archive["revision"],
-        sent_hash=archive["content_hash"],
-        sent_at=timezone.now(),
-        failures=0,
-        last_error="",
-        next_attempt_at=None,
-    )
-    return answer
-
-
-def due_publications() -> list[Publication]:
-    """The queue's rows whose tournament changed since it was sent and whose wait is over."""
-    now = timezone.now()
-    due = []
-    for publication in Publication.objects.select_related("tournament"):
-        if publication.next_attempt_at is not None and publication.next_attempt_at > now:
-            continue
-        if publication.sent_revision != publication.tournament.revision:
-            due.append(publication)
-    return due
 
 
 __all__ = ["ArchiveError", "NotYourClub", "PublishError"]

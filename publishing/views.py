@@ -4,6 +4,8 @@ And the organisers' pages: a club's tokens, a tournament's season server."""
 
 from __future__ import annotations
 
+import zlib
+
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,9 +16,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club
 from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from publishing import outbox
 from publishing.forms import PublicationForm, TokenForm
+from publishing.inbox import Refused, held_state, receive_changes
 from publishing.models import Publication, PublishToken
 from publishing.selectors import registry
+from publishing.sender import wake
 from publishing.services import (
     NotYourClub,
     follow,
@@ -29,6 +34,39 @@ from tournaments.models import Tournament
 from tournaments.services.archive import ArchiveError, parse_archive
 
 MAX_BYTES = 50 * 1024 * 1024
+# Unpacked, a 4,000-deal tournament's archive is about 3 MB; a gzip body may not unpack to
+# more than this (a small body that unpacks to gigabytes is refused, not unpacked).
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def read_body(request, *, limit: int) -> bytes:
+    """The request's body, gzip unpacked, read past Django's form-post cap (an API body is
+    not a form) but never beyond ``limit``."""
+    length = int(request.META.get("CONTENT_LENGTH") or 0)
+    if length > limit:
+        raise BodyTooLarge(
+            _("The request is too large (%(size)s MB; at most %(limit)s MB).")
+            % {"size": length // 2**20, "limit": limit // 2**20}
+        )
+    raw = request.read(limit + 1)
+    if len(raw) > limit:
+        raise BodyTooLarge(_("The request is too large (at most %(limit)s MB).") % {"limit": limit // 2**20})
+    if (request.headers.get("Content-Encoding") or "").lower() == "gzip":
+        unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        try:
+            raw = unpacker.decompress(raw, MAX_UNPACKED_BYTES + 1)
+        except zlib.error as error:
+            raise ArchiveError(_("The request is not valid gzip: %(error)s") % {"error": error}) from error
+        if len(raw) > MAX_UNPACKED_BYTES or unpacker.unconsumed_tail:
+            raise BodyTooLarge(
+                _("The request unpacks to more than %(limit)s MB.")
+                % {"limit": MAX_UNPACKED_BYTES // 2**20}
+            )
+    return raw
 
 
 def _token(request):
@@ -67,7 +105,54 @@ def registry_endpoint(request):
     return JsonResponse(registry(), json_dumps_params={"ensure_ascii": False})
 
 
+def _changes_answer(applied) -> dict:
+    return {
+        "status": applied.status,
+        "tournament": applied.tournament.pk,
+        "revision": applied.tournament.archive_revision,
+        "state": applied.state,
+    }
+
+
+@csrf_exempt
+@require_POST
+def changes_endpoint(request):
+    """A laptop's batch of changes (``publishing.inbox``): JSON, gzip-compressed or not."""
+    token = _token(request)
+    if token is None:
+        return JsonResponse({"error": _("Unknown or revoked token."), "code": "token"}, status=401)
+    try:
+        raw = read_body(request, limit=MAX_BYTES)
+        applied = receive_changes(token=token, raw=raw)
+    except NotYourClub as error:
+        return JsonResponse({"error": str(error), "code": "not_your_club"}, status=403)
+    except BodyTooLarge as error:
+        return JsonResponse({"error": str(error), "code": "too_large"}, status=413)
+    except ArchiveError as error:
+        return JsonResponse({"error": error.message, "code": "invalid"}, status=400)
+    except Refused as error:
+        return JsonResponse(
+            {"error": error.message, "code": error.code, **error.answer}, status=409
+        )
+    return JsonResponse(_changes_answer(applied))
+
+
+@require_GET
+def state_endpoint(request, archive_id):
+    """What this server holds of a tournament of the token's club: its state digest and
+    revision (and with ``?digests=1`` each item's digest), for a laptop to check its
+    position."""
+    token = _token(request)
+    if token is None:
+        return JsonResponse({"error": _("Unknown or revoked token."), "code": "token"}, status=401)
+    return JsonResponse(
+        held_state(token=token, archive_id=archive_id, digests=request.GET.get("digests") == "1")
+    )
+
+
 urlpatterns = [
+    path("api/publish/changes/", changes_endpoint, name="publish_changes"),
+    path("api/publish/state/<uuid:archive_id>/", state_endpoint, name="publish_state"),
     path("api/publish/", publish_endpoint, name="publish"),
     path("api/registry/", registry_endpoint, name="registry"),
 ]
@@ -109,6 +194,12 @@ def club_tokens(request, pk: int):
 def tournament_publication(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
+    if request.method == "POST" and request.POST.get("retry", "").isdigit():
+        publication = get_object_or_404(Publication, pk=request.POST["retry"], tournament=tournament)
+        outbox.retry(publication=publication)
+        wake()
+        messages.success(request, _("The tournament is sent again."))
+        return redirect("publishing:tournament_publication", pk=tournament.pk)
     form = PublicationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         follow(

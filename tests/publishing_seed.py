@@ -5,6 +5,7 @@ run as its own process on the venue's data folder, as the organiser's desk would
   season named SEASON; one table of four: three of the club's fetched players and one player
   new at the venue. Prints JSON: tournament, table token, archive id, the players' ids.
 - ``correct DIR TOURNAMENT``: deal 1 of table 1 corrected (the Cego lost with 20).
+- ``deals DIR TOURNAMENT``: per deal (``r1-t1-d1``) its scores, status and history actions.
 """
 
 import json
@@ -65,6 +66,25 @@ def main() -> None:
             reason="wrong card points",
         )
         print(json.dumps({"scores": list(revised.scores)}))
+    elif action == "deals":
+        from tournaments.models import DealChange
+
+        history: dict[int, list[str]] = {}
+        for change in DealChange.objects.filter(
+            deal__table__round__tournament_id=int(sys.argv[3])
+        ).order_by("changed_at", "pk"):
+            history.setdefault(change.deal_id, []).append(change.action)
+        deals = {
+            f"r{deal.table.round.number}-t{deal.table.number}-d{deal.number}": {
+                "scores": list(deal.scores),
+                "status": deal.status,
+                "history": history.get(deal.pk, []),
+            }
+            for deal in Deal.objects.filter(
+                table__round__tournament_id=int(sys.argv[3])
+            ).select_related("table__round")
+        }
+        print(json.dumps({"deals": deals}))
 
 
 if __name__ == "__main__":

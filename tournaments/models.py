@@ -10,13 +10,14 @@ import uuid
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce, Length, Upper
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Category, Club, Player
+from tournaments.signals import revision_committed
 
 MAX_SEATS = 5
 # No deal and no round total comes anywhere near this; beyond it a number is a typing error
@@ -216,6 +217,8 @@ class Tournament(models.Model):
         self.revision = models.F("revision") + 1
         super().save(*args, **kwargs)
         self.refresh_from_db(fields=["revision"])
+        pk = self.pk
+        transaction.on_commit(lambda: revision_committed.send(sender=Tournament, tournament_id=pk))
 
     @property
     def allowed_table_sizes(self) -> frozenset[int]:

@@ -10,3 +10,7 @@ round_seating_changed = Signal()
 
 # The draw page is open: printouts of the round follow within a minute.
 printouts_ahead = Signal()
+
+# A tournament's revision moved and the transaction that moved it committed: ``tournament_id``
+# (None: several, e.g. a club renamed). The laptop's publishing sender wakes on it.
+revision_committed = Signal()

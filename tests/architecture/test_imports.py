@@ -105,7 +105,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("permissions", ["clubs.permissions"]),
     ("selectors", ["*.selectors", "*.selectors.*", "tournaments.caching"]),
-    ("services", ["*.services", "*.services.*", "publishing.worker"]),
+    ("services", ["*.services", "*.services.*", "publishing.outbox", "publishing.sender"]),
     ("forms", ["*.forms", "*.forms.*"]),
     (
         "documents",  # PDFs, workbooks and ranking tables, built from selectors

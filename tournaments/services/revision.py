@@ -9,9 +9,18 @@ reader never gets output older than the data it would read itself.
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models import F, Q
 
 from tournaments.models import Tournament
+from tournaments.signals import revision_committed
+
+
+def _announce(tournament_id: int | None) -> None:
+    # After the commit: a listener (the publishing sender) must see the change when it reads.
+    transaction.on_commit(
+        lambda: revision_committed.send(sender=Tournament, tournament_id=tournament_id)
+    )
 
 
 def bump_revision(*, tournament_id: int) -> None:
@@ -20,6 +29,7 @@ def bump_revision(*, tournament_id: int) -> None:
     Called last in a service, so that on PostgreSQL the tournament row stays locked for as
     short a time as possible (deal entries at different tables only meet here)."""
     Tournament.objects.filter(pk=tournament_id).update(revision=F("revision") + 1)
+    _announce(tournament_id)
 
 
 def bump_revisions_showing(*, player_id: int | None = None, club_id: int | None = None) -> int:
@@ -36,4 +46,7 @@ def bump_revisions_showing(*, player_id: int | None = None, club_id: int | None 
             | Q(entries__player__memberships__club_id=club_id)
         )
     showing = Tournament.objects.filter(shows).values("pk")
-    return Tournament.objects.filter(pk__in=showing).update(revision=F("revision") + 1)
+    bumped = Tournament.objects.filter(pk__in=showing).update(revision=F("revision") + 1)
+    if bumped:
+        _announce(None)
+    return bumped

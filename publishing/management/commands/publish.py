@@ -1,7 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from publishing import outbox
 from publishing.client import PublishError, check_url
-from publishing.services import follow, publish
+from publishing.sender import send
+from publishing.services import follow
 from tournaments.models import Tournament
 
 
@@ -21,7 +23,9 @@ class Command(BaseCommand):
         try:
             url = check_url(to)
             (publication,) = follow(url=url, token=token, tournaments=[found])
-            answer = publish(publication=publication, force=True)
+            outbox.retry(publication=publication)
+            publication.refresh_from_db()
+            status = send(publication=publication)
         except PublishError as error:
             raise CommandError(f"{to}: {error.message}") from error
-        self.stdout.write(f"{found}: {answer.get('status', 'sent')}")
+        self.stdout.write(f"{found}: {status}")

@@ -1,0 +1,135 @@
+"""The venue process's sender: wakes when a tournament's change commits, gathers the burst
+for a moment, and sends each followed tournament's batch of changes to the season server.
+
+It runs in its own daemon thread, so no request of the hall ever waits for it. A change
+commits → ``tournaments.signals.revision_committed`` → ``wake()``; a change made by another
+process (a command) is found by a cheap check every second. After a failure it tries again
+within seconds (``outbox.BACKOFF_SECONDS``), so a season server that is back is caught up at
+once; an answer it cannot act on is shown on the tournament's page instead of being retried.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.db import close_old_connections
+
+from publishing import outbox
+from publishing.client import PublishError, request
+from publishing.models import Publication
+from publishing.services import follow
+from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
+
+CHANGES_PATH = "/api/publish/changes/"
+# A burst of deals (a round's end) is gathered into one batch.
+GATHER_SECONDS = 0.15
+# Changes made outside this process (a command on the same data folder) are noticed this late.
+CHECK_SECONDS = 1.0
+# How often the sender asks the server whether it still holds what it acknowledged (it may
+# have been restored from an older backup while the hall had nothing new to send).
+VERIFY_SECONDS = 30.0
+STATE_PATH = "/api/publish/state/{archive_id}/"
+
+_wake = threading.Event()
+
+
+def wake() -> None:
+    _wake.set()
+
+
+def send(*, publication: Publication) -> str:
+    """Send what the server lacks of ``publication``'s tournament: ``"sent"`` or
+    ``"unchanged"``; ``PublishError`` when it did not arrive (the wait is set) or was refused
+    (the refusal is kept for the organiser)."""
+    for _attempt in range(3):
+        batch = outbox.next_batch(publication=publication)
+        if batch.body is None:
+            outbox.acknowledge(batch=batch)
+            return "unchanged"
+        try:
+            answer = request(
+                publication.url, token=publication.token, path=CHANGES_PATH, payload=batch.body
+            )
+        except PublishError as error:
+            if error.code == "lost_track":
+                outbox.server_holds(publication=publication, answer=error.answer)
+                continue
+            if error.refused:
+                outbox.refused(publication=publication, revision=batch.revision, message=error.message)
+            else:
+                outbox.failed(publication=publication, message=error.message)
+            raise
+        if answer.get("state") != batch.state:
+            outbox.server_holds(publication=publication, answer=answer)
+            continue
+        outbox.acknowledge(batch=batch)
+        return "sent"
+    error = PublishError("the season server's state keeps moving; trying again")
+    outbox.failed(publication=publication, message=error.message)
+    raise error
+
+
+def verify(*, publication: Publication) -> bool:
+    """Ask the server whether it still holds what it acknowledged; where it does not, take
+    its word for what it holds, so that the next pass sends the difference. True if it
+    holds what we think."""
+    path = STATE_PATH.format(archive_id=publication.tournament.archive_id)
+    answer = request(publication.url, token=publication.token, path=path)
+    if answer.get("state") == publication.sent_hash:
+        return True
+    full = request(publication.url, token=publication.token, path=path + "?digests=1")
+    outbox.server_holds(publication=publication, answer=full)
+    Publication.objects.filter(pk=publication.pk).update(sent_revision=None)
+    return False
+
+
+def verify_all() -> None:
+    for publication in outbox.acknowledged_publications():
+        try:
+            verify(publication=publication)
+        except PublishError as error:
+            logger.info("checking %s: %s", publication, error.message)
+
+
+def send_due(*, url: str | None = None, token: str = "") -> int:
+    """One pass: tournaments created since join the queue for ``url``; each due publication
+    is sent. Returns the number sent."""
+    if url:
+        follow(url=url, token=token, tournaments=Tournament.objects.exclude(publications__url=url))
+    sent = 0
+    for publication in outbox.due_publications():
+        try:
+            sent += send(publication=publication) == "sent"
+        except PublishError as error:
+            logger.warning("publishing %s: %s", publication, error.message)
+    return sent
+
+
+def start(*, url: str | None, token: str) -> threading.Event:
+    """Start the sender; set the returned event to stop it."""
+    stop = threading.Event()
+
+    def run() -> None:
+        verified = time.monotonic()
+        while not stop.is_set():
+            if _wake.wait(CHECK_SECONDS):
+                _wake.clear()
+                stop.wait(GATHER_SECONDS)
+            if stop.is_set():
+                return
+            try:
+                send_due(url=url, token=token)
+                if time.monotonic() - verified > VERIFY_SECONDS:
+                    verified = time.monotonic()
+                    verify_all()
+            except Exception:  # never let the sender die with the hall still playing
+                logger.exception("publishing failed")
+            finally:
+                close_old_connections()
+
+    threading.Thread(target=run, name="cego-publish", daemon=True).start()
+    return stop

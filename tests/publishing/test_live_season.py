@@ -1,0 +1,239 @@
+"""One season, live, as real processes on SQLite on both sides: the season server (gunicorn
+on a database file of its own, as a small association might run it) and a venue laptop
+(``manage.py venue --publish-to`` on its data folder), each started as users start them.
+
+Every scenario ends the same way: every deal the venue holds is on the server exactly once,
+with the same scores and the same history (``created`` once per deal). In order: deals as they
+are entered; the server stopped, deals and a correction entered meanwhile; the server killed;
+the server restored from an older backup of its database; the venue killed right after a
+deal; a second laptop taking over from the first one's backup while the first is still on.
+"""
+
+import os
+import secrets
+import signal
+import sqlite3
+import sys
+import time
+
+import pytest
+
+from tests.servers import (
+    Phone,
+    clean_env,
+    http_get,
+    json_from,
+    manage,
+    start_gunicorn,
+    start_venue,
+    stored,
+)
+
+pytestmark = [pytest.mark.servers]
+
+SEASON = "Schwarzwald-Cup 2026/27"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(condition, *, timeout: float, what: str) -> float:
+    start = time.monotonic()
+    last = None
+    while time.monotonic() - start < timeout:
+        last = condition()
+        if last is True:
+            return time.monotonic() - start
+        time.sleep(0.2)
+    pytest.fail(f"not within {timeout} s: {what} (last: {last!r})")
+
+
+class Season:
+    """The season server: its environment, database file and gunicorn."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.db = folder / "season.sqlite3"
+        self.port = free_port()
+        self.env = clean_env(
+            DJANGO_SETTINGS_MODULE="cego_club.settings",
+            DEBUG="0",
+            HTTPS="0",
+            SECRET_KEY=secrets.token_urlsafe(50),
+            ALLOWED_HOSTS="127.0.0.1",
+            DATABASE_URL=f"sqlite:///{self.db}",
+            STATIC_ROOT=str(folder / "static"),
+        )
+        self.server = None
+        self.starts = 0
+
+    def run(self, *args: str) -> dict:
+        return json_from([sys.executable, "-m", "tests.season_server_seed", *args], env=self.env)
+
+    def start(self) -> None:
+        self.starts += 1
+        log = self.folder / f"season-{self.starts}.log"
+        self.server = start_gunicorn(log=log, env=self.env, port=self.port)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+    def kill(self) -> None:
+        self.server.process.send_signal(signal.SIGKILL)
+        self.server.process.wait()
+
+    def copy_database(self, target) -> None:
+        """A consistent copy of the server's database (SQLite's backup API)."""
+        with sqlite3.connect(self.db) as source, sqlite3.connect(target) as copy:
+            source.backup(copy)
+
+    def restore_database(self, backup) -> None:
+        for suffix in ("-wal", "-shm"):
+            (self.db.parent / (self.db.name + suffix)).unlink(missing_ok=True)
+        with sqlite3.connect(backup) as source, sqlite3.connect(self.db) as target:
+            source.backup(target)
+
+    def logs(self) -> str:
+        return "\n".join(
+            (self.folder / f"season-{n}.log").read_text(errors="replace")
+            for n in range(1, self.starts + 1)
+        )
+
+
+def venue_deals(data, tournament: int, env) -> dict:
+    return json_from(
+        [sys.executable, "-m", "tests.publishing_seed", "deals", str(data), str(tournament)],
+        env=env,
+    )["deals"]
+
+
+def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
+    season = Season(tmp_path)
+    seeded = season.run("setup", SEASON)
+    assert manage("collectstatic", "--no-input", "-v", "0", env=season.env).returncode == 0
+    data = tmp_path / "venue-data"
+    venue_env = clean_env(CEGO_PUBLISH_TOKEN=seeded["token"])
+    venue = second = None
+    try:
+        season.start()
+        fetched = manage("fetch_registry", "--from", season.url, "--data", str(data), env=venue_env)
+        assert fetched.returncode == 0, fetched.stderr
+        seed = json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "seed", str(data), "CF Br", SEASON],
+            env=venue_env,
+        )
+        tournament, archive_id = seed["tournament"], seed["archive_id"]
+
+        def start_the_venue(folder, log):
+            return start_venue(
+                folder, log=tmp_path / log, env=venue_env, extra=("--publish-to", season.url)
+            )
+
+        def in_step(folder=data):
+            """None when the server holds exactly what the venue in ``folder`` holds (each
+            deal once, same scores, same history), else what differs."""
+            here = venue_deals(folder, tournament, venue_env)
+            there = season.run("deals", archive_id)
+            if there["copies"] != 1:
+                return f"{there['copies']} copies"
+            if here != there["deals"]:
+                return {"venue": sorted(here), "server": sorted(there["deals"])}
+            return None
+
+        def caught_up(folder=data):
+            return in_step(folder) is None or in_step(folder)
+
+        venue = start_the_venue(data, "venue-1.log")
+        phone = Phone(seed["token"])
+        phone.sit_down(venue.url)
+
+        def enter(number: int) -> None:
+            status, location, page = phone.enter_deal(venue.url, number)
+            assert stored(status, location, seed["token"]), page[:300]
+
+        enter(1)
+        seconds = wait_until(lambda: caught_up() is True, timeout=30, what="deal 1 on the server")
+        print(f"deal 1 on the season server after {seconds:.2f} s")
+        there = season.run("deals", archive_id)
+        assert there["season"] == SEASON and there["host"] == "CF Br"
+        status, _page = http_get(f"{season.url}/")
+        assert status == 200
+        season.copy_database(tmp_path / "season-after-deal-1.sqlite3")
+
+        # Stopped: the hall plays on, a correction included; all arrives once it is back.
+        season.stop()
+        enter(2)
+        enter(3)
+        corrected = json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "correct", str(data), str(tournament)],
+            env=venue_env,
+        )
+        season.start()
+        seconds = wait_until(lambda: caught_up() is True, timeout=30, what="after the stop")
+        print(f"caught up {seconds:.2f} s after the server was back")
+        assert season.run("deals", archive_id)["deals"]["r1-t1-d1"]["scores"] == corrected["scores"]
+
+        # Killed (no goodbye): the same.
+        season.kill()
+        enter(4)
+        season.start()
+        wait_until(lambda: caught_up() is True, timeout=30, what="after the kill")
+
+        # Restored from an older backup (only deal 1, uncorrected): the venue finds out at its
+        # next change and sends what the server lacks.
+        season.stop()
+        season.restore_database(tmp_path / "season-after-deal-1.sqlite3")
+        season.start()
+        enter(5)
+        wait_until(lambda: caught_up() is True, timeout=30, what="after the restore")
+
+        # The venue killed right after a deal was stored: it sends it when started again.
+        enter(6)
+        venue.process.send_signal(signal.SIGKILL)
+        venue.process.wait()
+        venue = start_the_venue(data, "venue-2.log")
+        wait_until(lambda: caught_up() is True, timeout=30, what="after the venue was killed")
+
+        # A second laptop takes over from the first one's backup (the first still running).
+        backup = manage("backup", "--data", str(data), "--output", str(tmp_path / "b"), env=venue_env)
+        assert backup.returncode == 0, backup.stderr
+        files = sorted((tmp_path / "b").iterdir())
+        data2 = tmp_path / "laptop-2"
+        restored = manage("restore", "--data", str(data2), str(files[-1]), env=venue_env)
+        assert restored.returncode == 0, restored.stderr
+        second = start_the_venue(data2, "venue-laptop-2.log")
+        phone2 = Phone(seed["token"])
+        phone2.sit_down(second.url, position=1)
+        status, location, page = phone2.enter_deal(second.url, 7)
+        assert stored(status, location, seed["token"]), page[:300]
+        wait_until(lambda: caught_up(data2) is True, timeout=30, what="the second laptop's deal")
+        time.sleep(3)  # the first laptop, unchanged, must not take it back
+        assert in_step(data2) is None
+        there = season.run("deals", archive_id)
+        for key, deal in there["deals"].items():
+            assert deal["history"].count("created") == 1, (key, deal["history"])
+    finally:
+        for server in (second, venue):
+            if server is not None:
+                server.stop()
+        season.stop()
+    for server in (venue, second):
+        assert "Traceback" not in server.output(), server.output()[-3000:]
+    assert "Traceback" not in season.logs(), season.logs()[-3000:]
+    assert seeded["token"] not in season.logs() + venue.output()
+
+
+@pytest.fixture(autouse=True)
+def _posix_only():
+    if os.name != "posix":
+        pytest.skip("gunicorn and SIGKILL: POSIX only")

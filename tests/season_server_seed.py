@@ -1,0 +1,77 @@
+"""The season server's side of the live-season test (``python -m tests.season_server_seed
+ACTION …``), run as its own process on the season server's database (``DATABASE_URL``), so
+that the server can run on SQLite in a file of its own, apart from the test's database.
+
+- ``setup``: migrated; two clubs (``CF Br`` with three members, ``CC Tr``), the season, a
+  publishing token for each club. Prints JSON: tokens, the members' registry ids.
+- ``deals ARCHIVE_ID``: what the server holds of that tournament: its copies (there must be
+  one), its season and host, and per deal (``r1-t1-d1``) its scores and history actions.
+"""
+
+import json
+import os
+import sys
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cego_club.settings")
+    import django
+
+    django.setup()
+    action = sys.argv[1]
+    if action == "setup":
+        from django.core.management import call_command
+
+        call_command("migrate", interactive=False, verbosity=0)
+        from clubs.models import Club, Membership, Player
+        from publishing.services import issue_token
+        from seasons.models import Season
+
+        club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")
+        other = Club.objects.create(name="Cego-Club Triberg", short_name="CC Tr", town="Triberg")
+        members = []
+        for index, (first, last) in enumerate([("Anna", "Faller"), ("Bernd", "Gut"), ("Clara", "Hu")]):
+            player = Player.objects.create(first_name=first, last_name=last)
+            Membership.objects.create(player=player, club=club, member_number=f"M{index}")
+            members.append(str(player.uuid))
+        Season.objects.create(name=sys.argv[2], starts_on="2026-09-01", ends_on="2027-06-30")
+        _row, token = issue_token(club=club, label="Laptop")
+        _other, other_token = issue_token(club=other, label="Triberg")
+        print(json.dumps({"token": token, "other_token": other_token, "members": members}))
+    elif action == "deals":
+        from tournaments.models import Deal, DealChange, Tournament
+
+        archive_id = sys.argv[2]
+        copies = list(Tournament.objects.filter(archive_id=archive_id).select_related("season"))
+        history: dict[int, list[str]] = {}
+        for change in DealChange.objects.filter(
+            deal__table__round__tournament__archive_id=archive_id
+        ).order_by("changed_at", "pk"):
+            history.setdefault(change.deal_id, []).append(change.action)
+        deals = {
+            f"r{deal.table.round.number}-t{deal.table.number}-d{deal.number}": {
+                "scores": list(deal.scores),
+                "status": deal.status,
+                "history": history.get(deal.pk, []),
+            }
+            for deal in Deal.objects.filter(
+                table__round__tournament__archive_id=archive_id
+            ).select_related("table__round")
+        }
+        print(
+            json.dumps(
+                {
+                    "copies": len(copies),
+                    "season": copies[0].season.name if copies and copies[0].season else None,
+                    "host": copies[0].host_club.short_name if copies else None,
+                    "revision": copies[0].archive_revision if copies else None,
+                    "deals": deals,
+                }
+            )
+        )
+    else:
+        raise SystemExit(f"unknown action {action}")
+
+
+if __name__ == "__main__":
+    main()
