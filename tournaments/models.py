@@ -874,3 +874,32 @@ class TournamentChange(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.get_action_display()}"
+
+
+class ArchiveItem(models.Model):
+    """What this server holds of a tournament that came from elsewhere, item by item
+    (``tournaments.archive_format``): the digest of every item as it arrived, so that the
+    next archive or batch is compared digest by digest instead of reading the tournament.
+    Written only by ``tournaments.services.archive_write``. The tournament and club items
+    keep their content too (``data``): a batch without them still finds the host and the
+    players' clubs."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="archive_items",
+        verbose_name=_("tournament"),
+    )
+    key = models.CharField(_("key"), max_length=200)
+    digest = models.CharField(_("digest"), max_length=64)
+    data = models.JSONField(_("content"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("archive item")
+        verbose_name_plural = _("archive items")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="archive_item_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.key}"

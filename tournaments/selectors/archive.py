@@ -5,9 +5,9 @@ The format (version 1), key by key:
 - ``archive_id``: the tournament's ``archive_id`` (importing the same archive twice gives one
   tournament);
 - ``revision``: the tournament's revision where it was exported (a newer one replaces an
-  imported copy, an older one is refused); ``content_hash``: SHA-256 of the archive's
-  canonical JSON without ``exported_at``, ``revision`` and ``content_hash`` (the same content
-  is the same tournament, whatever the revision);
+  imported copy, an older one is refused); ``content_hash``: the state digest of the
+  archive's items (``tournaments.archive_format``: the same content is the same tournament,
+  whatever the revision);
 - ``tournament``: its settings, ``rules_snapshot`` (the rule source every deal is scored
   from), ``host_club`` and ``season`` (by name);
 - ``clubs``: the clubs named in the archive (with their registry ``uuid``); ``players``: each
@@ -23,13 +23,16 @@ The format (version 1), key by key:
   its record and its amounts as the scores.
 - ``round_history``: the closing, reopening and voiding of rounds and tables.
 
-Read in a constant number of queries (13), whatever the size of the tournament.
+Read in a constant number of queries (13), whatever the size of the tournament, one small
+function per part. The order of every list is the one ``archive_format.archive_from_items``
+gives (clubs: the host first, then by short name; teams by name; keep-apart pairs by start
+numbers; the round history by time, then round), so that cutting an archive into items and
+putting them together again gives the same archive.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
@@ -37,6 +40,12 @@ from django.utils import timezone
 from clubs.models import Club, Membership
 from clubs.permissions import registry_player_ids
 from scoring import rule_source_from_dict
+from tournaments.archive_format import (
+    ARCHIVE_FORMAT,
+    ARCHIVE_VERSION,
+    archive_hash,
+    archive_items,
+)
 from tournaments.models import (
     Deal,
     DealChange,
@@ -52,9 +61,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.seating import sitting_out_position
-
-ARCHIVE_FORMAT = "cego-club/tournament-archive"
-ARCHIVE_VERSION = 1
 
 TOURNAMENT_SETTINGS = (
     "name",
@@ -75,17 +81,6 @@ TOURNAMENT_SETTINGS = (
     "youth_entry_free",
     "prize_shares_cents",
 )
-
-
-# Left out of the content hash: they change without the tournament changing.
-UNHASHED_KEYS = ("exported_at", "revision", "content_hash")
-
-
-def archive_hash(data: dict[str, Any]) -> str:
-    """SHA-256 of the archive's canonical JSON, without the keys that say when it was made."""
-    content = {key: value for key, value in data.items() if key not in UNHASHED_KEYS}
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _club(club: Club) -> dict[str, str]:
@@ -127,19 +122,50 @@ def deal_record_of(deal: Deal, *, rules_slug: str, seats: int, rules) -> dict[st
     return record
 
 
-def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:
-    """The archive of ``tournament``. Downloaded by ``user``, a player's birth year and
-    member number are given only where ``user`` may see them
-    (``clubs.permissions.registry_player_ids``: a guest of another club travels with name,
-    category and club); ``user=None`` (the command line) gives them all."""
-    tournament = Tournament.objects.select_related("host_club", "season").get(pk=tournament.pk)
-    rules = rule_source_from_dict(tournament.rules_snapshot)
-    entries = list(
-        Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
-    )
-    number_of = {e.pk: e.number for e in entries}
-    player_ids = [e.player_id for e in entries]
-    private = set(player_ids) if user is None else registry_player_ids(user, player_ids)
+def _player_data(entry: Entry, membership: Membership | None, shown: bool) -> dict[str, Any]:
+    return {
+        "key": f"p{entry.number}",
+        "uuid": str(entry.player.uuid),
+        "first_name": entry.player.first_name,
+        "last_name": entry.player.last_name,
+        "birth_year": entry.player.birth_year if shown else None,
+        "category": entry.player.category,
+        "club": membership.club.short_name if membership else None,
+        "member_number": membership.member_number if membership and shown else "",
+    }
+
+
+def _entry_data(entry: Entry, team_name: str | None) -> dict[str, Any]:
+    return {
+        "number": entry.number,
+        "player": f"p{entry.number}",
+        "category": entry.category,
+        "fee_paid": entry.fee_paid,
+        "checked_in": entry.checked_in,
+        "withdrawn_after_round": entry.withdrawn_after_round,
+        "paper_total": entry.paper_total,
+        "fill_in": entry.fill_in,
+        "team": team_name,
+    }
+
+
+@dataclass
+class _People:
+    """The entries with their players, teams and clubs (4 queries)."""
+
+    entries: list[Entry]
+    players: list[dict[str, Any]]
+    teams: list[dict[str, Any]]
+    team_of: dict[int, str]
+    clubs: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def number_of(self) -> dict[int, int]:
+        return {e.pk: e.number for e in self.entries}
+
+
+def _first_memberships(tournament: Tournament) -> dict[int, Membership]:
+    """Each entered player's membership the archive names (active first, then by club)."""
     memberships: dict[int, Membership] = {}
     for membership in (
         Membership.objects.filter(player__entries__tournament=tournament)
@@ -147,111 +173,139 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
         .order_by("-status", "club__short_name")
     ):
         memberships.setdefault(membership.player_id, membership)
+    return memberships
+
+
+def _people(tournament: Tournament, user: Any) -> _People:
+    entries = list(
+        Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
+    )
+    player_ids = [e.player_id for e in entries]
+    private = set(player_ids) if user is None else registry_player_ids(user, player_ids)
+    memberships = _first_memberships(tournament)
     clubs = {tournament.host_club.short_name: _club(tournament.host_club)}
     players = []
     for entry in entries:
         membership = memberships.get(entry.player_id)
-        shown = entry.player_id in private
         if membership is not None:
             clubs.setdefault(membership.club.short_name, _club(membership.club))
-        players.append(
-            {
-                "key": f"p{entry.number}",
-                "uuid": str(entry.player.uuid),
-                "first_name": entry.player.first_name,
-                "last_name": entry.player.last_name,
-                "birth_year": entry.player.birth_year if shown else None,
-                "category": entry.player.category,
-                "club": membership.club.short_name if membership else None,
-                "member_number": membership.member_number if membership and shown else "",
-            }
-        )
-    teams = []
-    team_names: dict[int, str] = {}
-    for team in Team.objects.filter(tournament=tournament).select_related("club"):
+        players.append(_player_data(entry, membership, entry.player_id in private))
+    teams, team_names = [], {}
+    for team in Team.objects.filter(tournament=tournament).select_related("club").order_by("name"):
         team_names[team.pk] = team.name
         if team.club is not None:
             clubs.setdefault(team.club.short_name, _club(team.club))
         teams.append({"name": team.name, "club": team.club.short_name if team.club else None})
-    team_of = {e.pk: team_names[e.team_id] for e in entries if e.team_id}
-
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    tables = list(Table.objects.filter(round__tournament=tournament).order_by("number"))
-    seats = list(Seat.objects.filter(round__tournament=tournament).order_by("position"))
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament=tournament)
-        .select_related("seat")
-        .order_by("from_deal", "pk")
+    host = tournament.host_club.short_name
+    ordered = dict(sorted(clubs.items(), key=lambda pair: (pair[0] != host, pair[0])))
+    return _People(
+        entries=entries,
+        players=players,
+        teams=teams,
+        team_of={e.pk: team_names[e.team_id] for e in entries if e.team_id},
+        clubs=ordered,
     )
-    deals = list(Deal.objects.filter(table__round__tournament=tournament).order_by("number"))
-    changes = list(
+
+
+def _by(rows: list, attribute: str) -> dict[int, list]:
+    grouped: dict[int, list] = {}
+    for row in rows:
+        grouped.setdefault(getattr(row, attribute), []).append(row)
+    return grouped
+
+
+def _username(user) -> str:
+    return user.get_username() if user else ""
+
+
+def _deal_histories(tournament: Tournament) -> dict[int, list[dict[str, Any]]]:
+    """Every deal's history rows, by deal (1 query)."""
+    history_of: dict[int, list[dict[str, Any]]] = {}
+    for change in (
         DealChange.objects.filter(deal__table__round__tournament=tournament)
         .select_related("changed_by")
         .order_by("changed_at", "pk")
-    )
-    round_changes = list(
-        RoundChange.objects.filter(round__tournament=tournament)
-        .select_related("changed_by", "table")
-        .order_by("changed_at", "pk")
-    )
-
-    seats_of: dict[int, list[Seat]] = {}
-    for seat in seats:
-        seats_of.setdefault(seat.table_id, []).append(seat)
-    subs_of: dict[int, list[Substitution]] = {}
-    for sub in substitutions:
-        subs_of.setdefault(sub.seat.table_id, []).append(sub)
-    deals_of: dict[int, list[Deal]] = {}
-    for deal in deals:
-        deals_of.setdefault(deal.table_id, []).append(deal)
-    history_of: dict[int, list[dict]] = {}
-    for change in changes:
+    ):
         history_of.setdefault(change.deal_id, []).append(
             {
                 "action": change.action,
                 "changed_at": _when(change.changed_at),
-                "changed_by": change.changed_by.get_username() if change.changed_by else "",
+                "changed_by": _username(change.changed_by),
                 "actor": change.actor,
                 "reason": change.reason,
                 "before": change.before,
                 "after": change.after,
             }
         )
-    tables_of: dict[int, list[Table]] = {}
-    for table in tables:
-        tables_of.setdefault(table.round_id, []).append(table)
+    return history_of
 
-    def deal_data(deal: Deal, round_number: int, table: Table, size: int) -> dict[str, Any]:
-        record = deal_record_of(deal, rules_slug=tournament.rules_slug, seats=size, rules=rules)
-        if record is not None:
-            record["id"] = f"r{round_number}-t{table.number}-d{deal.number}"
-        return {
-            "number": deal.number,
-            "kind": deal.kind,
-            "status": deal.status,
-            "dealer": deal.dealer_position,
-            "entered_via": deal.entered_via,
-            "entered_by": deal.entered_by_position,
-            "version": deal.version,
-            "as_written": deal.as_written,
-            "record": record,
-            "scores": [s for s in deal.scores[:size]],
-            "history": history_of.get(deal.pk, []),
-        }
 
-    round_number = {r.pk: r.number for r in rounds}
-    round_data = []
+def _deal_data(
+    deal: Deal, *, name: str, size: int, history: list[dict], tournament: Tournament, rules
+) -> dict[str, Any]:
+    record = deal_record_of(deal, rules_slug=tournament.rules_slug, seats=size, rules=rules)
+    if record is not None:
+        record["id"] = name
+    return {
+        "number": deal.number,
+        "kind": deal.kind,
+        "status": deal.status,
+        "dealer": deal.dealer_position,
+        "entered_via": deal.entered_via,
+        "entered_by": deal.entered_by_position,
+        "version": deal.version,
+        "as_written": deal.as_written,
+        "record": record,
+        "scores": list(deal.scores[:size]),
+        "history": history,
+    }
+
+
+def _rounds(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str, Any]]:
+    """Rounds with their tables, seats, substitutions and deals with history (6 queries)."""
+    rules = rule_source_from_dict(tournament.rules_snapshot)
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    tables_of = _by(
+        list(Table.objects.filter(round__tournament=tournament).order_by("number")), "round_id"
+    )
+    seats_of = _by(
+        list(Seat.objects.filter(round__tournament=tournament).order_by("position")), "table_id"
+    )
+    subs_of: dict[int, list[Substitution]] = {}
+    for sub in (
+        Substitution.objects.filter(seat__round__tournament=tournament)
+        .select_related("seat")
+        .order_by("from_deal", "pk")
+    ):
+        subs_of.setdefault(sub.seat.table_id, []).append(sub)
+    deals_of = _by(
+        list(Deal.objects.filter(table__round__tournament=tournament).order_by("number")),
+        "table_id",
+    )
+    history_of = _deal_histories(tournament)
+    result = []
     for round_ in rounds:
-        table_data = []
+        tables = []
         for table in tables_of.get(round_.pk, []):
-            table_seats = seats_of.get(table.pk, [])
-            position_of = {seat.pk: seat.position for seat in table_seats}
-            table_data.append(
+            seats = seats_of.get(table.pk, [])
+            position_of = {seat.pk: seat.position for seat in seats}
+            deals = [
+                _deal_data(
+                    deal,
+                    name=f"r{round_.number}-t{table.number}-d{deal.number}",
+                    size=len(seats),
+                    history=history_of.get(deal.pk, []),
+                    tournament=tournament,
+                    rules=rules,
+                )
+                for deal in deals_of.get(table.pk, [])
+            ]
+            tables.append(
                 {
                     "number": table.number,
                     "voided": table.voided,
                     "void_reason": table.void_reason,
-                    "seats": [number_of[seat.entry_id] for seat in table_seats],
+                    "seats": [number_of[seat.entry_id] for seat in seats],
                     "substitutions": [
                         {
                             "position": position_of[sub.seat_id],
@@ -261,86 +315,108 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
                         }
                         for sub in subs_of.get(table.pk, [])
                     ],
-                    "deals": [
-                        deal_data(deal, round_.number, table, len(table_seats))
-                        for deal in deals_of.get(table.pk, [])
-                    ],
+                    "deals": deals,
                 }
             )
-        round_data.append(
+        result.append(
             {
                 "number": round_.number,
                 "state": round_.state,
                 "draw_seed": round_.draw_seed,
                 "time_limit_minutes": round_.time_limit_minutes,
-                "tables": table_data,
+                "tables": tables,
             }
         )
+    return result
+
+
+def _round_history(tournament: Tournament) -> list[dict[str, Any]]:
+    """The closing, reopening and voiding of rounds and tables, by time, then round (1 query)."""
+    rows = [
+        {
+            "round": change.round.number,
+            "table": change.table.number if change.table else None,
+            "action": change.action,
+            "reason": change.reason,
+            "changed_at": _when(change.changed_at),
+            "changed_by": _username(change.changed_by),
+        }
+        for change in RoundChange.objects.filter(round__tournament=tournament)
+        .select_related("changed_by", "table", "round")
+        .order_by("changed_at", "pk")
+    ]
+    rows.sort(key=lambda row: (row["changed_at"] or "", row["round"]))
+    return rows
+
+
+def _keep_apart(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str, Any]]:
+    pairs = [
+        {"first": number_of[p.first_id], "second": number_of[p.second_id], "reason": p.reason}
+        for p in KeepApart.objects.filter(tournament=tournament)
+    ]
+    return sorted(pairs, key=lambda pair: (pair["first"], pair["second"]))
+
+
+def _lot_draws(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "purpose": draw.purpose,
+            "seed": draw.seed,
+            "order": [number_of.get(entry_id) for entry_id in draw.order],
+            "performed_at": _when(draw.performed_at),
+        }
+        for draw in LotDraw.objects.filter(tournament=tournament).order_by("performed_at", "pk")
+    ]
+
+
+def _settings(tournament: Tournament) -> dict[str, Any]:
     season = tournament.season
+    return {
+        **{key: getattr(tournament, key) for key in TOURNAMENT_SETTINGS},
+        "date": tournament.date.isoformat(),
+        "host_club": tournament.host_club.short_name,
+        "season": (
+            {
+                "name": season.name,
+                "starts_on": season.starts_on.isoformat(),
+                "ends_on": season.ends_on.isoformat(),
+            }
+            if season
+            else None
+        ),
+        "rules_snapshot": tournament.rules_snapshot,
+        "finished_at": _when(tournament.finished_at),
+    }
+
+
+def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:
+    """The archive of ``tournament``. Downloaded by ``user``, a player's birth year and
+    member number are given only where ``user`` may see them
+    (``clubs.permissions.registry_player_ids``: a guest of another club travels with name,
+    category and club); ``user=None`` (the command line) gives them all."""
+    tournament = Tournament.objects.select_related("host_club", "season").get(pk=tournament.pk)
+    people = _people(tournament, user)
+    number_of = people.number_of
     archive = {
         "format": ARCHIVE_FORMAT,
         "version": ARCHIVE_VERSION,
         "archive_id": str(tournament.archive_id),
         "revision": tournament.revision,
         "exported_at": timezone.now().isoformat(),
-        "tournament": {
-            **{key: getattr(tournament, key) for key in TOURNAMENT_SETTINGS},
-            "date": tournament.date.isoformat(),
-            "host_club": tournament.host_club.short_name,
-            "season": (
-                {
-                    "name": season.name,
-                    "starts_on": season.starts_on.isoformat(),
-                    "ends_on": season.ends_on.isoformat(),
-                }
-                if season
-                else None
-            ),
-            "rules_snapshot": tournament.rules_snapshot,
-            "finished_at": _when(tournament.finished_at),
-        },
-        "clubs": list(clubs.values()),
-        "players": players,
-        "entries": [
-            {
-                "number": e.number,
-                "player": f"p{e.number}",
-                "category": e.category,
-                "fee_paid": e.fee_paid,
-                "checked_in": e.checked_in,
-                "withdrawn_after_round": e.withdrawn_after_round,
-                "paper_total": e.paper_total,
-                "fill_in": e.fill_in,
-                "team": team_of.get(e.pk),
-            }
-            for e in entries
-        ],
-        "teams": teams,
-        "keep_apart": [
-            {"first": number_of[p.first_id], "second": number_of[p.second_id], "reason": p.reason}
-            for p in KeepApart.objects.filter(tournament=tournament)
-        ],
-        "rounds": round_data,
-        "round_history": [
-            {
-                "round": round_number[change.round_id],
-                "table": change.table.number if change.table else None,
-                "action": change.action,
-                "reason": change.reason,
-                "changed_at": _when(change.changed_at),
-                "changed_by": change.changed_by.get_username() if change.changed_by else "",
-            }
-            for change in round_changes
-        ],
-        "lot_draws": [
-            {
-                "purpose": draw.purpose,
-                "seed": draw.seed,
-                "order": [number_of.get(entry_id) for entry_id in draw.order],
-                "performed_at": _when(draw.performed_at),
-            }
-            for draw in LotDraw.objects.filter(tournament=tournament).order_by("performed_at")
-        ],
+        "tournament": _settings(tournament),
+        "clubs": list(people.clubs.values()),
+        "players": people.players,
+        "entries": [_entry_data(e, people.team_of.get(e.pk)) for e in people.entries],
+        "teams": people.teams,
+        "keep_apart": _keep_apart(tournament, number_of),
+        "rounds": _rounds(tournament, number_of),
+        "round_history": _round_history(tournament),
+        "lot_draws": _lot_draws(tournament, number_of),
     }
     archive["content_hash"] = archive_hash(archive)
     return archive
+
+
+def tournament_items(*, tournament: Tournament, user: Any = None) -> dict[str, dict[str, Any]]:
+    """The tournament's archive cut into items (``archive_format.archive_items``)."""
+    return archive_items(tournament_archive(tournament=tournament, user=user))
