@@ -25,8 +25,8 @@ from publishing.services import (
     revoke_token,
     token_for,
 )
+from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.models import Tournament
-from tournaments.services.archive import ArchiveError, parse_archive
 
 MAX_BYTES = 50 * 1024 * 1024
 
