@@ -3,7 +3,7 @@ and the laptop's queue of tournaments to send.
 
 A token is shown once (``issue_token``) and stored as its SHA-256 only. A token publishes
 only tournaments hosted by its club; a revoked token publishes nothing. A received archive
-goes through ``tournaments.services.archive`` like an uploaded one: the same content twice is
+goes through ``tournaments.services.archive_plan`` and ``archive_write`` like an uploaded one: the same content twice is
 one tournament (content hash), a newer revision replaces the copy, an older one is refused.
 Nobody is there to answer a preview: clubs the server does not know are left out (their
 players enter without a club) and uncertain players take the preview's first offer.
@@ -27,14 +27,11 @@ from clubs.search import club_key
 from clubs.services.imports import NO_CLUB, ClubChoice
 from publishing.client import PublishError, request
 from publishing.models import Publication, PublishToken
+from tournaments.archive_format import ArchiveError
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive
-from tournaments.services.archive import (
-    ArchiveError,
-    ImportOutcome,
-    import_tournament_archive,
-    plan_archive,
-)
+from tournaments.services.archive_plan import plan_archive
+from tournaments.services.archive_write import ImportOutcome, import_tournament_archive
 
 PUBLISH_PATH = "/api/publish/"
 REGISTRY_PATH = "/api/registry/"

@@ -30,8 +30,8 @@ from publishing.services import (
     revoke_token,
     token_for,
 )
+from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.models import Tournament
-from tournaments.services.archive import ArchiveError, parse_archive
 
 MAX_BYTES = 50 * 1024 * 1024
 # Unpacked, a 4,000-deal tournament's archive is about 3 MB; a gzip body may not unpack to

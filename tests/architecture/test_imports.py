@@ -73,6 +73,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "clubs.tabular",
             "tournaments.addresses",
             "tournaments.agreements",
+            "tournaments.archive_format",
             "tournaments.contract_names",
             "tournaments.deal_words",
             "tournaments.draw",

@@ -13,10 +13,11 @@ from clubs.models import Club, Membership, Player
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory
 from tests.seasons.conftest import play, tournament_in
 from tests.tournaments.standings.conftest import cego
+from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.models import Deal, DealChange, KeepApart, Substitution, Team, Tournament
 from tournaments.selectors.archive import tournament_archive
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.archive import ArchiveError, import_tournament_archive, parse_archive
+from tournaments.services.archive_write import import_tournament_archive
 from tournaments.services.results import annul_deal, revise_deal
 
 pytestmark = pytest.mark.django_db

@@ -13,15 +13,11 @@ from seasons.models import Season
 from tests.factories import PlayerFactory, SeasonFactory
 from tests.seasons.test_archive import played  # noqa: F401 (the fixture)
 from tests.tournaments.standings.conftest import cego
+from tournaments.archive_format import ArchiveError
 from tournaments.models import Deal, Tournament, TournamentChange
 from tournaments.selectors.archive import archive_hash, tournament_archive
-from tournaments.services.archive import (
-    NEW_PLAYER,
-    REPLACE,
-    ArchiveError,
-    import_tournament_archive,
-    plan_archive,
-)
+from tournaments.services.archive_plan import NEW_PLAYER, REPLACE, plan_archive
+from tournaments.services.archive_write import import_tournament_archive
 from tournaments.services.results import revise_deal
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 server (the laptop in the village hall). The same as ``export_tournament`` /
 ``import_tournament`` on the command line.
 
-Uploading shows a preview first (``services.archive.plan_archive``): the season it joins, a
+Uploading shows a preview first (``services.archive_plan.plan_archive``): the season it joins, a
 tournament not finished (a tick imports it anyway), a newer revision replacing the copy here,
 the unknown clubs (map to a club or create, never silently) and the uncertain players (a
 namesake here: the same person or a new record). The confirm form carries the file along,
@@ -32,16 +32,12 @@ from clubs.permissions import (
 )
 from clubs.services.imports import CREATE, MAP, NO_CLUB, ClubChoice
 from seasons.models import Season
+from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.forms.archive import ArchiveUploadForm
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive
-from tournaments.services.archive import (
-    NEW_PLAYER,
-    ArchiveError,
-    import_tournament_archive,
-    parse_archive,
-    plan_archive,
-)
+from tournaments.services.archive_plan import NEW_PLAYER, plan_archive
+from tournaments.services.archive_write import import_tournament_archive
 
 MAX_ARCHIVE_BYTES = 50 * 1024 * 1024
 MAX_CHOICES = 500  # club and player choices read from one confirm form

@@ -451,7 +451,7 @@ def test_the_archive_carries_the_agreement_the_fill_ins_and_deals_at_five():
     import uuid
 
     from tournaments.selectors.archive import tournament_archive
-    from tournaments.services.archive import import_tournament_archive
+    from tournaments.services.archive_write import import_tournament_archive
 
     tournament, _ = tournament_with_players(37)
     member = host_members(tournament, 1)[0]

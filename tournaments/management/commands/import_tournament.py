@@ -3,7 +3,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from seasons.models import Season
-from tournaments.services.archive import ArchiveError, import_tournament_archive, parse_archive
+from tournaments.archive_format import ArchiveError, parse_archive
+from tournaments.services.archive_write import import_tournament_archive
 
 
 class Command(BaseCommand):
