@@ -25,6 +25,7 @@ Ports 8230-8233 (127.0.0.1 only); PG_BENCH_URL names the scratch PostgreSQL data
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import secrets
@@ -61,7 +62,9 @@ class Relay:
         while True:
             client, _ = self.listener.accept()
             if self.down:
-                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                client.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+                )
                 client.close()  # a reset: as a connection that cannot be made
                 continue
             try:
@@ -83,10 +86,8 @@ class Relay:
             pass
         finally:
             for end in (source, target):
-                try:
+                with contextlib.suppress(OSError):
                     end.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
 
 def cpu_seconds(pid: int) -> float:
@@ -124,7 +125,9 @@ class SeasonServer:
     def __init__(self, folder: Path):
         import psycopg
 
-        url = os.environ.get("PG_BENCH_URL", "postgres://postgres@127.0.0.1:5432/cego_bench_publish")
+        url = os.environ.get(
+            "PG_BENCH_URL", "postgres://postgres@127.0.0.1:5432/cego_bench_publish"
+        )
         name = url.rsplit("/", 1)[1]
         admin = url.rsplit("/", 1)[0] + "/postgres"
         subprocess.run(["psql", admin, "-qc", f"DROP DATABASE IF EXISTS {name}"], check=True)
@@ -250,7 +253,6 @@ def main() -> int:
         extra=("--publish-to", f"http://127.0.0.1:{RELAY_PORT}"),
     )
     try:
-        start = time.perf_counter()
         seconds = wait_for(lambda: server.deals(archive_id) >= 1920, timeout=300, step=0.2)
         print(
             f"first: 1,920 deals on the server after {seconds:.1f} s, "
@@ -282,7 +284,9 @@ def main() -> int:
             t0 = time.perf_counter()
             enter(phone)
             commits.append(wait_for(lambda: server.deals(archive_id) >= expected[0], 30))
-            with urllib.request.urlopen(f"{server.url}/tournaments/{pk}/standings/", timeout=30) as r:
+            with urllib.request.urlopen(
+                f"{server.url}/tournaments/{pk}/standings/", timeout=30
+            ) as r:
                 r.read()
             latencies.append(time.perf_counter() - t0)
         print("live:")
@@ -309,12 +313,17 @@ def main() -> int:
             time.sleep(max(0.0, outage_start + (index + 1) * gap - time.perf_counter()))
         relay.down = False
         back = wait_for(lambda: server.deals(archive_id) >= expected[0], 120, step=0.05)
-        print(f"outage: 200 deals in {args.outage:.0f} s without the server; all there {back:.2f} s after it is back")
+        print(
+            f"outage: 200 deals in {args.outage:.0f} s without the server; all there {back:.2f} s after it is back"
+        )
     finally:
         venue.stop()
     if not args.skip_big:
         big = subprocess.run(
-            [sys.executable, __file__, "--build-big"], capture_output=True, text=True, env={**os.environ}
+            [sys.executable, __file__, "--build-big"],
+            capture_output=True,
+            text=True,
+            env={**os.environ},
         )
         if big.returncode:
             print(big.stderr[-2000:])

@@ -24,16 +24,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from publishing.models import PublishToken
-from publishing.services import NotYourClub
-from tournaments.archive_format import ArchiveError, archive_from_items, parse_batch
+from publishing.services import NotYourClub, host_club_of
+from tournaments.archive_format import ArchiveError, kind_of, parse_batch
 from tournaments.models import Tournament
-from tournaments.services.archive_plan import plan_archive, plan_items
-from tournaments.services.archive_write import (
-    apply_items,
-    import_tournament_archive,
-    item_digests,
-    tournament_state,
-)
+from tournaments.services.archive_plan import stored_digests
+from tournaments.services.archive_write import apply_batch, tournament_state
 
 
 class Refused(Exception):
@@ -66,7 +61,7 @@ def _lost_track(tournament: Tournament | None) -> Refused:
         code="lost_track",
         answer={
             "state": tournament.archive_hash or None,
-            "digests": item_digests(tournament=tournament),
+            "digests": stored_digests(tournament)[0],
         },
     )
 
@@ -82,102 +77,75 @@ def held_state(*, token: PublishToken, archive_id, digests: bool = False) -> dic
         "revision": tournament.archive_revision,
     }
     if digests:
-        answer["digests"] = item_digests(tournament=tournament)
+        answer["digests"] = stored_digests(tournament)[0]
     return answer
 
 
 @transaction.atomic
 def receive_changes(*, token: PublishToken, raw: bytes) -> Applied:
-    """Apply a laptop's batch; ``ArchiveError`` (unreadable, nothing written), ``NotYourClub``
-    or ``Refused`` (with what the laptop needs to go on)."""
+    """Apply a laptop's batch; ``ArchiveError`` (unreadable or inconsistent, nothing
+    written), ``NotYourClub`` or ``Refused`` (with what the laptop needs to go on)."""
     batch = parse_batch(raw)
-    tournament = (
-        Tournament.objects.select_for_update().filter(archive_id=batch.archive_id).first()
-    )
-    if tournament is not None and tournament.host_club_id != token.club_id:
-        raise NotYourClub(
-            _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
-        )
+    tournament = Tournament.objects.select_for_update().filter(archive_id=batch.archive_id).first()
     if tournament is None:
-        if batch.base is not None:
+        if not batch.snapshot:
             raise _lost_track(None)
-        applied = _create(token=token, batch=batch)
+        if host_club_of(_settings_and_clubs(batch.upserts)) != token.club:
+            raise _not_your_club(token)
     else:
-        here = tournament_state(tournament=tournament)
-        if here == batch.state:
-            applied = Applied(tournament=tournament, status="unchanged", state=here)
-        elif tournament.archive_revision is None:
+        if tournament.host_club_id != token.club_id:
+            raise _not_your_club(token)
+        if tournament.archive_revision is None and not tournament.archive_hash:
             raise Refused(
                 _(
                     "“%(name)s” was set up on the season server, not in the hall; fetch it "
-                    "to the laptop first (fetch_tournament)."
+                    "to the laptop first."
                 )
                 % {"name": tournament.name},
                 code="original",
             )
-        elif here != (batch.base or "") and batch.base is not None:
+        here = tournament_state(tournament=tournament)
+        if here == batch.state:
+            return Applied(tournament=tournament, status="unchanged", state=here)
+        if not batch.snapshot and batch.base != here:
             raise _lost_track(tournament)
-        elif batch.revision < (tournament.archive_revision or 0):
+        if batch.revision < (tournament.archive_revision or 0):
             raise Refused(
                 _(
                     "The season server holds a newer state of this tournament (revision "
-                    "%(here)s) than this laptop sends (%(sent)s)."
+                    "%(here)s) than this laptop sends (%(sent)s); nothing was changed."
                 )
                 % {"here": tournament.archive_revision, "sent": batch.revision},
                 code="older",
             )
-        else:
-            plan = plan_items(
-                tournament=tournament,
-                revision=batch.revision,
-                state=batch.state,
-                upserts=batch.upserts,
-                deletes=batch.deletes,
-                own_club_ids=frozenset({token.club_id}),
-            )
-            outcome = apply_items(
-                plan=plan, upserts=batch.upserts, deletes=batch.deletes, actor=str(token)
-            )
-            applied = Applied(
-                tournament=outcome.tournament,
-                status="applied",
-                state=tournament_state(tournament=outcome.tournament),
-                upserts=len(batch.upserts),
-                deletes=len(batch.deletes),
-            )
-    PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    return applied
-
-
-def _create(*, token: PublishToken, batch) -> Applied:
-    """The first batch of a tournament new here: the whole archive, imported as an upload
-    would be (players matched, clubs known, the season found)."""
-    data = archive_from_items(batch.upserts)
-    data["archive_id"], data["revision"] = str(batch.archive_id), batch.revision
-    host = (data.get("tournament") or {}).get("host_club")
-    if host != token.club.short_name and not _is_token_club(data, token):
-        raise NotYourClub(
-            _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
-        )
-    own = frozenset({token.club_id})
-    plan = plan_archive(data=data, own_club_ids=own)
-    outcome = import_tournament_archive(
-        data=data, allow_unfinished=True, actor=str(token), own_club_ids=own, plan=plan
+    outcome = apply_batch(
+        batch=batch,
+        actor=str(token),
+        own_club_ids=frozenset({token.club_id}),
+        unknown_clubs_without_club=True,
     )
+    PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return Applied(
         tournament=outcome.tournament,
-        status="created",
-        state=tournament_state(tournament=outcome.tournament),
+        status="created" if tournament is None else "applied",
+        state=outcome.state,
         upserts=len(batch.upserts),
+        deletes=len(batch.deletes),
     )
 
 
-def _is_token_club(data: dict[str, Any], token: PublishToken) -> bool:
-    short = (data.get("tournament") or {}).get("host_club")
-    for club in data.get("clubs") or []:
-        if isinstance(club, dict) and club.get("short_name") == short:
-            return str(club.get("uuid")) == str(token.club.uuid)
-    return False
+def _not_your_club(token: PublishToken) -> NotYourClub:
+    return NotYourClub(
+        _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
+    )
+
+
+def _settings_and_clubs(items: dict[str, Any]) -> dict[str, Any]:
+    """What ``host_club_of`` reads of an archive, from a snapshot's items."""
+    return {
+        "tournament": items.get("tournament") or {},
+        "clubs": [item for key, item in items.items() if kind_of(key) == "club"],
+    }
 
 
 __all__ = ["Applied", "ArchiveError", "NotYourClub", "Refused", "receive_changes"]

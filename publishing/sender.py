@@ -59,7 +59,9 @@ def send(*, publication: Publication) -> str:
                 outbox.server_holds(publication=publication, answer=error.answer)
                 continue
             if error.refused:
-                outbox.refused(publication=publication, revision=batch.revision, message=error.message)
+                outbox.refused(
+                    publication=publication, revision=batch.revision, message=error.message
+                )
             else:
                 outbox.failed(publication=publication, message=error.message)
             raise

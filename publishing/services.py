@@ -29,7 +29,6 @@ from publishing.client import PublishError, request
 from publishing.models import Publication, PublishToken
 from tournaments.archive_format import ArchiveError
 from tournaments.models import Tournament
-from tournaments.selectors.archive import tournament_archive
 from tournaments.services.archive_plan import plan_archive
 from tournaments.services.archive_write import ImportOutcome, import_tournament_archive
 
@@ -87,7 +86,7 @@ def _registry_id(value: Any) -> uuid.UUID | None:
         return None
 
 
-def _host_club(data: Mapping[str, Any]) -> Club | None:
+def host_club_of(data: Mapping[str, Any]) -> Club | None:
     settings = data.get("tournament") or {}
     short = settings.get("host_club") or ""
     for club in data.get("clubs") or []:
@@ -103,7 +102,7 @@ def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOu
     """Import a published archive; NotYourClub if the token's club does not host it,
     ArchiveError if it cannot be imported (nothing written)."""
     existing = Tournament.objects.filter(archive_id=_registry_id(data.get("archive_id"))).first()
-    if _host_club(data) != token.club or (existing and existing.host_club_id != token.club_id):
+    if host_club_of(data) != token.club or (existing and existing.host_club_id != token.club_id):
         raise NotYourClub(
             _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
         )

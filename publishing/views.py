@@ -54,13 +54,17 @@ def read_body(request, *, limit: int) -> bytes:
         )
     raw = request.read(limit + 1)
     if len(raw) > limit:
-        raise BodyTooLarge(_("The request is too large (at most %(limit)s MB).") % {"limit": limit // 2**20})
+        raise BodyTooLarge(
+            _("The request is too large (at most %(limit)s MB).") % {"limit": limit // 2**20}
+        )
     if (request.headers.get("Content-Encoding") or "").lower() == "gzip":
         unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
         try:
             raw = unpacker.decompress(raw, MAX_UNPACKED_BYTES + 1)
         except zlib.error as error:
-            raise ArchiveError(_("The request is not valid gzip: %(error)s") % {"error": error}) from error
+            raise ArchiveError(
+                _("The request is not valid gzip: %(error)s") % {"error": error}
+            ) from error
         if len(raw) > MAX_UNPACKED_BYTES or unpacker.unconsumed_tail:
             raise BodyTooLarge(
                 _("The request unpacks to more than %(limit)s MB.")
@@ -195,7 +199,9 @@ def tournament_publication(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
     if request.method == "POST" and request.POST.get("retry", "").isdigit():
-        publication = get_object_or_404(Publication, pk=request.POST["retry"], tournament=tournament)
+        publication = get_object_or_404(
+            Publication, pk=request.POST["retry"], tournament=tournament
+        )
         outbox.retry(publication=publication)
         wake()
         messages.success(request, _("The tournament is sent again."))

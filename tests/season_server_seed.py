@@ -30,7 +30,9 @@ def main() -> None:
         club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")
         other = Club.objects.create(name="Cego-Club Triberg", short_name="CC Tr", town="Triberg")
         members = []
-        for index, (first, last) in enumerate([("Anna", "Faller"), ("Bernd", "Gut"), ("Clara", "Hu")]):
+        for index, (first, last) in enumerate(
+            [("Anna", "Faller"), ("Bernd", "Gut"), ("Clara", "Hu")]
+        ):
             player = Player.objects.create(first_name=first, last_name=last)
             Membership.objects.create(player=player, club=club, member_number=f"M{index}")
             members.append(str(player.uuid))

@@ -106,7 +106,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     ),
     ("permissions", ["clubs.permissions"]),
     ("selectors", ["*.selectors", "*.selectors.*", "tournaments.caching"]),
-    ("services", ["*.services", "*.services.*", "publishing.outbox", "publishing.sender"]),
+    (
+        "services",
+        [
+            "*.services",
+            "*.services.*",
+            "publishing.outbox",
+            "publishing.inbox",
+            "publishing.sender",
+        ],
+    ),
     ("forms", ["*.forms", "*.forms.*"]),
     (
         "documents",  # PDFs, workbooks and ranking tables, built from selectors

@@ -205,7 +205,9 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
         wait_until(lambda: caught_up() is True, timeout=30, what="after the venue was killed")
 
         # A second laptop takes over from the first one's backup (the first still running).
-        backup = manage("backup", "--data", str(data), "--output", str(tmp_path / "b"), env=venue_env)
+        backup = manage(
+            "backup", "--data", str(data), "--output", str(tmp_path / "b"), env=venue_env
+        )
         assert backup.returncode == 0, backup.stderr
         files = sorted((tmp_path / "b").iterdir())
         data2 = tmp_path / "laptop-2"
