@@ -13,8 +13,8 @@ from django.utils import timezone
 from clubs.models import Club, Membership, Player
 from publishing.client import PublishError, check_url
 from publishing.models import Publication, PublishToken
-from publishing.selectors import registry
 from publishing.outbox import due_publications
+from publishing.selectors import registry
 from publishing.sender import send
 from publishing.services import (
     follow,
