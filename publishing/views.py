@@ -4,16 +4,18 @@ And the organisers' pages: a club's tokens, a tournament's season server."""
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club
 from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
+from publishing.bodies import BodyError, read_request_body
 from publishing.forms import PublicationForm, TokenForm
 from publishing.models import Publication, PublishToken
 from publishing.selectors import registry
@@ -28,28 +30,67 @@ from publishing.services import (
 from tournaments.models import Tournament
 from tournaments.services.archive import ArchiveError, parse_archive
 
-MAX_BYTES = 50 * 1024 * 1024
-
 
 def _token(request):
     header = request.headers.get("Authorization", "")
     return token_for(header[len("Bearer ") :].strip() if header.startswith("Bearer ") else "")
 
 
+def _refused(message: str, *, status: int) -> JsonResponse:
+    """An API refusal: JSON with the German message, never an HTML page."""
+    return JsonResponse(
+        {"error": message}, status=status, json_dumps_params={"ensure_ascii": False}
+    )
+
+
+def _unknown_token() -> JsonResponse:
+    return _refused(
+        _("Unknown or revoked token: ask the club's organisers on the season server for one."),
+        status=401,
+    )
+
+
+def _only(method: str):
+    """Like ``require_http_methods``, answering another method with JSON (405)."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method != method:
+                response = _refused(
+                    _("This address takes %(method)s only.") % {"method": method}, status=405
+                )
+                response["Allow"] = method
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 @csrf_exempt
-@require_POST
+@_only("POST")
 def publish_endpoint(request):
     token = _token(request)
     if token is None:
-        return JsonResponse({"error": "unknown or revoked token"}, status=401)
-    if len(request.body) > MAX_BYTES:
-        return JsonResponse({"error": "too large"}, status=413)
+        return _unknown_token()
     try:
-        outcome = receive_archive(token=token, data=parse_archive(request.body))
+        # Read here with the API's own limit (gzip unpacked with a cap), not Django's
+        # DATA_UPLOAD_MAX_MEMORY_SIZE for form posts (which answers an HTML page).
+        body = read_request_body(request)
+    except BodyError as error:
+        return _refused(error.message, status=error.status)
+    try:
+        data = parse_archive(body)
+    except ArchiveError as error:  # not an archive at all: the request is wrong
+        return _refused(error.message, status=400)
+    try:
+        outcome = receive_archive(token=token, data=data)
     except NotYourClub as error:
-        return JsonResponse({"error": str(error)}, status=403)
+        return _refused(str(error), status=403)
     except ArchiveError as error:
-        return JsonResponse({"error": error.message}, status=409)
+        return _refused(error.message, status=409)
     status = "created" if outcome.created else "replaced" if outcome.replaced else "unchanged"
     return JsonResponse(
         {
@@ -60,11 +101,14 @@ def publish_endpoint(request):
     )
 
 
-@require_GET
+@_only("GET")
 def registry_endpoint(request):
-    if _token(request) is None:
-        return JsonResponse({"error": "unknown or revoked token"}, status=401)
-    return JsonResponse(registry(), json_dumps_params={"ensure_ascii": False})
+    """The registry as the token's club may see it (``clubs.permissions``): its own members
+    in full, everybody else as on the public pages."""
+    token = _token(request)
+    if token is None:
+        return _unknown_token()
+    return JsonResponse(registry(club=token.club), json_dumps_params={"ensure_ascii": False})
 
 
 urlpatterns = [
