@@ -29,7 +29,10 @@ What a user may see of the registry is decided here too (the lists, searches, ex
 duplicate offers ask ``registry_players``, ``registry_player_ids``, ``registry_memberships``,
 ``exportable_players``, ``manageable_clubs``): a player's birth year, member number, e-mail
 and fees only for the organisers of the player's clubs and superusers; names and clubs as on
-the public standings.
+the public standings. What a club's publishing token may take of the registry (its laptops'
+copy, ``GET /api/registry/``) is decided here as well (``club_registry_players``,
+``club_registry_memberships``): the club's own members in full, everybody else as the public
+sees them.
 """
 
 from __future__ import annotations
@@ -255,6 +258,30 @@ def registry_player_ids(user: Any, player_ids: Any) -> frozenset[int]:
     return frozenset(
         registry_players(user, Player.objects.filter(pk__in=ids)).values_list("pk", flat=True)
     )
+
+
+def club_registry_players(club: Any, players):
+    """Of ``players`` (a queryset), those whose personal data (birth year, e-mail) a laptop
+    of ``club`` may take with the club's publishing token: the club's own members, as its
+    organisers see them (``registry_players``). Unlike an organiser's login it does not
+    reach the players of no club: a token travels on a laptop and in every backup of it, so
+    it carries no more than the club's own (everybody else goes as the public pages show
+    them: name, club, category, registry id)."""
+    from clubs.models import Membership
+
+    if club is None or getattr(club, "pk", None) is None:
+        return players.none()
+    return players.filter(pk__in=Membership.objects.filter(club_id=club.pk).values("player_id"))
+
+
+def club_registry_memberships(club: Any, memberships):
+    """Of ``memberships`` (a queryset), those a laptop of ``club`` may take with member
+    number, status and dates (``club_registry_players``): the club's own, as for its
+    organisers (``registry_memberships``). Of another club's membership it gets only that
+    the player plays for that club, as on the public standings."""
+    if club is None or getattr(club, "pk", None) is None:
+        return memberships.none()
+    return memberships.filter(club_id=club.pk)
 
 
 def exportable_players(user: Any, players):

@@ -1,37 +1,74 @@
 """What the season server hands a laptop before the day: its registry (clubs and players with
-their registry ids and memberships). A constant number of queries."""
+their registry ids and memberships), as the token's club may see it. Five queries, whatever
+the registry's size."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from clubs.models import Club, Membership, Player
+from clubs.permissions import club_registry_memberships, club_registry_players
 
 REGISTRY_FORMAT = "cego-club/registry"
+REGISTRY_VERSION = 2
 
 
-def registry() -> dict[str, Any]:
-    memberships: dict[int, list[dict[str, Any]]] = {}
-    for m in Membership.objects.select_related("club").order_by("pk"):
-        memberships.setdefault(m.player_id, []).append(
-            {"club": str(m.club.uuid), "member_number": m.member_number, "status": m.status}
+def registry(*, club: Club) -> dict[str, Any]:
+    """Every club and player, for a laptop of ``club`` (its publishing token's club): the
+    club's own members in full (birth year, e-mail, member number, status and dates, as the
+    club's organisers see them; ``clubs.permissions.club_registry_players``), everybody else
+    as the public pages show them (name, category, club, registry id). Version 2: a player
+    row without ``birth_year``/``email``, a membership without ``member_number``/``status``
+    says nothing about them (a laptop keeps what it has)."""
+    clubs = list(Club.objects.order_by("pk").values("pk", "uuid", "name", "short_name", "town"))
+    uuid_of = {row["pk"]: str(row["uuid"]) for row in clubs}
+    own_ids = set(club_registry_players(club, Player.objects.all()).values_list("pk", flat=True))
+    full = {
+        row["pk"]: row
+        for row in club_registry_memberships(club, Membership.objects.all()).values(
+            "pk", "member_number", "status", "since", "left_on"
         )
+    }
+    memberships: dict[int, list[dict[str, Any]]] = {}
+    for pk, player_id, club_id in Membership.objects.order_by("pk").values_list(
+        "pk", "player_id", "club_id"
+    ):
+        row: dict[str, Any] = {"club": uuid_of[club_id]}
+        if pk in full:
+            own = full[pk]
+            row.update(
+                member_number=own["member_number"],
+                status=own["status"],
+                since=own["since"].isoformat() if own["since"] else None,
+                left_on=own["left_on"].isoformat() if own["left_on"] else None,
+            )
+        memberships.setdefault(player_id, []).append(row)
+    players = []
+    for p in Player.objects.order_by("pk").values(
+        "pk", "uuid", "first_name", "last_name", "category", "birth_year", "email"
+    ):
+        row = {
+            "uuid": str(p["uuid"]),
+            "first_name": p["first_name"],
+            "last_name": p["last_name"],
+            "category": p["category"],
+        }
+        if p["pk"] in own_ids:
+            row.update(birth_year=p["birth_year"], email=p["email"])
+        row["memberships"] = memberships.get(p["pk"], [])
+        players.append(row)
     return {
         "format": REGISTRY_FORMAT,
-        "version": 1,
+        "version": REGISTRY_VERSION,
+        "club": str(club.uuid),
         "clubs": [
-            {"uuid": str(c.uuid), "name": c.name, "short_name": c.short_name, "town": c.town}
-            for c in Club.objects.order_by("pk")
-        ],
-        "players": [
             {
-                "uuid": str(p.uuid),
-                "first_name": p.first_name,
-                "last_name": p.last_name,
-                "birth_year": p.birth_year,
-                "category": p.category,
-                "memberships": memberships.get(p.pk, []),
+                "uuid": str(c["uuid"]),
+                "name": c["name"],
+                "short_name": c["short_name"],
+                "town": c["town"],
             }
-            for p in Player.objects.order_by("pk")
+            for c in clubs
         ],
+        "players": players,
     }

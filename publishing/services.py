@@ -18,15 +18,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Category, Club, Membership, Player
 from clubs.search import club_key
 from clubs.services.imports import NO_CLUB, ClubChoice
 from publishing.client import PublishError, request
 from publishing.models import Publication, PublishToken
+from publishing.registry_answer import MemberData, Registry, RegistryError, fetch, read_registry
 from tournaments.archive_format import ArchiveError
 from tournaments.models import Tournament
 from tournaments.services.archive_plan import plan_archive
@@ -118,64 +119,92 @@ def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOu
     return outcome
 
 
-@transaction.atomic
-def load_registry(*, data: Mapping[str, Any]) -> dict[str, int]:
+def load_registry(*, registry: Registry) -> dict[str, int]:
     """On the laptop: take the season server's clubs and players as they are there, by
-    registry id (a club of the same short name takes the server's id). Returns counts."""
-    if data.get("format") != "cego-club/registry":
-        raise ValueError(_("The answer is not a Cego Club registry."))
+    registry id (a club of the same short name takes the server's id), in one transaction:
+    a ``RegistryError`` writes nothing. Only what the answer gives is stored: another
+    club's members come without birth year, e-mail, member number or status (the server
+    gives those of the token's club only), and what the laptop knew of them stays. Returns
+    counts."""
+    try:
+        return _load_registry(registry=registry)
+    except IntegrityError as error:
+        raise RegistryError(
+            _("The registry does not fit this laptop's (nothing was taken): %(error)s")
+            % {"error": error}
+        ) from error
+
+
+@transaction.atomic
+def _load_registry(*, registry: Registry) -> dict[str, int]:
     counts = {"clubs": 0, "players_new": 0, "players_updated": 0}
-    club_of: dict[str, Club] = {}
-    for row in data.get("clubs", []):
-        club = Club.objects.filter(uuid=row["uuid"]).first()
+    club_of: dict[uuid.UUID, Club] = {}
+    by_uuid = {c.uuid: c for c in Club.objects.filter(uuid__in=[c.uuid for c in registry.clubs])}
+    for row in registry.clubs:
+        club = by_uuid.get(row.uuid)
         if club is None:
-            club = Club.objects.filter(short_name=row["short_name"]).first() or Club(
-                short_name=row["short_name"]
+            club = Club.objects.filter(short_name=row.short_name).first() or Club(
+                short_name=row.short_name
             )
-            club.uuid = uuid.UUID(row["uuid"])
+            club.uuid = row.uuid
             counts["clubs"] += 1
         if (
-            club_key(club.name or "") != club_key(row["name"])
-            and Club.objects.filter(name=row["name"]).exclude(pk=club.pk).exists()
+            club_key(club.name or "") != club_key(row.name)
+            and Club.objects.filter(name=row.name).exclude(pk=club.pk).exists()
         ):
-            raise ValueError(_("Two clubs here are named %(name)s.") % {"name": row["name"]})
-        club.name, club.town = row["name"], row.get("town") or club.town or "–"
+            raise RegistryError(
+                _("Two clubs here are named %(name)s (nothing was taken).") % {"name": row.name}
+            )
+        club.name, club.town = row.name, row.town or club.town or "–"
         club.save()
-        club_of[row["uuid"]] = club
-    known = {
-        str(p.uuid): p
-        for p in Player.objects.filter(uuid__in=[r["uuid"] for r in data.get("players", [])])
-    }
-    for row in data.get("players", []):
-        player = known.get(row["uuid"])
+        club_of[row.uuid] = club
+    known = {p.uuid: p for p in Player.objects.filter(uuid__in=[r.uuid for r in registry.players])}
+    for row in registry.players:
+        player = known.get(row.uuid)
         if player is None:
-            player = Player(uuid=uuid.UUID(row["uuid"]))
+            player = Player(uuid=row.uuid)
             counts["players_new"] += 1
         else:
             counts["players_updated"] += 1
-        player.first_name, player.last_name = row["first_name"], row["last_name"]
-        player.birth_year, player.category = row.get("birth_year"), row.get("category") or "open"
+        player.first_name, player.last_name = row.first_name, row.last_name
+        player.category = row.category or player.category or "open"
+        if row.personal is not None:
+            player.birth_year, player.email = row.personal.birth_year, row.personal.email
         player.save()
-        for membership in row.get("memberships", []):
-            club = club_of.get(membership["club"])
-            if club is None:
-                continue
-            number = membership.get("member_number") or ""
-            if (
-                number
-                and Membership.objects.filter(club=club, member_number=number)
-                .exclude(player=player)
-                .exists()
-            ):
-                number = ""
-            Membership.objects.update_or_create(
-                player=player, club=club, defaults={"member_number": number}
-            )
+        for membership in row.memberships:
+            _take_membership(player=player, club=club_of[membership.club], own=membership.own)
     return counts
 
 
+def _take_membership(*, player: Player, club: Club, own: MemberData | None) -> None:
+    """The player's membership of ``club`` here: with number, status and dates where the
+    registry gave them (the token's club's own), else only that it exists."""
+    existing = Membership.objects.filter(player=player, club=club).first()
+    if own is None:
+        if existing is None:
+            Membership.objects.create(player=player, club=club)
+        return
+    number = own.member_number
+    if (
+        number
+        and Membership.objects.filter(club=club, member_number=number)
+        .exclude(player=player)
+        .exists()
+    ):
+        number = ""
+    membership = existing or Membership(player=player, club=club)
+    membership.member_number, membership.status = number, own.status
+    membership.since, membership.left_on = own.since, own.left_on
+    membership.save()
+
+
 def fetch_registry(*, url: str, token: str) -> dict[str, int]:
-    return load_registry(data=request(url, token=token, path=REGISTRY_PATH))
+    """On the laptop: the season server's registry, as the token's club may see it,
+    checked whole (``RegistryError``: nothing written) and taken in one transaction;
+    ``PublishError`` when the server is not reached or refuses the token."""
+    raw = fetch(url, token=token, path=REGISTRY_PATH)
+    registry = read_registry(raw, categories=Category.values)
+    return load_registry(registry=registry)
 
 
 # The laptop's queue.
@@ -192,4 +221,4 @@ def follow(*, url: str, token: str, tournaments=None) -> list[Publication]:
     return rows
 
 
-__all__ = ["ArchiveError", "NotYourClub", "PublishError"]
+__all__ = ["ArchiveError", "NotYourClub", "PublishError", "RegistryError"]

@@ -4,7 +4,7 @@ And the organisers' pages: a club's tokens, a tournament's season server."""
 
 from __future__ import annotations
 
-import zlib
+from functools import wraps
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -12,11 +12,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
 
 from clubs.models import Club
 from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
 from publishing import outbox
+from publishing.bodies import BodyError, read_request_body
 from publishing.forms import PublicationForm, TokenForm
 from publishing.inbox import Refused, held_state, receive_changes
 from publishing.models import Publication, PublishToken
@@ -33,65 +33,68 @@ from publishing.services import (
 from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.models import Tournament
 
-MAX_BYTES = 50 * 1024 * 1024
-# Unpacked, a 4,000-deal tournament's archive is about 3 MB; a gzip body may not unpack to
-# more than this (a small body that unpacks to gigabytes is refused, not unpacked).
-MAX_UNPACKED_BYTES = 64 * 1024 * 1024
-
-
-class BodyTooLarge(Exception):
-    pass
-
-
-def read_body(request, *, limit: int) -> bytes:
-    """The request's body, gzip unpacked, read past Django's form-post cap (an API body is
-    not a form) but never beyond ``limit``."""
-    length = int(request.META.get("CONTENT_LENGTH") or 0)
-    if length > limit:
-        raise BodyTooLarge(
-            _("The request is too large (%(size)s MB; at most %(limit)s MB).")
-            % {"size": length // 2**20, "limit": limit // 2**20}
-        )
-    raw = request.read(limit + 1)
-    if len(raw) > limit:
-        raise BodyTooLarge(
-            _("The request is too large (at most %(limit)s MB).") % {"limit": limit // 2**20}
-        )
-    if (request.headers.get("Content-Encoding") or "").lower() == "gzip":
-        unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-        try:
-            raw = unpacker.decompress(raw, MAX_UNPACKED_BYTES + 1)
-        except zlib.error as error:
-            raise ArchiveError(
-                _("The request is not valid gzip: %(error)s") % {"error": error}
-            ) from error
-        if len(raw) > MAX_UNPACKED_BYTES or unpacker.unconsumed_tail:
-            raise BodyTooLarge(
-                _("The request unpacks to more than %(limit)s MB.")
-                % {"limit": MAX_UNPACKED_BYTES // 2**20}
-            )
-    return raw
-
 
 def _token(request):
     header = request.headers.get("Authorization", "")
     return token_for(header[len("Bearer ") :].strip() if header.startswith("Bearer ") else "")
 
 
+def _refused(message: str, *, status: int, code: str = "", **more) -> JsonResponse:
+    """An API refusal: JSON with the German message (and, for the laptop to act on, a
+    ``code``), never an HTML page."""
+    answer = {"error": message, **({"code": code} if code else {}), **more}
+    return JsonResponse(answer, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def _unknown_token_message() -> str:
+    return _("Unknown or revoked token: ask the club's organisers on the season server for one.")
+
+
+def _unknown_token() -> JsonResponse:
+    return _refused(_unknown_token_message(), status=401, code="token")
+
+
+def _only(method: str):
+    """Like ``require_http_methods``, answering another method with JSON (405)."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method != method:
+                response = _refused(
+                    _("This address takes %(method)s only.") % {"method": method}, status=405
+                )
+                response["Allow"] = method
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 @csrf_exempt
-@require_POST
+@_only("POST")
 def publish_endpoint(request):
     token = _token(request)
     if token is None:
-        return JsonResponse({"error": "unknown or revoked token"}, status=401)
-    if len(request.body) > MAX_BYTES:
-        return JsonResponse({"error": "too large"}, status=413)
+        return _unknown_token()
     try:
-        outcome = receive_archive(token=token, data=parse_archive(request.body))
+        # Read here with the API's own limit (gzip unpacked with a cap), not Django's
+        # DATA_UPLOAD_MAX_MEMORY_SIZE for form posts (which answers an HTML page).
+        body = read_request_body(request)
+    except BodyError as error:
+        return _refused(error.message, status=error.status)
+    try:
+        data = parse_archive(body)
+    except ArchiveError as error:  # not an archive at all: the request is wrong
+        return _refused(error.message, status=400)
+    try:
+        outcome = receive_archive(token=token, data=data)
     except NotYourClub as error:
-        return JsonResponse({"error": str(error)}, status=403)
+        return _refused(str(error), status=403)
     except ArchiveError as error:
-        return JsonResponse({"error": error.message}, status=409)
+        return _refused(error.message, status=409)
     status = "created" if outcome.created else "replaced" if outcome.replaced else "unchanged"
     return JsonResponse(
         {
@@ -102,11 +105,14 @@ def publish_endpoint(request):
     )
 
 
-@require_GET
+@_only("GET")
 def registry_endpoint(request):
-    if _token(request) is None:
-        return JsonResponse({"error": "unknown or revoked token"}, status=401)
-    return JsonResponse(registry(), json_dumps_params={"ensure_ascii": False})
+    """The registry as the token's club may see it (``clubs.permissions``): its own members
+    in full, everybody else as on the public pages."""
+    token = _token(request)
+    if token is None:
+        return _unknown_token()
+    return JsonResponse(registry(club=token.club), json_dumps_params={"ensure_ascii": False})
 
 
 def _changes_answer(applied) -> dict:
@@ -119,36 +125,38 @@ def _changes_answer(applied) -> dict:
 
 
 @csrf_exempt
-@require_POST
+@_only("POST")
 def changes_endpoint(request):
-    """A laptop's batch of changes (``publishing.inbox``): JSON, gzip-compressed or not."""
+    """A laptop's batch of changes (``publishing.inbox``): JSON, gzip-compressed or not.
+    Every refusal is JSON with a German message and a ``code`` the laptop acts on."""
     token = _token(request)
     if token is None:
-        return JsonResponse({"error": _("Unknown or revoked token."), "code": "token"}, status=401)
+        return _refused(_unknown_token_message(), status=401, code="token")
     try:
-        raw = read_body(request, limit=MAX_BYTES)
-        applied = receive_changes(token=token, raw=raw)
-    except NotYourClub as error:
-        return JsonResponse({"error": str(error), "code": "not_your_club"}, status=403)
-    except BodyTooLarge as error:
-        return JsonResponse({"error": str(error), "code": "too_large"}, status=413)
-    except ArchiveError as error:
-        return JsonResponse({"error": error.message, "code": "invalid"}, status=400)
-    except Refused as error:
-        return JsonResponse(
-            {"error": error.message, "code": error.code, **error.answer}, status=409
+        applied = receive_changes(token=token, raw=read_request_body(request))
+    except BodyError as error:
+        return _refused(
+            error.message,
+            status=error.status,
+            code="too_large" if error.status == 413 else "invalid",
         )
+    except NotYourClub as error:
+        return _refused(str(error), status=403, code="not_your_club")
+    except ArchiveError as error:
+        return _refused(error.message, status=400, code="invalid")
+    except Refused as error:
+        return _refused(error.message, status=409, code=error.code, **error.answer)
     return JsonResponse(_changes_answer(applied))
 
 
-@require_GET
+@_only("GET")
 def state_endpoint(request, archive_id):
     """What this server holds of a tournament of the token's club: its state digest and
     revision (and with ``?digests=1`` each item's digest), for a laptop to check its
     position."""
     token = _token(request)
     if token is None:
-        return JsonResponse({"error": _("Unknown or revoked token."), "code": "token"}, status=401)
+        return _refused(_unknown_token_message(), status=401, code="token")
     return JsonResponse(
         held_state(token=token, archive_id=archive_id, digests=request.GET.get("digests") == "1")
     )

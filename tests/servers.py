@@ -46,6 +46,7 @@ def clean_env(**extra: str) -> dict[str, str]:
             "SQLITE_PATH",
             "VENUE_MODE",
             "CONN_MAX_AGE",
+            "CEGO_PUBLISH_TOKEN",
             "DJANGO_SETTINGS_MODULE",
             "DJANGO_ALLOW_ASYNC_UNSAFE",  # set by the browser tests for their own process
         }

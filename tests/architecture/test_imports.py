@@ -55,6 +55,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.backups",
             "venue.serving",
             "venue.sessions",
+            "venue.tokens",
             "cego_club.catalogues",
             "cego_club.formats*",
             "cego_club.language",
@@ -90,6 +91,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "exports.xlsx",
             "exports.xlsx_rows",
             "publishing.client",
+            "publishing.bodies",
+            "publishing.registry_answer",
         ],
     ),
     (

@@ -95,9 +95,10 @@ def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path)
     server = venue = None
     try:
         server = start_gunicorn(log=tmp_path / "season-1.log", env=env, port=port)
+        # The token in the environment, never on the command line.
         fetched = manage(
-            "fetch_registry", "--from", server.url, "--token", token, "--data", str(data),
-            env=venue_env,
+            "fetch_registry", "--from", server.url, "--data", str(data),
+            env={**venue_env, "CEGO_PUBLISH_TOKEN": token},
         )  # fmt: skip
         assert fetched.returncode == 0, fetched.stderr
         seed = json_from(
@@ -108,8 +109,8 @@ def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path)
         venue = start_venue(
             data,
             log=tmp_path / "venue.log",
-            env=venue_env,
-            extra=("--publish-to", server.url, "--publish-token", token),
+            env={**venue_env, "CEGO_PUBLISH_TOKEN": token},
+            extra=("--publish-to", server.url),
         )
         phone = Phone(seed["token"])
         phone.sit_down(venue.url)
@@ -173,18 +174,21 @@ def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path)
         assert str(Player.objects.get(pk=players[4]).uuid) == seed["players"][3]
 
         # Another club's token is refused; so is a revoked one.
+        token_file = tmp_path / "other-token.txt"
+        token_file.write_text(other_token + "\n")
         refused = manage(
-            "publish", "--to", server.url, "--token", other_token,
+            "publish", "--to", server.url, "--publish-token-file", str(token_file),
             "--tournament", str(seed["tournament"]), "--data", str(data), env=venue_env,
         )  # fmt: skip
         assert refused.returncode != 0 and "CF Br" not in refused.stdout
         assert "Cego-Club Triberg" in refused.stderr, refused.stderr  # the token's club
         revoke_token(token=_row)
         revoked = manage(
-            "publish", "--to", server.url, "--token", token,
-            "--tournament", str(seed["tournament"]), "--data", str(data), env=venue_env,
+            "publish", "--to", server.url,
+            "--tournament", str(seed["tournament"]), "--data", str(data),
+            env={**venue_env, "CEGO_PUBLISH_TOKEN": token},
         )  # fmt: skip
-        assert revoked.returncode != 0 and "revoked" in revoked.stderr, revoked.stderr
+        assert revoked.returncode != 0 and "widerrufen" in revoked.stderr, revoked.stderr
         assert Deal.objects.filter(table__round__tournament=published).count() == 3
     finally:
         for process in (venue, server):

@@ -1,29 +1,41 @@
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from publishing.client import PublishError
-from publishing.services import fetch_registry
+from publishing.services import RegistryError, fetch_registry
+from venue.tokens import TOKEN_VARIABLE, publish_token, token_arguments
 
 
 class Command(BaseCommand):
     help = (
         "Before the day: take the season server's clubs and players (same registry ids), so "
-        "that the players at the venue are the server's records."
+        "that the players at the venue are the server's records. The token comes from "
+        f"{TOKEN_VARIABLE}, --publish-token-file FILE, or is asked for."
     )
+    leave_locale_alone = True  # the organiser reads it: in the site's language
 
     def add_arguments(self, parser):
         parser.add_argument("--from", dest="url", required=True, help="the season server")
-        parser.add_argument("--token", required=True, help="the club's publishing token")
+        token_arguments(parser, old_names=("--token", "--publish-token"))
         parser.add_argument("--data", help="the venue data folder (see `manage.py venue`)")
 
-    def handle(self, *args, url, token, **options):
+    def handle(self, *args, url, **options):
+        token = publish_token(options)
         if options.get("data"):  # a fresh laptop's folder: its database first
             call_command("migrate", interactive=False, verbosity=0)
         try:
             counts = fetch_registry(url=url, token=token)
-        except (PublishError, ValueError, KeyError) as error:
-            raise CommandError(f"{url}: {getattr(error, 'message', error)}") from error
+        except (PublishError, RegistryError) as error:
+            raise CommandError(
+                _("%(url)s: %(problem)s Nothing was taken.")
+                % {"url": url, "problem": error.message}
+            ) from error
         self.stdout.write(
-            f"{counts['clubs']} clubs added, {counts['players_new']} players added, "
-            f"{counts['players_updated']} updated."
+            _("%(clubs)s clubs added, %(new)s players added, %(updated)s updated.")
+            % {
+                "clubs": counts["clubs"],
+                "new": counts["players_new"],
+                "updated": counts["players_updated"],
+            }
         )

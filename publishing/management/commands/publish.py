@@ -5,18 +5,22 @@ from publishing.client import PublishError, check_url
 from publishing.sender import send
 from publishing.services import follow
 from tournaments.models import Tournament
+from venue.tokens import publish_token, token_arguments
 
 
 class Command(BaseCommand):
     help = "Send one tournament to the season server now; fails when the server refuses it."
+    leave_locale_alone = True  # the organiser reads it: in the site's language
 
     def add_arguments(self, parser):
         parser.add_argument("--to", required=True, help="the season server's address (https://…)")
-        parser.add_argument("--token", required=True, help="the club's publishing token")
+        # Never on the command line: CEGO_PUBLISH_TOKEN, --publish-token-file, or asked for.
+        token_arguments(parser, old_names=("--token", "--publish-token"))
         parser.add_argument("--tournament", required=True, type=int, help="the tournament's id")
         parser.add_argument("--data", help="the venue data folder (see `manage.py venue`)")
 
-    def handle(self, *args, to, token, tournament, **options):
+    def handle(self, *args, to, tournament, **options):
+        token = publish_token(options)
         found = Tournament.objects.filter(pk=tournament).first()
         if found is None:
             raise CommandError(f"There is no tournament {tournament}.")

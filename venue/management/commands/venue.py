@@ -20,6 +20,7 @@ from venue.backups import backup_folder_problem
 from venue.environment import is_loopback, lan_address, venue_arguments
 from venue.serving import quiet_queue_warnings, server_options
 from venue.signals import serving_started
+from venue.tokens import publish_token, token_arguments
 
 
 class Command(BaseCommand):
@@ -53,7 +54,9 @@ class Command(BaseCommand):
             help="the season server (https://…): every tournament here is sent to it whenever "
             "it changes and the internet is there",
         )
-        parser.add_argument("--publish-token", default=None, help="the club's publishing token")
+        # The token never on the command line (the process list shows it): from
+        # CEGO_PUBLISH_TOKEN, --publish-token-file FILE, or asked for (venue/tokens.py).
+        token_arguments(parser, old_names=("--publish-token",))
 
     def handle(self, *args, **options):
         if os.environ.get("SECRET_KEY_FILE") is None:
@@ -78,8 +81,11 @@ class Command(BaseCommand):
             return
         if organiser_options or options["password_stdin"]:
             raise CommandError(_("These options belong to --create-organiser."))
-        if bool(options["publish_to"]) != bool(options["publish_token"]):
-            raise CommandError(_("--publish-to and --publish-token go together."))
+        if options["publish_token_file"] and not options["publish_to"]:
+            raise CommandError(_("--publish-token-file belongs to --publish-to ADDRESS."))
+        token = None
+        if options["publish_to"] or options["old_token_option"]:
+            token = publish_token(options)  # refuses a token on the command line
         call_command("collectstatic", interactive=False, verbosity=0)
 
         from waitress import create_server
@@ -155,7 +161,7 @@ class Command(BaseCommand):
         serving_started.send(
             sender=None,
             publish_to=options["publish_to"],
-            publish_token=options["publish_token"],
+            publish_token=token,
         )
         out.flush()
         try:
