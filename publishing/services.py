@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Category, Club, Membership, Player
 from clubs.search import club_key
 from clubs.services.imports import NO_CLUB, ClubChoice
-from publishing.client import PublishError, request
+from publishing.client import PublishError
 from publishing.models import Publication, PublishToken
 from publishing.registry_answer import MemberData, Registry, RegistryError, fetch, read_registry
 from tournaments.archive_format import ArchiveError
