@@ -37,7 +37,7 @@ def main() -> None:
             name=sys.argv[4], starts_on="2026-09-01", ends_on="2027-06-30"
         )
         tournament = TournamentFactory(
-            rules_slug="swm", deals_per_round=6, host_club=club, season=season, date="2026-11-28"
+            rules_slug="swm", deals_per_round=12, host_club=club, season=season, date="2026-11-28"
         )
         players = list(Player.objects.filter(memberships__club=club).order_by("last_name")[:3])
         players.append(Player.objects.create(first_name="Nele", last_name="Neuhier"))

@@ -9,6 +9,7 @@ the server restored from an older backup of its database; the venue killed right
 deal; a second laptop taking over from the first one's backup while the first is still on.
 """
 
+import json
 import os
 import secrets
 import signal
@@ -48,8 +49,10 @@ def wait_until(condition, *, timeout: float, what: str) -> float:
     while time.monotonic() - start < timeout:
         last = condition()
         if last is True:
-            return time.monotonic() - start
-        time.sleep(0.2)
+            seconds = time.monotonic() - start
+            print(f"{what}: {seconds:.2f} s")
+            return seconds
+        time.sleep(0.1)
     pytest.fail(f"not within {timeout} s: {what} (last: {last!r})")
 
 
@@ -110,11 +113,31 @@ class Season:
         )
 
 
-def venue_deals(data, tournament: int, env) -> dict:
-    return json_from(
-        [sys.executable, "-m", "tests.publishing_seed", "deals", str(data), str(tournament)],
-        env=env,
-    )["deals"]
+def deals_in(db, archive_id: str) -> tuple[int, dict]:
+    """Read straight from a database file (each side's is SQLite here): the copies of the
+    tournament, and per deal (``r1-t1-d1``) its scores, status and history actions."""
+    with sqlite3.connect(db, timeout=30) as connection:
+        key = archive_id.replace("-", "")
+        copies = connection.execute(
+            "SELECT count(*) FROM tournaments_tournament WHERE archive_id = ?", [key]
+        ).fetchone()[0]
+        rows = connection.execute(
+            "SELECT d.id, r.number, t.number, d.number, d.status,"
+            " json_array(d.score_0, d.score_1, d.score_2, d.score_3, d.score_4)"
+            " FROM tournaments_deal d JOIN tournaments_table t ON d.table_id = t.id"
+            " JOIN tournaments_round r ON t.round_id = r.id"
+            " JOIN tournaments_tournament x ON r.tournament_id = x.id WHERE x.archive_id = ?",
+            [key],
+        ).fetchall()
+        history: dict[int, list[str]] = {}
+        for deal_id, action in connection.execute(
+            "SELECT deal_id, action FROM tournaments_dealchange ORDER BY changed_at, id"
+        ):
+            history.setdefault(deal_id, []).append(action)
+    return copies, {
+        f"r{r}-t{t}-d{n}": {"scores": scores, "status": status, "history": history.get(pk, [])}
+        for pk, r, t, n, status, scores in rows
+    }
 
 
 def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
@@ -142,12 +165,12 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
         def in_step(folder=data):
             """None when the server holds exactly what the venue in ``folder`` holds (each
             deal once, same scores, same history), else what differs."""
-            here = venue_deals(folder, tournament, venue_env)
-            there = season.run("deals", archive_id)
-            if there["copies"] != 1:
-                return f"{there['copies']} copies"
-            if here != there["deals"]:
-                return {"venue": sorted(here), "server": sorted(there["deals"])}
+            _one, here = deals_in(folder / "db.sqlite3", archive_id)
+            copies, there = deals_in(season.db, archive_id)
+            if copies != 1:
+                return f"{copies} copies"
+            if here != there:
+                return {"venue": here, "server": there}
             return None
 
         def caught_up(folder=data):
@@ -181,7 +204,8 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
         season.start()
         seconds = wait_until(lambda: caught_up() is True, timeout=30, what="after the stop")
         print(f"caught up {seconds:.2f} s after the server was back")
-        assert season.run("deals", archive_id)["deals"]["r1-t1-d1"]["scores"] == corrected["scores"]
+        _copies, there = deals_in(season.db, archive_id)
+        assert json.loads(there["r1-t1-d1"]["scores"])[:4] == corrected["scores"][:4]
 
         # Killed (no goodbye): the same.
         season.kill()
@@ -209,7 +233,7 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
             "backup", "--data", str(data), "--output", str(tmp_path / "b"), env=venue_env
         )
         assert backup.returncode == 0, backup.stderr
-        files = sorted((tmp_path / "b").iterdir())
+        files = sorted((tmp_path / "b").glob("*.sqlite3"))
         data2 = tmp_path / "laptop-2"
         restored = manage("restore", "--data", str(data2), str(files[-1]), env=venue_env)
         assert restored.returncode == 0, restored.stderr
@@ -221,8 +245,9 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
         wait_until(lambda: caught_up(data2) is True, timeout=30, what="the second laptop's deal")
         time.sleep(3)  # the first laptop, unchanged, must not take it back
         assert in_step(data2) is None
-        there = season.run("deals", archive_id)
-        for key, deal in there["deals"].items():
+        _copies, there = deals_in(season.db, archive_id)
+        assert len(there) == 7
+        for key, deal in there.items():
             assert deal["history"].count("created") == 1, (key, deal["history"])
     finally:
         for server in (second, venue):
@@ -239,3 +264,7 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
 def _posix_only():
     if os.name != "posix":
         pytest.skip("gunicorn and SIGKILL: POSIX only")
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        # Both sides run on SQLite files of their own, whatever the test database is: the
+        # SQLite pass runs it; test_venue_to_season_server runs the PostgreSQL server.
+        pytest.skip("runs in the SQLite pass (it uses no test database)")
