@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from publishing import outbox
 from publishing.client import PublishError, check_url
-from publishing.sender import send
+from publishing.sender import send, verify
 from publishing.services import follow
 from tournaments.models import Tournament
 from venue.tokens import publish_token, token_arguments
@@ -28,6 +28,9 @@ class Command(BaseCommand):
             url = check_url(to)
             (publication,) = follow(url=url, token=token, tournaments=[found])
             outbox.retry(publication=publication)
+            publication.refresh_from_db()
+            # Ask the server first: what it holds (with this token) decides what is sent.
+            verify(publication=publication)
             publication.refresh_from_db()
             status = send(publication=publication)
         except PublishError as error:
