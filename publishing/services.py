@@ -86,6 +86,11 @@ def token_for(raw: str) -> PublishToken | None:
     )
 
 
+def note_token_used(*, token: PublishToken) -> None:
+    """Mark the token used now (its page shows when: a lost laptop's last call)."""
+    PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+
+
 def _registry_id(value: Any) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(value))
