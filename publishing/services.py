@@ -80,6 +80,11 @@ def token_for(raw: str) -> PublishToken | None:
     )
 
 
+def note_token_used(*, token: PublishToken) -> None:
+    """Mark the token used now (its page shows when: a lost laptop's last call)."""
+    PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+
+
 def _registry_id(value: Any) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(value))
@@ -130,8 +135,7 @@ def load_registry(*, registry: Registry) -> dict[str, int]:
         return _load_registry(registry=registry)
     except IntegrityError as error:
         raise RegistryError(
-            _("The registry does not fit this laptop's (nothing was taken): %(error)s")
-            % {"error": error}
+            _("The registry does not fit this laptop's: %(error)s") % {"error": error}
         ) from error
 
 
@@ -152,9 +156,7 @@ def _load_registry(*, registry: Registry) -> dict[str, int]:
             club_key(club.name or "") != club_key(row.name)
             and Club.objects.filter(name=row.name).exclude(pk=club.pk).exists()
         ):
-            raise RegistryError(
-                _("Two clubs here are named %(name)s (nothing was taken).") % {"name": row.name}
-            )
+            raise RegistryError(_("Two clubs here are named %(name)s.") % {"name": row.name})
         club.name, club.town = row.name, row.town or club.town or "–"
         club.save()
         club_of[row.uuid] = club

@@ -26,6 +26,7 @@ from publishing.services import (
     NotYourClub,
     follow,
     issue_token,
+    note_token_used,
     receive_archive,
     revoke_token,
     token_for,
@@ -112,6 +113,7 @@ def registry_endpoint(request):
     token = _token(request)
     if token is None:
         return _unknown_token()
+    note_token_used(token=token)
     return JsonResponse(registry(club=token.club), json_dumps_params={"ensure_ascii": False})
 
 

@@ -58,10 +58,12 @@ def test_a_clubs_token_gets_its_own_members_in_full_and_the_rest_as_the_public_s
     client, world
 ):
     world, planted = world
-    _row, a_token = issue_token(club=world.club_a)
+    a_row, a_token = issue_token(club=world.club_a)
     _row, b_token = issue_token(club=world.club_b)
     answer = fetch(client, a_token)
     assert answer.status_code == 200
+    a_row.refresh_from_db()
+    assert a_row.last_used_at is not None  # the token page shows the laptop's last call
     text = answer.content.decode()
     assert markers_in(text) & (A_PRIVATE | B_PRIVATE | PUBLIC) == A_PRIVATE | PUBLIC
     data = answer.json()
