@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -403,9 +403,10 @@ def kind_of(key: str) -> str:
     return key.split(":", 1)[0]
 
 
-def _put(items: dict[str, dict], key: str, item: dict, twice: str) -> None:
+def _put(items: dict[str, dict], key: str, item: dict, twice: Callable[[], str]) -> None:
+    # ``twice`` makes the message only when it is needed (thousands of items, one message).
     if key in items:
-        raise ArchiveError(twice)
+        raise ArchiveError(twice())
     items[key] = item
 
 
@@ -446,7 +447,12 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         "tournament": {"archive_id": str(archive["archive_id"]), **archive["tournament"]}
     }
     for club in archive.get("clubs") or []:
-        _put(items, f"club:{club['short_name']}", dict(club), _twice(club["short_name"]))
+        _put(
+            items,
+            f"club:{club['short_name']}",
+            dict(club),
+            lambda club=club: _twice(club["short_name"]),
+        )
     players = {player["key"]: player for player in archive.get("players") or []}
     for entry in archive.get("entries") or []:
         player = players.get(entry["player"])
@@ -460,13 +466,13 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             items,
             f"entry:{entry['number']}",
             item,
-            _twice(_("start number %(n)s") % {"n": entry["number"]}),
+            lambda entry=entry: _twice(_("start number %(n)s") % {"n": entry["number"]}),
         )
     for team in archive.get("teams") or []:
-        _put(items, f"team:{team['name']}", dict(team), _twice(team["name"]))
+        _put(items, f"team:{team['name']}", dict(team), lambda team=team: _twice(team["name"]))
     for pair in archive.get("keep_apart") or []:
         key = f"keep_apart:{pair['first']}-{pair['second']}"
-        _put(items, key, dict(pair), _twice(key))
+        _put(items, key, dict(pair), lambda key=key: _twice(key))
     for index, draw in enumerate(archive.get("lot_draws") or [], start=1):
         items[f"lot:{index}"] = dict(draw)
     history: dict[Any, list] = {}
@@ -480,7 +486,7 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             items,
             f"round:{number}",
             {**fields, "history": history.pop(number, [])},
-            _twice(_("round %(round)s") % {"round": number}),
+            lambda number=number: _twice(_("round %(round)s") % {"round": number}),
         )
         for table in round_["tables"]:
             fields = {k: v for k, v in table.items() if k != "deals"}
@@ -488,7 +494,7 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
                 items,
                 table_key(number, table["number"]),
                 {"round": number, **fields},
-                _twice(
+                lambda number=number, table=table: _twice(
                     _("round %(round)s, table %(table)s")
                     % {"round": number, "table": table["number"]}
                 ),
@@ -498,11 +504,13 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
                     items,
                     deal_key(number, table["number"], deal["number"]),
                     {"round": number, "table": table["number"], **deal},
-                    _(
-                        "Round %(round)s, table %(table)s: deal %(deal)s twice; nothing was "
-                        "imported."
-                    )
-                    % {"round": number, "table": table["number"], "deal": deal["number"]},
+                    lambda number=number, table=table, deal=deal: (
+                        _(
+                            "Round %(round)s, table %(table)s: deal %(deal)s twice; nothing was "
+                            "imported."
+                        )
+                        % {"round": number, "table": table["number"], "deal": deal["number"]}
+                    ),
                 )
     if history:
         raise ArchiveError(
