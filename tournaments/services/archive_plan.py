@@ -122,6 +122,7 @@ class ArchivePlan:
     digests: Mapping[str, str] = field(default_factory=dict)  # digests after applying
     backfill: bool = False  # a copy from before the items: store every digest
     data: Mapping[str, Any] | None = None  # the archive, when one was planned
+    season_note: str = ""  # why it joins no season (several or none hold its date)
 
     @property
     def name(self) -> str:
@@ -571,13 +572,33 @@ def stored_items(tournament: Tournament, kinds: tuple[str, ...]) -> dict[str, di
 
 def _season(
     season: Season | None, existing: Tournament | None, settings: Mapping[str, Any]
-) -> Season | None:
-    """The season it joins: the one given, else the copy's, else the archive's by name."""
+) -> tuple[Season | None, str]:
+    """The season it joins, and a note where none could be chosen: the one given, else the
+    copy's (the organiser may have chosen it here), else the archive's by name, else the one
+    season whose dates hold the tournament's date. Several or none: no season, and the note
+    says so (the organiser picks once, on the tournament's page)."""
     if season is None and existing is not None:
         season = existing.season
     if season is None and settings.get("season"):
         season = Season.objects.filter(name=settings["season"].get("name", "")).first()
-    return season
+    if season is not None:
+        return season, ""
+    try:
+        day = dt.date.fromisoformat(str(settings.get("date", "")))
+    except ValueError:
+        return None, ""
+    holding = list(Season.objects.filter(starts_on__lte=day, ends_on__gte=day).order_by("name"))
+    if len(holding) == 1:
+        return holding[0], ""
+    if holding:
+        return None, _(
+            "Several seasons hold %(date)s (%(seasons)s): choose the tournament's season on its "
+            "page on the season server."
+        ) % {"date": day.strftime("%d.%m.%Y"), "seasons": ", ".join(s.name for s in holding)}
+    return None, _(
+        "No season on the season server holds %(date)s: the tournament counts for no season "
+        "until one is chosen on its page there."
+    ) % {"date": day.strftime("%d.%m.%Y")}
 
 
 def _action_for_archive(existing: Tournament | None, data, content_hash: str, revision: int):
@@ -670,6 +691,7 @@ def _finish(
     for key, item in diff.upserts.items():  # teams' clubs are looked up too
         if kind_of(key) == "team":
             clubs.club(item.get("club"))
+    chosen_season, season_note = _season(season, diff.existing, diff.settings)
     return ArchivePlan(
         archive_id=diff.archive_id,
         content_hash=state_digest(diff.digests),
@@ -677,7 +699,8 @@ def _finish(
         action=diff.action,
         existing=diff.existing,
         settings=diff.settings,
-        season=_season(season, diff.existing, diff.settings),
+        season=chosen_season,
+        season_note=season_note,
         deals=deals,
         unknown_clubs=clubs.unknown,
         players=players,

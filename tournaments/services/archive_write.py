@@ -102,6 +102,7 @@ class ImportOutcome:
     deals: int = 0  # deals scored again
     changes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # by kind
     state: str = ""  # the state digest here now
+    notes: tuple[str, ...] = ()  # what the organiser should know (no season, clubs left out)
 
 
 def tournament_state(*, tournament: Tournament) -> str:
@@ -654,8 +655,25 @@ def _keep_digests(
     )
 
 
+def plan_notes(plan: ArchivePlan) -> tuple[str, ...]:
+    """What the organiser should know of an applied plan, never dropped silently: the season
+    it could not join, the clubs this server does not know whose players came without one."""
+    notes = [plan.season_note] if plan.season_note else []
+    for unknown in plan.unknown_clubs:
+        if unknown.choice is not None and unknown.choice.action == NO_CLUB:
+            notes.append(
+                _(
+                    "The club “%(club)s” is unknown on this server: its players (%(count)s) "
+                    "were taken without a club; create or map the club here and publish again."
+                )
+                % {"club": unknown.name, "count": unknown.lines}
+            )
+    return tuple(notes)
+
+
 def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str) -> None:
     who = {"user": user, "actor": actor}
+    notes = plan_notes(plan)
     deals = changes.get("deal", {})
     ids = {
         "added": sorted(
@@ -665,6 +683,20 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         "removed": sorted(k[5:] for k in plan.deletes if kind_of(k) == "deal"),
     }
     after = {"revision": plan.revision, "content_hash": plan.content_hash, "items": changes}
+    if notes:
+        after["notes"] = list(notes)
+    action = (
+        TournamentChange.Action.ARCHIVE_IMPORTED
+        if plan.existing is None
+        else TournamentChange.Action.ARCHIVE_REPLACED
+    )
+    # Each note its own line of the log, where the organiser looks: once when the tournament
+    # arrives, again only when what causes notes (settings, players, clubs) changed.
+    if plan.existing is None or any(
+        kind_of(key) in ("tournament", "entry", "team", "club") for key in plan.upserts
+    ):
+        for note in notes:
+            changelog.record(tournament_id=tournament.pk, action=action, subject=note, **who)
     if plan.existing is None:
         changelog.record(
             tournament_id=tournament.pk,
@@ -685,10 +717,11 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         "changed": deals.get("changed", 0),
         "removed": deals.get("removed", 0),
     }
+    subject = f"{subject}; {others}" if others else subject
     changelog.record(
         tournament_id=tournament.pk,
         action=TournamentChange.Action.ARCHIVE_REPLACED,
-        subject=f"{subject}; {others}" if others else subject,
+        subject=subject,
         before={"revision": plan.existing.archive_revision},
         after={**after, **ids},
         **who,
@@ -744,6 +777,7 @@ def _apply(
         deals=plan.deals,
         changes=changes,
         state=plan.content_hash,
+        notes=plan_notes(plan),
     )
 
 
