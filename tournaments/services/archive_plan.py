@@ -224,11 +224,18 @@ class _Clubs:
     def __init__(
         self, clubs: Mapping[str, Mapping[str, Any]], choices: Mapping[str, ClubChoice] | None
     ) -> None:
-        self.names = ClubNames(allowed_ids=None, choices=dict(choices or {}))
-        self.by_uuid = {club.uuid: club for club in self.names.clubs}
+        self.choices = dict(choices or {})
+        self._names: ClubNames | None = None  # read on the first lookup (2 queries)
         self.data = clubs
         self.found: dict[str, Club | None] = {}
         self.key_of: dict[str, str] = {}  # short name -> the unknown club's key
+
+    @property
+    def names(self) -> ClubNames:
+        if self._names is None:
+            self._names = ClubNames(allowed_ids=None, choices=self.choices)
+            self.by_uuid = {club.uuid: club for club in self._names.clubs}
+        return self._names
 
     def club(self, short_name: str | None) -> Club | None:
         if not short_name:
@@ -239,9 +246,10 @@ class _Clubs:
 
     def _find(self, short_name: str) -> Club | None:
         data = self.data.get(short_name, {"name": short_name, "short_name": short_name})
+        names = self.names
         club = self.by_uuid.get(_uuid(data.get("uuid")))
         if club is None:
-            club = self.names.by_key.get(club_key(short_name))
+            club = names.by_key.get(club_key(short_name))
         if club is not None:
             return club
         row = PlanRow(line=0, status=NEW)
@@ -258,7 +266,7 @@ class _Clubs:
 
     @property
     def unknown(self) -> list[UnknownClub]:
-        return list(self.names.unknown.values())
+        return list(self._names.unknown.values()) if self._names is not None else []
 
 
 # Players.
@@ -654,7 +662,10 @@ def _finish(
         else 0
     )
     clubs = _Clubs(diff.clubs, club_choices)
-    host = clubs.club(diff.settings.get("host_club"))
+    if diff.existing is not None and "tournament" not in diff.upserts:
+        host = diff.existing.host_club  # unchanged settings: the copy's host
+    else:
+        host = clubs.club(diff.settings.get("host_club"))
     entries = [item for key, item in diff.upserts.items() if kind_of(key) == "entry"]
     players = (
         _plan_players(
@@ -771,7 +782,11 @@ def plan_batch(
     state here is ``stale`` (the sender sends a snapshot). The state digest after applying
     must be the batch's ``state``, else an ArchiveError (nothing written)."""
     archive_id = _archive_id(batch.archive_id)
-    existing = Tournament.objects.filter(archive_id=archive_id).select_related("season").first()
+    existing = (
+        Tournament.objects.filter(archive_id=archive_id)
+        .select_related("season", "host_club")
+        .first()
+    )
     stored, backfill = stored_digests(existing) if existing is not None else ({}, False)
     current = state_digest(stored) if existing is not None else ""
     incoming = item_digests(batch.upserts)

@@ -654,7 +654,9 @@ def _keep_digests(
     )
 
 
-def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str) -> None:
+def _log(
+    tournament: Tournament, plan: ArchivePlan, changes, *, old_revision, user, actor: str
+) -> None:
     who = {"user": user, "actor": actor}
     deals = changes.get("deal", {})
     ids = {
@@ -679,7 +681,7 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         "revision %(old)s → %(new)s: %(added)s deals added, %(changed)s changed, "
         "%(removed)s removed"
     ) % {
-        "old": plan.existing.archive_revision,
+        "old": old_revision,
         "new": plan.revision,
         "added": deals.get("new", 0),
         "changed": deals.get("changed", 0),
@@ -689,7 +691,7 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         tournament_id=tournament.pk,
         action=TournamentChange.Action.ARCHIVE_REPLACED,
         subject=f"{subject}; {others}" if others else subject,
-        before={"revision": plan.existing.archive_revision},
+        before={"revision": old_revision},
         after={**after, **ids},
         **who,
     )
@@ -709,6 +711,7 @@ def _apply(
     actor: str,
     user,
 ) -> ImportOutcome:
+    old_revision = plan.existing.archive_revision if plan.existing is not None else None
     clubs, created_club_ids = (
         _clubs_here(plan, user=user) if _needs_clubs(plan, upserts) else ({}, frozenset())
     )
@@ -735,7 +738,7 @@ def _apply(
     )
     tournament.refresh_from_db()
     changes = plan.changes
-    _log(tournament, plan, changes, user=user, actor=actor)
+    _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)
     return ImportOutcome(
         tournament=tournament,
         created=plan.existing is None,
@@ -761,8 +764,7 @@ def apply_items(
     if plan.existing is not None:
         Tournament.objects.select_for_update().filter(pk=plan.existing.pk).first()
     try:
-        with transaction.atomic():
-            return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
+        return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
     except KeyError as error:
         raise ArchiveError(
             _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
