@@ -217,7 +217,7 @@ def _uuid(value: Any) -> uuid.UUID | None:
 # Clubs.
 
 
-class _Clubs:
+class ArchiveClubs:
     """The archive's clubs here: by registry id, by short name or name (or a remembered
     spelling), else an unknown club that someone maps or creates (never silently)."""
 
@@ -282,7 +282,9 @@ class _Known:
     earlier: dict[int, Player]  # start number -> the player of the copy's entry
 
 
-def _known_players(rows: list[ArchivePlayer], clubs: _Clubs, existing: Tournament | None) -> _Known:
+def _known_players(
+    rows: list[ArchivePlayer], clubs: ArchiveClubs, existing: Tournament | None
+) -> _Known:
     ids = {u for u in (_uuid(row.data.get("uuid")) for row in rows) if u is not None}
     by_key: dict[str, list[Player]] = {}
     keys = {player_key(row.first_name, row.last_name) for row in rows}
@@ -371,7 +373,7 @@ def _namesakes(
 
 def _plan_player(
     row: ArchivePlayer,
-    clubs: _Clubs,
+    clubs: ArchiveClubs,
     known: _Known,
     *,
     choices: Mapping[str, Any],
@@ -404,7 +406,7 @@ def _archive_player(entry: Mapping[str, Any]) -> ArchivePlayer:
 
 def _plan_players(
     entries: Iterable[Mapping[str, Any]],
-    clubs: _Clubs,
+    clubs: ArchiveClubs,
     *,
     existing: Tournament | None,
     choices: Mapping[str, Any],
@@ -661,7 +663,7 @@ def _finish(
         if applicable
         else 0
     )
-    clubs = _Clubs(diff.clubs, club_choices)
+    clubs = ArchiveClubs(diff.clubs, club_choices)
     if diff.existing is not None and "tournament" not in diff.upserts:
         host = diff.existing.host_club  # unchanged settings: the copy's host
     else:

@@ -60,8 +60,8 @@ from tournaments.services import changelog
 from tournaments.services.archive_plan import (
     NEW_TOURNAMENT,
     UNCHANGED,
+    ArchiveClubs,
     ArchivePlan,
-    _Clubs,
     change_words,
     plan_archive,
     plan_batch,
@@ -175,7 +175,7 @@ def _clubs_here(
         Plan(rows=rows, columns=(), unknown_columns=(), unknown_clubs=plan.unknown_clubs),
         user=user,
     )
-    clubs = _Clubs(plan.clubs, None)
+    clubs = ArchiveClubs(plan.clubs, None)
     found = {short_name: clubs.club(short_name) for short_name in plan.clubs}
     for unknown in plan.unknown_clubs:  # "no club": its players enter without a club
         if unknown.choice is not None and unknown.choice.action == NO_CLUB:
