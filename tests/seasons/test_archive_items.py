@@ -379,3 +379,23 @@ def test_the_upload_preview_shows_the_item_diff(client, organiser, played):  # n
     file.name = "a.json"
     page = client.post(reverse("tournaments:archive_upload"), {"file": file}).content.decode()
     assert "Deals: 1 new, 1 changed" in page
+
+
+def test_a_copy_stored_before_the_items_is_taken_over(imported):
+    """A copy imported before this server kept items (its hash made the old way, no
+    digests): the same archive changes nothing; a newer one is diffed against the copy's rows
+    and every digest is stored."""
+    from tournaments.archive_format import legacy_archive_hash
+
+    archive, tournament = imported
+    ArchiveItem.objects.filter(tournament=tournament).delete()
+    Tournament.objects.filter(pk=tournament.pk).update(archive_hash=legacy_archive_hash(archive))
+    again = import_tournament_archive(data=archive)
+    assert not again.created and not again.replaced
+    newer = copy.deepcopy(archive)
+    newer["revision"] += 1
+    del newer["rounds"][0]["tables"][0]["deals"][5]
+    outcome = import_tournament_archive(data=newer)
+    assert outcome.replaced and outcome.changes["deal"]["removed"] == 1
+    assert stored(tournament) == item_digests(archive_items(newer))
+    assert Deal.objects.filter(table__round__tournament=tournament).count() == 47

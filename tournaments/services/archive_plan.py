@@ -593,9 +593,9 @@ def _season(
 def _action_for_archive(existing: Tournament | None, data, content_hash: str, revision: int):
     if existing is None:
         return NEW_TOURNAMENT
-    if existing.archive_hash and existing.archive_hash in (
-        content_hash,
-        legacy_archive_hash(data),
+    if existing.archive_hash and (
+        existing.archive_hash == content_hash
+        or existing.archive_hash == legacy_archive_hash(data)  # stored before the items
     ):
         return UNCHANGED
     if existing.archive_revision is None and not existing.archive_hash:
