@@ -124,7 +124,7 @@ def main() -> None:
         f" {statistics.median(cpus) * 1000:6.1f} ms CPU (median of {len(walls)})"
     )
     if profiler is not None:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
 
 
 if __name__ == "__main__":
