@@ -296,7 +296,7 @@ def _decode(raw: bytes | str | Any) -> Any:
 
 
 _MISSING = re.compile(r"Object missing required field `(?P<key>[^`]+)`(?: - at `(?P<at>.+)`)?$")
-_EXPECTED = re.compile(r"Expected `(?P<want>.+)`, got `(?P<got>.+)`(?: - at `(?P<at>.+)`)?$")
+_EXPECTED = re.compile(r"Expected `(?P<want>[^`]+)`, got `(?P<got>[^`]+)`(?: - at `(?P<at>.+)`)?$")
 
 
 def _validation_error(error: msgspec.ValidationError, where: str) -> ArchiveError:

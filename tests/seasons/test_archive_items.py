@@ -399,3 +399,17 @@ def test_a_copy_stored_before_the_items_is_taken_over(imported):
     assert outcome.replaced and outcome.changes["deal"]["removed"] == 1
     assert stored(tournament) == item_digests(archive_items(newer))
     assert Deal.objects.filter(table__round__tournament=tournament).count() == 47
+
+
+def test_the_errors_are_german_by_default():
+    from django.utils import translation
+
+    raw = (
+        b'{"format": "cego-club/changes", "version": 1, "archive_id": "x",'
+        b' "revision": "eins", "state": "s"}'
+    )
+    with translation.override("de"), pytest.raises(ArchiveError) as raised:
+        parse_batch(raw)
+    assert raised.value.message == "die Änderungen: $.revision müsste int sein, ist aber str."
+    with translation.override("de"), pytest.raises(ArchiveError, match="Unbekannter Eintrag"):
+        parse_batch(raw.replace(b'"eins"', b"1")[:-1] + b', "deletes": ["x:1"]}')
