@@ -413,3 +413,65 @@ def test_the_errors_are_german_by_default():
     assert raised.value.message == "die Änderungen: $.revision müsste int sein, ist aber str."
     with translation.override("de"), pytest.raises(ArchiveError, match="Unbekannter Eintrag"):
         parse_batch(raw.replace(b'"eins"', b"1")[:-1] + b', "deletes": ["x:1"]}')
+
+
+def test_a_batch_can_seat_players_anew_and_add_a_late_entry_with_a_team(imported):
+    """Two tables of a round swap a player (their old seats go before the new are written),
+    a late entry arrives with a new team and a keep-apart pair, and round 2 is reopened."""
+    archive, tournament = imported
+    items = archive_items(archive)
+    first, second = copy.deepcopy(items["table:r2-t1"]), copy.deepcopy(items["table:r2-t2"])
+    first["seats"][0], second["seats"][0] = second["seats"][0], first["seats"][0]
+    late = copy.deepcopy(items["entry:16"])
+    late.update(number=17, team="Spätzünder")
+    late["player"].update(
+        key="p17", uuid=str(uuid.uuid4()), first_name="Lena", last_name="Spät", member_number=""
+    )
+    round_2 = dict(items["round:2"], state="playing")
+    round_2["history"] = [
+        *round_2["history"],
+        {
+            "round": 2,
+            "table": 1,
+            "action": "table_voided",
+            "reason": "Streit",
+            "changed_at": "2026-11-14T15:00:00+00:00",
+            "changed_by": "orga",
+        },
+    ]
+    upserts = {
+        "table:r2-t1": first,
+        "table:r2-t2": second,
+        "entry:17": late,
+        "team:Spätzünder": {"name": "Spätzünder", "club": "CF Test"},
+        "keep_apart:16-17": {"first": 16, "second": 17, "reason": "Ehepaar"},
+        "round:2": round_2,
+    }
+    batch = batch_of(
+        stored(tournament), upserts=upserts, revision=101, archive_id=archive["archive_id"]
+    )
+    outcome = apply_batch(batch=batch, actor="Laptop")
+    assert outcome.players_created == 1
+    seated = dict(
+        Seat.objects.filter(round__tournament=tournament, round__number=2, position=0).values_list(
+            "table__number", "entry__number"
+        )
+    )
+    assert seated[1] == first["seats"][0] and seated[2] == second["seats"][0]
+    assert first["seats"][0] == items["table:r2-t2"]["seats"][0]  # swapped
+    entry = Entry.objects.get(tournament=tournament, number=17)
+    assert entry.team.name == "Spätzünder" and entry.player.last_name == "Spät"
+    assert tournament.keep_apart_pairs.get().reason == "Ehepaar"
+    assert (
+        RoundChange.objects.filter(
+            round__tournament=tournament, round__number=2, action="table_voided"
+        )
+        .get()
+        .table.number
+        == 1
+    )
+    # What the server holds is what the laptop holds.
+    here = tournament_items(tournament=tournament)
+    assert here["table:r2-t1"]["seats"] == first["seats"]
+    assert tournament_state(tournament=tournament) == batch.state
+    assert apply_batch(batch=batch, actor="Laptop").replaced is False  # the same batch again
