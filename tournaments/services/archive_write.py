@@ -60,8 +60,8 @@ from tournaments.services import changelog
 from tournaments.services.archive_plan import (
     NEW_TOURNAMENT,
     UNCHANGED,
+    ArchiveClubs,
     ArchivePlan,
-    _Clubs,
     change_words,
     plan_archive,
     plan_batch,
@@ -176,7 +176,7 @@ def _clubs_here(
         Plan(rows=rows, columns=(), unknown_columns=(), unknown_clubs=plan.unknown_clubs),
         user=user,
     )
-    clubs = _Clubs(plan.clubs, None)
+    clubs = ArchiveClubs(plan.clubs, None)
     found = {short_name: clubs.club(short_name) for short_name in plan.clubs}
     for unknown in plan.unknown_clubs:  # "no club": its players enter without a club
         if unknown.choice is not None and unknown.choice.action == NO_CLUB:
@@ -671,7 +671,9 @@ def plan_notes(plan: ArchivePlan) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str) -> None:
+def _log(
+    tournament: Tournament, plan: ArchivePlan, changes, *, old_revision, user, actor: str
+) -> None:
     who = {"user": user, "actor": actor}
     notes = plan_notes(plan)
     deals = changes.get("deal", {})
@@ -711,7 +713,7 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         "revision %(old)s → %(new)s: %(added)s deals added, %(changed)s changed, "
         "%(removed)s removed"
     ) % {
-        "old": plan.existing.archive_revision,
+        "old": old_revision,
         "new": plan.revision,
         "added": deals.get("new", 0),
         "changed": deals.get("changed", 0),
@@ -722,7 +724,7 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         tournament_id=tournament.pk,
         action=TournamentChange.Action.ARCHIVE_REPLACED,
         subject=subject,
-        before={"revision": plan.existing.archive_revision},
+        before={"revision": old_revision},
         after={**after, **ids},
         **who,
     )
@@ -742,6 +744,7 @@ def _apply(
     actor: str,
     user,
 ) -> ImportOutcome:
+    old_revision = plan.existing.archive_revision if plan.existing is not None else None
     clubs, created_club_ids = (
         _clubs_here(plan, user=user) if _needs_clubs(plan, upserts) else ({}, frozenset())
     )
@@ -768,7 +771,7 @@ def _apply(
     )
     tournament.refresh_from_db()
     changes = plan.changes
-    _log(tournament, plan, changes, user=user, actor=actor)
+    _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)
     return ImportOutcome(
         tournament=tournament,
         created=plan.existing is None,
@@ -795,8 +798,7 @@ def apply_items(
     if plan.existing is not None:
         Tournament.objects.select_for_update().filter(pk=plan.existing.pk).first()
     try:
-        with transaction.atomic():
-            return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
+        return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
     except KeyError as error:
         raise ArchiveError(
             _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
