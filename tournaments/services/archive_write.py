@@ -671,6 +671,25 @@ def plan_notes(plan: ArchivePlan) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _last_notes(tournament: Tournament) -> list[str]:
+    """The notes of the last apply (its log row keeps them with what changed)."""
+    rows = (
+        TournamentChange.objects.filter(
+            tournament=tournament,
+            action__in=(
+                TournamentChange.Action.ARCHIVE_IMPORTED,
+                TournamentChange.Action.ARCHIVE_REPLACED,
+            ),
+        )
+        .order_by("-pk")
+        .values_list("after", flat=True)[:50]
+    )
+    for after in rows:
+        if isinstance(after, dict) and "items" in after:
+            return list(after.get("notes") or [])
+    return []
+
+
 def _log(
     tournament: Tournament, plan: ArchivePlan, changes, *, old_revision, user, actor: str
 ) -> None:
@@ -692,11 +711,13 @@ def _log(
         if plan.existing is None
         else TournamentChange.Action.ARCHIVE_REPLACED
     )
-    # Each note its own line of the log, where the organiser looks: once when the tournament
-    # arrives, again only when what causes notes (settings, players, clubs) changed.
-    if plan.existing is None or any(
+    # Each note its own line of the log, where the organiser looks: when the tournament
+    # arrives, and again only when what causes notes (settings, players, clubs) was written
+    # and the notes differ from the last apply's.
+    causes = plan.existing is None or any(
         kind_of(key) in ("tournament", "entry", "team", "club") for key in plan.upserts
-    ):
+    )
+    if notes and causes and list(notes) != _last_notes(tournament):
         for note in notes:
             changelog.record(tournament_id=tournament.pk, action=action, subject=note, **who)
     if plan.existing is None:
