@@ -282,8 +282,20 @@ def main() -> int:
     parser.add_argument("--skip-big", action="store_true")
     args = parser.parse_args()
     print(f"bench_publish (load {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores)")
+    for port in (SERVER_PORT, RELAY_PORT):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                print(f"port {port} is in use (a bench left running?): stop it first")
+                return 1
     scratch = Path(venue_folder()).parent
     server = SeasonServer(scratch)
+    try:
+        return run(args, scratch, server)
+    finally:
+        server.stop()
+
+
+def run(args, scratch: Path, server: SeasonServer) -> int:
     relay = Relay(RELAY_PORT, SERVER_PORT)
     started = time.perf_counter()
     folder, built = laptop(players=160, rounds_played=2, open_round=True)
@@ -388,7 +400,6 @@ def main() -> int:
             )
         finally:
             venue2.stop()
-    server.stop()
     return 0
 
 
