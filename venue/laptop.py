@@ -223,10 +223,10 @@ def synced_by(folder: Path | str, environ: Mapping[str, str] | None = None) -> s
     """The service (OneDrive, Dropbox, Google Drive, iCloud) whose synced folder holds
     ``folder``, or None: by the OneDrive client's variables, then by the folders' names."""
     environ = os.environ if environ is None else environ
-    path = PurePath(folder)
+    path = folder if isinstance(folder, PurePath) else PurePath(folder)
     for variable in ONEDRIVE_VARIABLES:
         root = environ.get(variable)
-        if root and path.is_relative_to(PurePath(root)):
+        if root and path.is_relative_to(type(path)(root)):
             return "OneDrive"
     for part in path.parts:
         service = _service_of_folder_name(part)
