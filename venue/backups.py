@@ -28,6 +28,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import ntpath
 import os
 import shutil
 import sqlite3
@@ -119,6 +120,18 @@ def _sqlite_copy(
     finally:
         target.close()
         source.close()
+
+
+def long_path(path: Path, *, windows: bool = os.name == "nt") -> Path:
+    """``path`` as Windows opens it beyond 260 characters (the ``\\\\?\\`` form, which
+    needs no registry setting), elsewhere and when short as it is."""
+    text = str(path)
+    if not windows or len(text) < 240 or text.startswith("\\\\?\\"):
+        return path
+    absolute = ntpath.abspath(text)
+    if absolute.startswith("\\\\"):  # \\server\share\… → \\?\UNC\server\share\…
+        return type(path)("\\\\?\\UNC\\" + absolute[2:])
+    return type(path)("\\\\?\\" + absolute)
 
 
 def _check_sqlite_file(path: Path, *, name: str) -> None:
@@ -214,9 +227,10 @@ def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto
     renamed), so a folder of backups never holds half a file.
     """
     fmt = choose_format(fmt)
-    output_dir.mkdir(parents=True, exist_ok=True)
     suffix = {"sqlite": SQLITE_SUFFIX, "pgdump": PGDUMP_SUFFIX, "json": JSON_SUFFIX}[fmt]
-    final = output_dir / f"{prefix}{_stamp()}{suffix}"
+    named = output_dir / f"{prefix}{_stamp()}{suffix}"  # as the organiser reads it
+    final = long_path(named)
+    final.parent.mkdir(parents=True, exist_ok=True)
     partial = final.with_name(final.name + ".part")
     try:
         if fmt == "sqlite":
@@ -259,7 +273,7 @@ def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
-    return final
+    return named
 
 
 def row_counts() -> dict[str, int]:
@@ -321,7 +335,7 @@ def _cannot_read(path: Path, error: object) -> BackupError:
 
 def detect_format(path: Path) -> str:
     try:
-        with open(path, "rb") as handle:
+        with open(long_path(path), "rb") as handle:
             head = handle.read(16)
     except OSError as error:
         raise _cannot_read(path, error) from error
@@ -340,7 +354,7 @@ def _read_json_backup(path: Path) -> list[dict]:
     """Read a JSON backup whole before the database is touched: it must parse and hold a
     list of objects of models this app has."""
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
+        with gzip.open(long_path(path), "rt", encoding="utf-8") as handle:
             objects = json.load(handle)
     except (OSError, EOFError, ValueError) as error:
         raise BackupError(
@@ -670,7 +684,7 @@ def restore_database(
     version of the app gets the newer tables). Returns what the database then holds.
     """
     path = Path(path)
-    if not path.is_file():
+    if not long_path(path).is_file():
         raise BackupError(_("There is no file %(file)s.") % {"file": path})
     fmt = detect_format(path)
     if fmt == "sqlite" and _engine() != "sqlite":
@@ -688,7 +702,7 @@ def restore_database(
             # name, its length or the medium) and never leaving files beside the backup.
             source = scratch / "backup.sqlite3"
             try:
-                shutil.copyfile(path, source)
+                shutil.copyfile(long_path(path), source)
             except OSError as error:
                 raise _cannot_read(path, error) from error
             held_rows = _read_sqlite_backup(source, path=path)
@@ -743,7 +757,7 @@ def restore_database(
                             call_command("flush", interactive=False, verbosity=0)
                         # loaddata reads .json.gz itself; a copy keeps the name it needs.
                         copy = scratch / "backup.json.gz"
-                        shutil.copyfile(path, copy)
+                        shutil.copyfile(long_path(path), copy)
                         call_command("loaddata", str(copy), verbosity=0)
                         _check_rows(held_rows, path=path)
                 call_command("migrate", interactive=False, verbosity=0)

@@ -202,3 +202,15 @@ def test_the_refusal_over_a_day_s_data_is_german(played, tmp_path):  # noqa: F81
         "Nichts wurde geändert. Sichern Sie sie zuerst; dann holen Sie die Sicherung mit "
         "--force zurück."
     )
+
+
+def test_a_long_windows_path_is_opened_in_its_extended_form():
+    from pathlib import PureWindowsPath
+
+    deep = PureWindowsPath("C:/Users/Anna/Dokumente", *["Sicherungen vom Turniertag"] * 10, "x")
+    assert str(backups.long_path(deep, windows=True)) == "\\\\?\\" + str(deep)
+    share = PureWindowsPath("//nas/cego", *["Sicherungen vom Turniertag"] * 10)
+    assert str(backups.long_path(share, windows=True)) == "\\\\?\\UNC\\" + str(share)[2:]
+    short = PureWindowsPath("E:/Sicherung/Turnier #2")
+    assert backups.long_path(short, windows=True) == short
+    assert backups.long_path(Path("/x" * 200), windows=False) == Path("/x" * 200)

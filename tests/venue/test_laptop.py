@@ -211,3 +211,30 @@ def test_a_stream_whose_encoding_lacks_a_character_replaces_it():
     stream.write("Datenordner: C:\\Users\\Łukasz\\venue-data ▀▄█\n")
     stream.flush()
     assert stream.buffer.getvalue() == b"Datenordner: C:\\Users\\?ukasz\\venue-data ???\n"
+
+
+def test_the_firewall_check_never_holds_the_start_up_longer_than_its_timeout(monkeypatch):
+    """PowerShell slower than the timeout (a busy laptop): the start goes on, with the
+    advice for a check that failed."""
+    import time
+
+    from venue.management.commands import venue
+
+    def slow(*, lan, timeout):
+        time.sleep(2)
+        return "{}"
+
+    monkeypatch.setattr(venue, "firewall_report", slow)
+    monkeypatch.setattr(venue, "FIREWALL_TIMEOUT", 0.2)
+    started = time.monotonic()
+    advice = venue.FirewallCheck().advice()
+    assert time.monotonic() - started < 1.5
+    assert advice.startswith("Windows ließ sich nicht fragen")
+
+    monkeypatch.setattr(venue, "firewall_report", lambda *, lan, timeout: None)
+    assert venue.FirewallCheck().advice().startswith("Windows ließ sich nicht fragen")
+    public = json.dumps(
+        {"interface": 12, "networks": HALL_WIFI_PUBLIC, "profiles": PROFILES_ON, "rules": []}
+    )
+    monkeypatch.setattr(venue, "firewall_report", lambda *, lan, timeout: public)
+    assert "als öffentlich ein" in venue.FirewallCheck().advice()

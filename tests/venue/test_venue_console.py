@@ -82,14 +82,16 @@ def read_until(stream, pattern: str, process: subprocess.Popen, timeout: float =
     raise AssertionError(f"no {pattern!r} in:\n{''.join(chunks)}")
 
 
-def start(data: Path, *, stdout: int) -> subprocess.Popen:
+def start(data: Path, *, stdout: int, **env: str) -> subprocess.Popen:
     """The venue on every network of the laptop (so with its QR code), its output in cp1252
     (a Windows console's code page, or a log file's) into ``stdout``."""
     return subprocess.Popen(
         [sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]
         + ["--port", str(free_port()), "--bind", "0.0.0.0"],
         cwd=data.parent,
-        env=clean_env(DJANGO_SETTINGS_MODULE="cego_club.settings", PYTHONIOENCODING="cp1252"),
+        env=clean_env(
+            DJANGO_SETTINGS_MODULE="cego_club.settings", PYTHONIOENCODING="cp1252", **env
+        ),
         stdout=stdout,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
@@ -111,10 +113,11 @@ SETUP_DONE = r"--create-organiser"  # the last line the venue prints before it s
 @pytest.mark.servers
 def test_into_a_pipe_in_cp1252_the_address_alone_and_no_crash(tmp_path):
     """A folder name outside the code page ("Łódź") is written with "?", the QR code is left
-    out (a pipe or a log file is no screen to scan), the address is there."""
+    out (a pipe or a log file is no screen to scan), the address is there. The folder lies in
+    what OneDrive syncs: a warning."""
     data = tmp_path / "Turnier Łódź ✓"
     read_end, write_end = os.pipe()
-    process = start(data, stdout=write_end)
+    process = start(data, stdout=write_end, OneDrive=str(tmp_path))
     os.close(write_end)
     try:
         text = read_until(read_end, SETUP_DONE, process)
@@ -128,6 +131,10 @@ def test_into_a_pipe_in_cp1252_the_address_alone_and_no_crash(tmp_path):
     if lan:
         assert re.search(rf"(?m)^    http://{re.escape(lan)}:\d+/$", text)
     assert "##" not in text and "\u2588" not in text  # no QR code
+    assert (
+        f"WARNUNG: Der Datenordner {tmp_path / 'Turnier ?ód? ?'} liegt in einem Ordner, den "
+        "OneDrive synchronisiert." in text
+    )
 
 
 @pytest.mark.servers

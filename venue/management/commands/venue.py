@@ -123,7 +123,7 @@ class Command(BaseCommand):
         out.write(_("Data folder: %(path)s") % {"path": folder})
         service = synced_by(folder)
         if service:
-            elsewhere = r"C:\CegoClub" if sys.platform == "win32" else "~/CegoClub"
+            elsewhere = str(Path.home() / "CegoClub")  # the home folder itself is not synced
             out.write(
                 self.style.WARNING(
                     synced_folder_warning(
