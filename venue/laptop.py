@@ -37,6 +37,7 @@ FIREWALL_TIMEOUT = 3.0
 # holds), the laptop's address in CEGO_LAN: nothing is quoted into the script.
 FIREWALL_SCRIPT = r"""
 $ErrorActionPreference = 'Stop'
+[Console]::OutputEncoding = [System.Text.Encoding]::UTF8
 $programs = @($env:CEGO_PROGRAMS -split '\|')
 $index = $null
 if ($env:CEGO_LAN) {
