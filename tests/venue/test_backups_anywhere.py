@@ -214,3 +214,17 @@ def test_a_long_windows_path_is_opened_in_its_extended_form():
     short = PureWindowsPath("E:/Sicherung/Turnier #2")
     assert backups.long_path(short, windows=True) == short
     assert backups.long_path(Path("/x" * 200), windows=False) == Path("/x" * 200)
+
+
+def test_a_truncated_pg_dump_is_refused_and_changes_nothing(played, tmp_path):  # noqa: F811
+    if connection.vendor != "postgresql":
+        pytest.skip("a pg_dump backup restores into PostgreSQL only (the SQLite case: above)")
+    native_format()  # skips without pg_dump/pg_restore
+    good = backups.backup_database(output_dir=tmp_path, fmt="pgdump")
+    cut = tmp_path / "abgebrochen.pgdump"
+    cut.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    before = backups.row_counts()
+    with pytest.raises(CommandError, match="abgebrochen.pgdump kann nicht gelesen werden"):
+        restore_command(cut, "--force")
+    assert "Traceback" not in restore_command.output
+    assert backups.row_counts() == before
