@@ -70,6 +70,20 @@ ORGANISER_COMMANDS = [
     ("export_tournament", gettext_noop("write a tournament into an archive file (ID -o FILE)")),
     ("import_tournament", gettext_noop("read a tournament archive file (FILE)")),
     ("score_deals", gettext_noop("score a file of deals (reads standard input)")),
+    (
+        "publish_token",
+        gettext_noop("on the season server: a club's publishing token (--club SHORT)"),
+    ),
+    (
+        "fetch_registry",
+        gettext_noop("fetch the season server's clubs and players (--from URL --token TOKEN)"),
+    ),
+    (
+        "publish",
+        gettext_noop(
+            "send one tournament to the season server now (--to URL --token TOKEN --tournament ID)"
+        ),
+    ),
 ]
 
 

@@ -11,6 +11,7 @@ import http.cookiejar
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -67,6 +68,13 @@ def manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.
     )
 
 
+def free_port() -> int:
+    """A port nothing listens on now (the venue refuses --port 0: its address must last)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def wait_for_line(log: Path, pattern: str, process: subprocess.Popen, timeout: float = 90) -> str:
     """The first match of ``pattern`` in the log a starting server writes."""
     deadline = time.monotonic() + timeout
@@ -119,10 +127,11 @@ def start_venue(
 ) -> Server:
     """``manage.py venue`` as an organiser starts it (``--data DIR --port N --bind ADDRESS
     --no-qr``, nothing tuned; ``threads`` only if given; ``extra`` arguments added), on a free
-    port unless ``port``; its URL is the address it prints for phones (or the local one where
+    port unless ``port`` (0: a free one); its URL is the address it prints for phones (or the local one where
     it listens on 127.0.0.1 only). ``prefix`` runs it through another command (``ip netns
     exec HOST``: on another host of a test network)."""
     handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
+    port = port or free_port()
     tuned = ["--threads", str(threads)] if threads is not None else []
     process = subprocess.Popen(
         [*prefix, sys.executable, str(ROOT / "manage.py"), "venue", "--data", str(data)]

@@ -28,12 +28,14 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import ntpath
 import os
 import shutil
 import sqlite3
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,30 +101,54 @@ def _sqlite_path() -> str:
     return str(connection.settings_dict["NAME"])
 
 
-def _sqlite_copy(source_path: str, target_path: Path) -> None:
-    """One consistent copy by SQLite's online backup API (writers are not held up)."""
+def _sqlite_copy(
+    source_path: str | Path, target_path: Path, *, self_contained: bool = True
+) -> None:
+    """One consistent copy by SQLite's online backup API (writers are not held up).
+
+    Both files are named to SQLite as plain file names, never as ``file:`` URIs (a URI built
+    from a path is cut at its first '#' or '?'), and the copy keeps no write-ahead log: it is
+    one self-contained file (no ``-wal``/``-shm`` beside it)."""
     source = sqlite3.connect(source_path, timeout=30)
-    target = sqlite3.connect(target_path)
+    target = sqlite3.connect(target_path, timeout=30)
     try:
         with target:
             source.backup(target)  # one step: a consistent snapshot
+        mode = target.execute("PRAGMA journal_mode").fetchone()[0]
+        if self_contained and mode.lower() == "wal":
+            target.execute("PRAGMA journal_mode=DELETE")
     finally:
         target.close()
         source.close()
 
 
-def _check_sqlite_file(path: Path) -> None:
-    """The copy is a sound database whose every reference points at a row it holds."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def long_path(path: Path, *, windows: bool = os.name == "nt") -> Path:
+    """``path`` as Windows opens it beyond 260 characters (the ``\\\\?\\`` form, which
+    needs no registry setting), elsewhere and when short as it is."""
+    text = str(path)
+    if not windows or len(text) < 240 or text.startswith("\\\\?\\"):
+        return path
+    absolute = ntpath.abspath(text)
+    if absolute.startswith("\\\\"):  # \\server\share\… → \\?\UNC\server\share\…
+        return type(path)("\\\\?\\UNC\\" + absolute[2:])
+    return type(path)("\\\\?\\" + absolute)
+
+
+def _check_sqlite_file(path: Path, *, name: str) -> None:
+    """The copy ``path`` (of the file ``name``) is a sound database whose every reference
+    points at a row it holds."""
+    db = sqlite3.connect(path)
     try:
         if db.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            raise BackupError(f"{path.name}: the copy fails SQLite's integrity check.")
+            raise BackupError(f"{name}: the copy fails SQLite's integrity check.")
         broken = db.execute("PRAGMA foreign_key_check").fetchall()
         if broken:
             raise BackupError(
-                f"{path.name}: {len(broken)} rows of the copy point at rows it does not hold "
+                f"{name}: {len(broken)} rows of the copy point at rows it does not hold "
                 f"(first: table {broken[0][0]})."
             )
+    except sqlite3.DatabaseError as error:
+        raise BackupError(f"{name}: the copy cannot be read back ({error}).") from error
     finally:
         db.close()
 
@@ -201,16 +227,25 @@ def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto
     renamed), so a folder of backups never holds half a file.
     """
     fmt = choose_format(fmt)
-    output_dir.mkdir(parents=True, exist_ok=True)
     suffix = {"sqlite": SQLITE_SUFFIX, "pgdump": PGDUMP_SUFFIX, "json": JSON_SUFFIX}[fmt]
-    final = output_dir / f"{prefix}{_stamp()}{suffix}"
+    named = output_dir / f"{prefix}{_stamp()}{suffix}"  # as the organiser reads it
+    final = long_path(named)
+    final.parent.mkdir(parents=True, exist_ok=True)
     partial = final.with_name(final.name + ".part")
     try:
         if fmt == "sqlite":
             if _engine() != "sqlite":
                 raise BackupError("The sqlite format backs up SQLite databases only.")
-            _sqlite_copy(_sqlite_path(), partial)
-            _check_sqlite_file(partial)
+            # Made and checked in a scratch folder of this process (SQLite never sees the
+            # backup folder's name, whatever its characters or length), then moved there.
+            with tempfile.TemporaryDirectory(prefix="cego-backup-") as scratch:
+                copy = Path(scratch) / "backup.sqlite3"
+                _sqlite_copy(_sqlite_path(), copy)
+                _check_sqlite_file(copy, name=final.name)
+                size = copy.stat().st_size
+                shutil.move(copy, partial)
+            if partial.stat().st_size != size:
+                raise BackupError(f"{final.name}: the copy was not written whole.")
         elif fmt == "pgdump":
             if _engine() != "postgresql":
                 raise BackupError("The pgdump format backs up PostgreSQL databases only.")
@@ -238,21 +273,33 @@ def backup_database(*, output_dir: Path, prefix: str = "cego-", fmt: str = "auto
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
-    return final
+    return named
 
 
 def row_counts() -> dict[str, int]:
     """Rows per table of every model (including many-to-many tables) that exists."""
     tables = set(connection.introspection.table_names())
-    counts = {}
+    counts, seen = {}, set()
     for model in apps.get_models(include_auto_created=True):
         table = model._meta.db_table
-        if table in tables and table not in counts:
+        if table in tables and table not in seen:
+            seen.add(table)
             counts[model._meta.label_lower] = model._base_manager.count()
     return counts
 
 
+def _database_missing() -> bool:
+    """An SQLite database whose file is not there yet (a data folder no venue ever used), told
+    without opening it: opening creates the file."""
+    if _engine() != "sqlite":
+        return False
+    name = _sqlite_path()
+    return name != ":memory:" and not name.startswith("file:") and not Path(name).exists()
+
+
 def database_is_empty() -> bool:
+    if _database_missing():
+        return True
     try:
         counts = row_counts()
     except DatabaseError:
@@ -260,35 +307,113 @@ def database_is_empty() -> bool:
     return not any(n for label, n in counts.items() if label not in SETUP_MODELS)
 
 
+def _main_tables() -> dict[str, str]:
+    """The tables whose rows a backup carries, each with its model's label: every model's
+    (many-to-many tables included) but the rows migrate makes by itself."""
+    tables: dict[str, str] = {}
+    for model in apps.get_models(include_auto_created=True):
+        label = model._meta.label_lower
+        if label not in SETUP_MODELS and not model._meta.proxy:
+            tables.setdefault(model._meta.db_table, label)
+    return tables
+
+
+def _required_tables() -> set[str]:
+    """Tables every database of this app has: a backup without them is some other program's."""
+    return {
+        "django_migrations",
+        *(apps.get_model(label)._meta.db_table for label in SUMMARY_MODELS),
+    }
+
+
+def _cannot_read(path: Path, error: object) -> BackupError:
+    return BackupError(
+        _("%(file)s cannot be read (%(error)s). Nothing was changed.")
+        % {"file": path, "error": error}
+    )
+
+
 def detect_format(path: Path) -> str:
-    with open(path, "rb") as handle:
-        head = handle.read(16)
+    try:
+        with open(long_path(path), "rb") as handle:
+            head = handle.read(16)
+    except OSError as error:
+        raise _cannot_read(path, error) from error
     if head.startswith(b"SQLite format 3\x00"):
         return "sqlite"
     if head.startswith(b"PGDMP"):
         return "pgdump"
     if head.startswith(b"\x1f\x8b"):
         return "json"
-    raise BackupError(f"{path} is not a backup this app wrote.")
+    raise BackupError(
+        _("%(file)s is not a backup of Cego Club. Nothing was changed.") % {"file": path}
+    )
 
 
 def _read_json_backup(path: Path) -> list[dict]:
     """Read a JSON backup whole before the database is touched: it must parse and hold a
     list of objects of models this app has."""
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
+        with gzip.open(long_path(path), "rt", encoding="utf-8") as handle:
             objects = json.load(handle)
     except (OSError, EOFError, ValueError) as error:
         raise BackupError(
-            f"{path.name} cannot be read whole ({error}): a copy cut short? Nothing was changed."
+            _("%(file)s cannot be read whole (%(error)s): a copy cut short? Nothing was changed.")
+            % {"file": path.name, "error": error}
         ) from error
     known = {model._meta.label_lower for model in apps.get_models()}
     if not isinstance(objects, list) or not all(
         isinstance(item, dict) and item.get("model") in known and "fields" in item
         for item in objects
     ):
-        raise BackupError(f"{path.name} is no backup of this app. Nothing was changed.")
+        raise BackupError(
+            _("%(file)s is not a backup of Cego Club. Nothing was changed.") % {"file": path}
+        )
     return objects
+
+
+def _json_rows(objects: list[dict]) -> dict[str, int]:
+    """Rows per table a JSON backup brings (its objects; many-to-many links not counted)."""
+    tables = {label: table for table, label in _main_tables().items()}
+    rows: dict[str, int] = {}
+    for item in objects:
+        table = tables.get(item["model"])
+        if table is not None:
+            rows[table] = rows.get(table, 0) + 1
+    return rows
+
+
+def _read_sqlite_backup(copy: Path, *, path: Path) -> dict[str, int]:
+    """Rows per table of the SQLite backup ``path`` (read from ``copy``, this process's own
+    copy of it), once it has passed SQLite's integrity check and proved to be this app's."""
+    damaged = _(
+        "%(file)s is damaged or incomplete (a copy cut short?): SQLite cannot read it whole. "
+        "Nothing was changed; take another backup."
+    ) % {"file": path}
+    try:
+        db = sqlite3.connect(copy)
+        try:
+            if db.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise BackupError(damaged)
+            kept = "SELECT name FROM sqlite_master WHERE type = 'table'"
+            tables = {row[0] for row in db.execute(kept)}
+            if not _required_tables() <= tables:
+                raise BackupError(
+                    _(
+                        "%(file)s is an SQLite database, but not a backup of Cego Club. "
+                        "Nothing was changed."
+                    )
+                    % {"file": path}
+                )
+            return {
+                table: db.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+                for table in _main_tables()
+                if table in tables
+            }
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as error:
+        raise BackupError(damaged) from error
 
 
 def _stamp_fields() -> dict[type[models.Model], list[models.Field]]:
@@ -362,7 +487,7 @@ def _summary_models() -> list[tuple[type[models.Model], list[models.Field]]]:
 
 def _sqlite_summary(path: Path) -> Summary:
     summary = Summary()
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(path)  # this process's copy of the backup (no URI: see _sqlite_copy)
     try:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
         for model, fields in _summary_models():
@@ -387,40 +512,55 @@ def _json_summary(objects: list[dict]) -> Summary:
     return summary
 
 
-def _pgdump_summary(path: Path) -> Summary:
-    """The rows of the tables a summary reads, as ``pg_restore`` writes them out (COPY text),
-    without restoring anything."""
+def _read_pgdump(path: Path) -> tuple[Summary, dict[str, int]]:
+    """What a pg_dump backup holds, from the rows ``pg_restore`` writes out (COPY text),
+    without restoring anything: its summary, and its rows per table."""
     chosen = _summary_models()
     by_table = {m._meta.db_table: (m, fields) for m, fields in chosen}
-    command = ["pg_restore", "--data-only", "-f", "-"]
-    for table in by_table:
-        command += ["-t", table]
-    done = subprocess.run([*command, str(path)], capture_output=True, text=True)
-    if done.returncode != 0:
-        raise BackupError(f"{path.name} cannot be read: {done.stderr.strip()}")
-    summary = Summary()
-    lines = iter(done.stdout.splitlines())
-    for line in lines:
-        if not line.startswith("COPY "):
-            continue
-        table = line.split()[1].rsplit(".", 1)[-1].strip('"')
-        columns = [
-            c.strip().strip('"') for c in line[line.index("(") + 1 : line.index(")")].split(",")
-        ]
-        model, fields = by_table.get(table, (None, []))
-        where = [columns.index(f.column) for f in fields]
-        rows = 0
-        for row in lines:
-            if row == "\\.":
-                break
-            rows += 1
-            values = row.split("\t")
-            summary.note(
-                "", 0, *(_as_utc(None if values[i] == "\\N" else values[i]) for i in where)
-            )
-        if model is not None:
-            summary.note(model._meta.label_lower, rows)
-    return summary
+    main = _main_tables()
+    command = ["pg_restore", "--data-only", "-f", "-", str(path)]
+    summary, rows_by_table = Summary(), {}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8"
+    ) as process:
+        lines = (line.rstrip("\n") for line in process.stdout)
+        for line in lines:
+            if not line.startswith("COPY "):
+                continue
+            table = line.split()[1].rsplit(".", 1)[-1].strip('"')
+            columns = [
+                c.strip().strip('"') for c in line[line.index("(") + 1 : line.index(")")].split(",")
+            ]
+            model, fields = by_table.get(table, (None, []))
+            where = [columns.index(f.column) for f in fields]
+            rows = 0
+            for row in lines:
+                if row == "\\.":
+                    break
+                rows += 1
+                if where:
+                    values = row.split("\t")
+                    summary.note(
+                        "", 0, *(_as_utc(None if values[i] == "\\N" else values[i]) for i in where)
+                    )
+            if model is not None:
+                summary.note(model._meta.label_lower, rows)
+            rows_by_table[table] = rows
+        error = process.stderr.read()
+    if process.returncode != 0:
+        raise BackupError(
+            _("%(file)s cannot be read: %(error)s Nothing was changed.")
+            % {"file": path.name, "error": error.strip()}
+        )
+    if not _required_tables() - {"django_migrations"} <= set(rows_by_table):
+        raise BackupError(
+            _("%(file)s is not a backup of Cego Club. Nothing was changed.") % {"file": path}
+        )
+    return summary, {table: n for table, n in rows_by_table.items() if table in main}
+
+
+def _pgdump_summary(path: Path) -> Summary:
+    return _read_pgdump(path)[0]
 
 
 def backup_summary(path: Path, fmt: str, objects: list[dict] | None = None) -> Summary:
@@ -458,104 +598,211 @@ def describe(now: Summary, held: Summary) -> str:
     )
 
 
+def _table_rows(tables: Iterable[str]) -> dict[str, int]:
+    """Rows per table of the database now (a table it lacks: 0)."""
+    present = set(connection.introspection.table_names())
+    rows = {}
+    with connection.cursor() as cursor:
+        for table in tables:
+            if table in present:
+                cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(table)}")
+                rows[table] = cursor.fetchone()[0]
+            else:
+                rows[table] = 0
+    return rows
+
+
+def _check_rows(held: dict[str, int], *, path: Path) -> None:
+    """The database holds at least the rows the backup does, table by table."""
+    now = _table_rows(held)
+    short = {table: (now[table], n) for table, n in held.items() if now[table] < n}
+    if short:
+        shown = ", ".join(
+            _("%(table)s: %(now)s of %(held)s") % {"table": table, "now": has, "held": n}
+            for table, (has, n) in sorted(short.items())[:3]
+        )
+        raise BackupError(
+            _(
+                "Restoring %(file)s failed: the database then held fewer rows than the backup "
+                "(%(tables)s)."
+            )
+            % {"file": path, "tables": shown}
+        )
+
+
+@contextmanager
+def _put_back_on_failure(scratch: Path) -> Iterator[None]:
+    """On SQLite: whatever fails inside, the database file is put back as it was, or removed
+    again with the folders made for it where there was none, so a failed restore leaves the
+    data folder as it found it. (PostgreSQL: one transaction, ``pg_restore
+    --single-transaction`` or loaddata's.)"""
+    if _engine() != "sqlite" or _sqlite_path() == ":memory:":
+        yield
+        return
+    live = Path(_sqlite_path())
+    connections.close_all()
+    existed = live.exists()
+    made = [folder for folder in (live.parent, *live.parent.parents) if not folder.exists()]
+    saved = scratch / "before.sqlite3"
+    if existed:
+        _sqlite_copy(live, saved, self_contained=False)
+    else:
+        live.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        yield
+    except BaseException:
+        connections.close_all()
+        if existed:
+            _sqlite_copy(saved, live, self_contained=False)
+        else:
+            for name in ("", "-wal", "-shm", "-journal"):
+                live.with_name(live.name + name).unlink(missing_ok=True)
+            for folder in made:  # the innermost first
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+        raise
+
+
 def restore_database(
     *,
     path: Path,
     force: bool = False,
     allow_older: bool = False,
     say: Callable[[str], object] | None = None,
-) -> str:
-    """Bring the database back from ``path``; refuse a database that holds data unless forced,
-    and a backup older than the database's data unless ``allow_older``.
+) -> Summary:
+    """Bring the database back from ``path``; refuse a database that holds tournaments,
+    players or deals unless forced, and a backup older than the database's data unless
+    ``allow_older``.
 
-    Over a database that holds data, ``say`` is told first what it holds and what the backup
-    holds. Returns the format restored. The database is migrated afterwards (a backup from an
-    older version of the app gets the newer tables).
+    The backup is read whole and checked (SQLite's integrity check, this app's tables; a JSON
+    backup parsed; a pg_dump read out by ``pg_restore``) and its rows counted before the
+    database is touched; a restore that leaves fewer rows in any table is an error (and on
+    SQLite undone). Over a database that holds data, ``say`` is told first what it holds and
+    what the backup holds. The database is migrated afterwards (a backup from an older
+    version of the app gets the newer tables). Returns what the database then holds.
     """
-    if not path.is_file():
-        raise BackupError(f"{path} does not exist.")
+    path = Path(path)
+    if not long_path(path).is_file():
+        raise BackupError(_("There is no file %(file)s.") % {"file": path})
     fmt = detect_format(path)
     if fmt == "sqlite" and _engine() != "sqlite":
-        raise BackupError("An SQLite backup restores into an SQLite database only.")
+        raise BackupError(_("An SQLite backup restores into an SQLite database only."))
     if fmt == "pgdump":
         if _engine() != "postgresql":
-            raise BackupError("A pg_dump backup restores into a PostgreSQL database only.")
+            raise BackupError(_("A pg_dump backup restores into a PostgreSQL database only."))
         if not shutil.which("pg_restore"):
-            raise BackupError("pg_restore is not installed (Debian: postgresql-client).")
-    objects = _read_json_backup(path) if fmt == "json" else None
-    if not database_is_empty():
-        now, held = database_summary(), backup_summary(path, fmt, objects)
-        if say is not None:
-            say(describe(now, held))
-        if not force:
-            raise BackupError(
-                "The database is not empty; restoring would replace what it holds. "
-                "Back it up first, then restore with --force."
-            )
-        older = now.newest is not None and (held.newest is None or held.newest < now.newest)
-        if older and not allow_older:
-            raise BackupError(
-                _(
-                    "The backup is older than the data in the database: its last change is "
-                    "%(backup)s, the database's %(database)s. Restoring it would lose what "
-                    "came after. Nothing was changed. Back the database up first; to restore "
-                    "this backup all the same, add --allow-older."
-                )
-                % {"backup": _when(held.newest), "database": _when(now.newest)}
-            )
-    if fmt == "sqlite":
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            if source.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise BackupError(f"{path} is damaged (SQLite integrity check failed).")
-            connections.close_all()
-            target = sqlite3.connect(_sqlite_path(), timeout=30)
+            raise BackupError(_("pg_restore is not installed (Debian: postgresql-client)."))
+    with tempfile.TemporaryDirectory(prefix="cego-restore-") as scratch_name:
+        scratch = Path(scratch_name)
+        objects, held = None, None
+        if fmt == "sqlite":
+            # SQLite reads this process's own copy: never the backup's folder (whatever its
+            # name, its length or the medium) and never leaving files beside the backup.
+            source = scratch / "backup.sqlite3"
             try:
-                source.backup(target)
-            finally:
-                target.close()
-        finally:
-            source.close()
-    elif fmt == "pgdump":
-        connections.close_all()
-        args, env = _pg_args_env()
-        command = [
-            "pg_restore",
-            "--clean",
-            "--if-exists",
-            "--no-owner",
-            "--no-privileges",
-            "--single-transaction",
-            "--exit-on-error",
-            *args,
-            "-d",
-            str(connection.settings_dict["NAME"]),
-            str(path),
-        ]
-        done = subprocess.run(command, env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise BackupError(f"pg_restore failed: {done.stderr.strip()}")
-    else:
-        call_command("migrate", interactive=False, verbosity=0)
-        with transaction.atomic():
-            if force:
-                call_command("flush", interactive=False, verbosity=0)
-            # loaddata reads .json.gz itself; a temporary copy keeps the name it needs.
-            with tempfile.TemporaryDirectory() as folder:
-                copy = Path(folder) / "backup.json.gz"
-                shutil.copyfile(path, copy)
-                call_command("loaddata", str(copy), verbosity=0)
-    call_command("migrate", interactive=False, verbosity=0)
-    return fmt
+                shutil.copyfile(long_path(path), source)
+            except OSError as error:
+                raise _cannot_read(path, error) from error
+            held_rows = _read_sqlite_backup(source, path=path)
+        elif fmt == "json":
+            source = path
+            objects = _read_json_backup(path)
+            held_rows = _json_rows(objects)
+        else:
+            source = path
+            held, held_rows = _read_pgdump(path)
+        if not database_is_empty():
+            now = database_summary()
+            held = held or backup_summary(source, fmt, objects)
+            if say is not None:
+                say(describe(now, held))
+            if any(now.counts.values()):  # an account or a club alone is no day's work
+                if not force:
+                    raise BackupError(
+                        _(
+                            "The database is not empty: restoring would replace what it "
+                            "holds. Nothing was changed. Back it up first, then restore "
+                            "with --force."
+                        )
+                    )
+                older = now.newest is not None and (held.newest is None or held.newest < now.newest)
+                if older and not allow_older:
+                    raise BackupError(
+                        _(
+                            "The backup is older than the data in the database: its last "
+                            "change is %(backup)s, the database's %(database)s. Restoring it "
+                            "would lose what came after. Nothing was changed. Back the "
+                            "database up first; to restore this backup all the same, add "
+                            "--allow-older."
+                        )
+                        % {"backup": _when(held.newest), "database": _when(now.newest)}
+                    )
+        replace = not database_is_empty()
+        if fmt == "pgdump":
+            _restore_pgdump(path)
+            _check_rows(held_rows, path=path)
+            call_command("migrate", interactive=False, verbosity=0)
+        else:
+            with _put_back_on_failure(scratch):
+                if fmt == "sqlite":
+                    connections.close_all()
+                    _sqlite_copy(source, Path(_sqlite_path()), self_contained=False)
+                    _check_rows(held_rows, path=path)
+                else:
+                    call_command("migrate", interactive=False, verbosity=0)
+                    with transaction.atomic():
+                        if replace:
+                            call_command("flush", interactive=False, verbosity=0)
+                        # loaddata reads .json.gz itself; a copy keeps the name it needs.
+                        copy = scratch / "backup.json.gz"
+                        shutil.copyfile(long_path(path), copy)
+                        call_command("loaddata", str(copy), verbosity=0)
+                        _check_rows(held_rows, path=path)
+                call_command("migrate", interactive=False, verbosity=0)
+    return database_summary()
+
+
+def _restore_pgdump(path: Path) -> None:
+    connections.close_all()
+    args, env = _pg_args_env()
+    command = [
+        "pg_restore",
+        "--clean",
+        "--if-exists",
+        "--no-owner",
+        "--no-privileges",
+        "--single-transaction",
+        "--exit-on-error",
+        *args,
+        "-d",
+        str(connection.settings_dict["NAME"]),
+        str(path),
+    ]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BackupError(_("pg_restore failed: %(error)s") % {"error": done.stderr.strip()})
+
+
+BACKUP_SUFFIXES = (SQLITE_SUFFIX, PGDUMP_SUFFIX, JSON_SUFFIX)
+# What SQLite may leave beside a file it had open (an earlier version checked its copies
+# under the name ``….part`` and left ``….part-wal``/``….part-shm``).
+SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 def prune(folder: Path, *, prefix: str, keep: int) -> list[Path]:
-    """Delete all but the newest ``keep`` backups named ``prefix…`` in ``folder``."""
+    """Delete all but the newest ``keep`` backups named ``prefix…`` in ``folder``, and what
+    SQLite left beside a backup file that is no longer being written."""
+    names = {p.name: p for p in folder.iterdir() if p.name.startswith(prefix)}
     ours = sorted(
-        (p for p in folder.iterdir() if p.name.startswith(prefix) and not p.name.endswith(".part")),
-        key=lambda p: p.name,
+        (p for n, p in names.items() if n.endswith(BACKUP_SUFFIXES)), key=lambda p: p.name
     )
     removed = ours[: max(len(ours) - keep, 0)]
+    for name, side in names.items():
+        for tail in SIDE_FILES:
+            if name.endswith(tail) and name[: -len(tail)] not in names:
+                removed.append(side)
     for old in removed:
         old.unlink(missing_ok=True)
     return removed

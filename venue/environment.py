@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import secrets
 import shlex
 import socket
 import subprocess
@@ -28,14 +29,43 @@ DEFAULT_DATA_DIR = "venue-data"
 VENUE_COMMANDS = {"venue", "backup", "restore", "publish_token", "publish", "fetch_registry"}
 
 
-def venue_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options ``manage.py venue`` shares with the environment set-up below."""
+def valid_port(text: object) -> int | None:
+    """``text`` as a port a server can be reached on (1–65535), or None."""
+    try:
+        port = int(str(text).strip())
+    except ValueError:
+        return None
+    return port if 1 <= port <= 65535 else None
+
+
+def port_number(text: str) -> int:
+    """``--port``: a port from 1 to 65535 (0 would be a different one at every start, so the
+    printed score sheets' addresses would not last the day)."""
+    port = valid_port(text)
+    if port is None:
+        from django.utils.translation import gettext as _
+
+        raise argparse.ArgumentTypeError(
+            _('"%(port)s" is not a port: give a number from 1 to 65535, e.g. --port 8000.')
+            % {"port": text}
+        )
+    return port
+
+
+def venue_arguments(parser: argparse.ArgumentParser, *, checked: bool = True) -> None:
+    """The options ``manage.py venue`` shares with the environment set-up below (which reads
+    them ``checked=False``: the command itself refuses a wrong one)."""
     parser.add_argument(
         "--data",
         default=None,
         help=f"folder for the database, secret key and static files (default: {DEFAULT_DATA_DIR})",
     )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8000)")
+    parser.add_argument(
+        "--port",
+        type=port_number if checked else str,
+        default=DEFAULT_PORT,
+        help="port, 1 to 65535 (default 8000)",
+    )
     parser.add_argument(
         "--bind",
         default="0.0.0.0",
@@ -106,22 +136,49 @@ VENUE_DATABASE_ENVIRONMENT = {"SQLITE_WAL": "1", "CONN_MAX_AGE": "600"}
 
 
 def prepare_environment(argv: list[str]) -> None:
-    """Configure the process for a venue command, before the settings are read."""
+    """Configure the process for a venue command, before the settings are read.
+
+    Asked for help, or given arguments the command will refuse, it sets up nothing and
+    writes nothing (the command then shows its help or says what is wrong); a restore does
+    not make the data folder (it makes it once the backup has proved sound)."""
     if len(argv) < 2 or argv[1] not in VENUE_COMMANDS:
         return
     command = argv[1]
-    parser = argparse.ArgumentParser(add_help=False)
-    venue_arguments(parser)
-    options, _rest = parser.parse_known_args(argv[2:])
+    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    venue_arguments(parser, checked=False)
+    try:
+        options, _rest = parser.parse_known_args(argv[2:])
+        refused = valid_port(options.port) is None
+    except argparse.ArgumentError:
+        refused = True
+    if refused or {"-h", "--help"} & set(argv[2:]):
+        use_nothing()
+        return
     if command != "venue" and options.data is None:
         return  # backup/restore without --data: the database DATABASE_URL names
-    use_data_folder(data_dir(options.data), backup_dir=options.backup_dir, port=options.port)
+    use_data_folder(
+        data_dir(options.data),
+        backup_dir=options.backup_dir,
+        port=valid_port(options.port) or 0,
+        create=command != "restore",
+    )
 
 
-def use_data_folder(folder: Path, *, backup_dir: str | None = None, port: int = 0) -> None:
+def use_nothing() -> None:
+    """A process that only shows help or an error: a key kept nowhere, a database in memory."""
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    os.environ["SQLITE_PATH"] = ":memory:"
+    os.environ.pop("DATABASE_URL", None)
+
+
+def use_data_folder(
+    folder: Path, *, backup_dir: str | None = None, port: int = 0, create: bool = True
+) -> None:
     """This process works on the venue data folder ``folder``: its database, secret key,
-    static files and backups (the venue commands, and every command of ``cego-club``)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    static files and backups (the venue commands, and every command of ``cego-club``).
+    ``create=False``: nothing is made yet (the folder, its secret key) where missing."""
+    if create:
+        folder.mkdir(parents=True, exist_ok=True)
     lan = lan_address()
     os.environ.update(
         {
@@ -139,6 +196,10 @@ def use_data_folder(folder: Path, *, backup_dir: str | None = None, port: int = 
         }
     )
     os.environ.pop("SECRET_KEY", None)  # the day's key is the one in the data folder
+    if not create and not (folder / "secret_key").exists():
+        # The settings would make the key file (and the folder): a key kept nowhere instead.
+        os.environ.pop("SECRET_KEY_FILE")
+        os.environ["SECRET_KEY"] = secrets.token_urlsafe(50)
     os.environ.pop("DATABASE_URL", None)  # the day's database is the one in the data folder
     os.environ.pop("REDIS_URL", None)  # one process: local memory is the cache
     if lan and port:

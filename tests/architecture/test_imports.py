@@ -54,6 +54,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.client_ip",
             "venue.backups",
             "venue.serving",
+            "venue.laptop",
             "venue.sessions",
             "venue.tokens",
             "cego_club.catalogues",

@@ -2,6 +2,7 @@
 the checkout): its help, the data folder every command works on, clear refusals, and the
 commands the app prints working as printed."""
 
+import re
 import shlex
 import sqlite3
 import subprocess
@@ -33,8 +34,12 @@ def test_help_lists_the_organisers_commands_in_german(tmp_path):
     done = cego_club("--help", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Aufruf: cego-club BEFEHL [Optionen]")
-    for command in ("venue", "backup", "restore", "import_players", "import_tournament"):
+    # every command the README tells people to type
+    named = set(re.findall(r"cego-club ([a-z][a-z_]+)", (ROOT / "README.md").read_text()))
+    assert {"venue", "backup", "restore", "publish", "publish_token", "fetch_registry"} <= named
+    for command in named:
         assert f"\n  {command} " in done.stdout
+    assert "Schlüssel zum Veröffentlichen" in done.stdout  # publish_token, in German
     assert "Mitgliederliste eines Vereins einlesen" in done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= 79  # a Windows console
     assert list(tmp_path.iterdir()) == []  # help makes no data folder

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.cego_club.printed import created_organisers, printed_create_organiser, run_printed
-from tests.servers import ROOT, Server, clean_env, http_get, wait_for_line
+from tests.servers import ROOT, Server, clean_env, free_port, http_get, wait_for_line
 
 pytestmark = pytest.mark.servers
 
@@ -101,7 +101,14 @@ def test_the_installed_wheel_serves_a_tournament_day_in_german(wheel, tmp_path):
     log = tmp_path / "venue.log"
     with open(log, "w") as handle:
         process = subprocess.Popen(
-            [str(bin_dir(venv) / "cego-club"), "venue", "--data", "leer", "--port", "0"]
+            [
+                str(bin_dir(venv) / "cego-club"),
+                "venue",
+                "--data",
+                "leer",
+                "--port",
+                str(free_port()),
+            ]
             + ["--bind", "127.0.0.1", "--no-qr"],
             cwd=hall,
             env=env,
@@ -145,7 +152,7 @@ def test_the_starter_sets_up_a_checkout_and_starts_the_venue(tmp_path):
     log = tmp_path / "start.log"
     with open(log, "w") as handle:
         process = subprocess.Popen(
-            [sys.executable, str(starter), "--data", str(day), "--port", "0"]
+            [sys.executable, str(starter), "--data", str(day), "--port", str(free_port())]
             + ["--bind", "127.0.0.1", "--no-qr"],
             cwd=checkout,
             env=env,

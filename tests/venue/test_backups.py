@@ -76,7 +76,7 @@ def test_backup_then_restore_gives_back_every_row(played, tmp_path, fmt):
 def test_restore_refuses_a_database_with_data_unless_forced(played, tmp_path):
     path = backup_command(tmp_path, "--format", native_format())
     PlayerFactory(last_name="Nachzügler")  # added after the backup (a row without a stamp)
-    with pytest.raises(CommandError, match="not empty"):
+    with pytest.raises(CommandError, match="nicht leer"):
         call_command("restore", str(path), stdout=StringIO())
     assert Player.objects.filter(last_name="Nachzügler").exists()  # nothing changed
     call_command("restore", str(path), "--force", stdout=StringIO())
@@ -152,9 +152,9 @@ def test_restore_force_of_a_backup_as_new_as_the_data_needs_no_more(played, tmp_
 def test_restore_refuses_a_file_that_is_no_backup(db, tmp_path):
     junk = tmp_path / "notes.txt"
     junk.write_text("hello")
-    with pytest.raises(CommandError, match="not a backup"):
+    with pytest.raises(CommandError, match="ist keine Sicherung von Cego Club"):
         call_command("restore", str(junk), stdout=StringIO())
-    with pytest.raises(CommandError, match="does not exist"):
+    with pytest.raises(CommandError, match="gibt es nicht"):
         call_command("restore", str(tmp_path / "missing.sqlite3"), stdout=StringIO())
 
 

@@ -3,15 +3,17 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from venue.backups import BackupError, restore_database
+from venue.backups import SUMMARY_MODELS, BackupError, restore_database
 
 
 class Command(BaseCommand):
     help = (
         "Bring the database back from a file `manage.py backup` wrote. Refuses a database "
-        "that holds data unless --force is given (it is then replaced, after showing what it "
-        "holds and what the backup holds), and a backup older than that data unless "
-        "--allow-older is given as well."
+        "that holds tournaments, players or deals unless --force is given (it is then "
+        "replaced, after showing what it holds and what the backup holds), and a backup older "
+        "than that data unless --allow-older is given as well. A damaged or foreign file, or "
+        "a restore that would leave fewer rows than the backup holds, is an error and changes "
+        "nothing."
     )
 
     def add_arguments(self, parser):
@@ -31,7 +33,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            fmt = restore_database(
+            held = restore_database(
                 path=Path(options["file"]),
                 force=options["force"],
                 allow_older=options["allow_older"],
@@ -39,4 +41,16 @@ class Command(BaseCommand):
             )
         except BackupError as error:
             raise CommandError(str(error)) from error
-        self.stdout.write(f"Restored {options['file']} ({fmt}).")
+        tournaments, players, deals = (held.counts.get(label, 0) for label in SUMMARY_MODELS)
+        self.stdout.write(
+            _(
+                "Restored %(file)s: the database now holds %(tournaments)s tournaments, "
+                "%(players)s players and %(deals)s deals."
+            )
+            % {
+                "file": options["file"],
+                "tournaments": tournaments,
+                "players": players,
+                "deals": deals,
+            }
+        )

@@ -8,8 +8,9 @@ Windows, macOS and Linux) to the hall's network.
 
 import os
 import sys
+import threading
+from pathlib import Path
 
-import segno
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
@@ -17,7 +18,17 @@ from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
 from venue.backups import backup_folder_problem
-from venue.environment import is_loopback, lan_address, venue_arguments
+from venue.environment import command_line, is_loopback, lan_address, venue_arguments
+from venue.laptop import (
+    FIREWALL_TIMEOUT,
+    firewall_advice,
+    firewall_report,
+    forgiving,
+    qr_style,
+    qr_text,
+    synced_by,
+    synced_folder_warning,
+)
 from venue.serving import quiet_queue_warnings, server_options
 from venue.signals import serving_started
 from venue.tokens import publish_token, token_arguments
@@ -63,6 +74,9 @@ class Command(BaseCommand):
             raise CommandError(
                 "Start the venue server with cego-club or manage.py (they set up the day)."
             )
+        for stream in (sys.stdout, sys.stderr):
+            forgiving(stream)  # a path or a name the console's code page lacks: "?", no crash
+        firewall = FirewallCheck() if sys.platform == "win32" else None
         call_command("migrate", interactive=False, verbosity=0)
         organiser_options = {
             name: options[name]
@@ -111,9 +125,20 @@ class Command(BaseCommand):
         lan = None if local_only else (lan_address() if bind in ("0.0.0.0", "::", "") else bind)
         out = self.stdout
         out.write(_("Cego Club is running for the tournament day (stop it with Ctrl+C)."))
-        out.write(
-            _("Data folder: %(path)s") % {"path": os.path.dirname(os.environ["SECRET_KEY_FILE"])}
-        )
+        folder = Path(os.environ["SECRET_KEY_FILE"]).parent
+        out.write(_("Data folder: %(path)s") % {"path": folder})
+        service = synced_by(folder)
+        if service:
+            elsewhere = str(Path.home() / "CegoClub")  # the home folder itself is not synced
+            out.write(
+                self.style.WARNING(
+                    synced_folder_warning(
+                        folder,
+                        service=service,
+                        elsewhere=command_line("venue", "--data", elsewhere),
+                    )
+                )
+            )
         out.write(
             _("A backup is written after each closed round into: %(path)s")
             % {"path": settings.VENUE_BACKUP_DIR}
@@ -128,9 +153,9 @@ class Command(BaseCommand):
             out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
             out.write(_("Phones and the desk's other laptops open:"))
             out.write(f"    {url}/")
-            if not options["no_qr"]:
-                out.flush()
-                segno.make(url + "/", error="m").terminal(out=sys.stdout, compact=True)
+            style = None if options["no_qr"] else qr_style(out)
+            if style:  # into a file or a pipe: the address alone
+                out.write(qr_text(url + "/", style))
         elif local_only:
             out.write(_("On this laptop only: http://localhost:%(port)s/") % {"port": port})
         else:
@@ -142,6 +167,10 @@ class Command(BaseCommand):
                     "hall's Wi-Fi (or open a hotspot) and start again."
                 )
             )
+        if firewall is not None and lan:
+            advice = firewall.advice()
+            if advice:
+                out.write(self.style.WARNING(advice))
         # No account yet: the first-time setup's address and a fresh one-time code (printed
         # here, kept in the database the server reads; the clubs area's command, by name).
         call_command(
@@ -171,3 +200,22 @@ class Command(BaseCommand):
         finally:
             server.close()
         out.write(_("Stopped."))
+
+
+class FirewallCheck:
+    """Windows' answer about its firewall, asked at once in a thread (PowerShell takes a
+    second or two) while the venue migrates and collects its files; read at most
+    ``FIREWALL_TIMEOUT`` seconds later. No answer by then counts as a failed check."""
+
+    def __init__(self) -> None:
+        self.report: str | None = None
+        self.lan = lan_address()
+        self.thread = threading.Thread(target=self.ask, daemon=True)
+        self.thread.start()
+
+    def ask(self) -> None:
+        self.report = firewall_report(lan=self.lan, timeout=FIREWALL_TIMEOUT * 3)
+
+    def advice(self) -> str | None:
+        self.thread.join(timeout=FIREWALL_TIMEOUT)
+        return firewall_advice(None if self.thread.is_alive() else self.report)
