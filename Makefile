@@ -6,18 +6,22 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test install messages lint format bench clean
+.PHONY: run venue test install messages lint typecheck format bench clean
 
+# The stamp is written last, only when every step before it succeeded (else the next run
+# starts again). A .venv left without pip (python3-venv missing on Debian) is made anew.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m cego_club.catalogues
 	touch $(STAMP)
 
 install: $(STAMP) messages
 
+# The message catalogues, compiled by the app's own compiler (no GNU gettext needed).
 messages: $(STAMP)
-	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+	$(BIN)/python -m cego_club.catalogues
 
 # The demo on this computer only: debug mode, demo data and its organiser login.
 DEMO_ENV := DEBUG=1 SECRET_KEY_FILE=$(VENV)/demo-secret-key
@@ -39,6 +43,10 @@ test: install
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# The type checker over scoring/, the services and the selectors ([tool.mypy] in pyproject.toml).
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format .
