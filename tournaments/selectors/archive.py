@@ -141,12 +141,12 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
     player_ids = [e.player_id for e in entries]
     private = set(player_ids) if user is None else registry_player_ids(user, player_ids)
     memberships: dict[int, Membership] = {}
-    for membership in (
+    for candidate in (
         Membership.objects.filter(player__entries__tournament=tournament)
         .select_related("club")
         .order_by("-status", "club__short_name")
     ):
-        memberships.setdefault(membership.player_id, membership)
+        memberships.setdefault(candidate.player_id, candidate)
     clubs = {tournament.host_club.short_name: _club(tournament.host_club)}
     players = []
     for entry in entries:
