@@ -58,6 +58,14 @@ def chromium_path() -> str:
     return require_tool(CHROMIUM, "browser tests need Debian's chromium package")
 
 
+MSGFMT_WHY = "the catalogue checks compare with GNU msgfmt, Debian's gettext (the app needs none)"
+
+
+@pytest.fixture
+def msgfmt() -> str:
+    return require_tool("msgfmt", MSGFMT_WHY)
+
+
 @pytest.fixture
 def pdftotext() -> str:
     return require_tool("pdftotext", "PDF checks need poppler-utils")
