@@ -67,4 +67,4 @@ bench: install
 	$(BIN)/python bench/bench_five_seasons.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build dist
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build dist
