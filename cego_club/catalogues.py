@@ -19,6 +19,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -187,8 +188,6 @@ def mo_bytes(messages: dict[str, str]) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     """Compile every catalogue under the given locale folders (default: the app's own) with
     the compiler above; exit code 1 when one cannot be read or written."""
-    import sys
-
     folders = [Path(arg) for arg in (sys.argv[1:] if argv is None else argv)]
     folders = folders or [Path(__file__).resolve().parent / "locale"]
     pos = catalogues(folders)

@@ -135,3 +135,28 @@ def test_a_fresh_start_speaks_german(tmp_path):
     )
     assert result.stdout.strip() == "Runde abschließen", result.stderr
     assert (copy / "locale" / "de" / "LC_MESSAGES" / "django.mo").exists()
+
+
+def test_make_install_compiles_without_gettext(tmp_path, monkeypatch, capsys):
+    """``python -m cego_club.catalogues`` (make install, make messages): the app's own
+    compiler only, so a computer without GNU gettext gets its German catalogue."""
+
+    def no_program(*args, **kwargs):
+        raise AssertionError(f"ran a program: {args}")
+
+    monkeypatch.setattr(catalogues.subprocess, "run", no_program)
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "django.po"
+    shutil.copy(LOCALE / "de" / "LC_MESSAGES" / "django.po", po)
+    assert catalogues.main([str(tmp_path)]) == 0
+    mo = po.with_suffix(".mo")
+    translation = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    assert translation.gettext("Close round") == "Runde abschließen"
+    assert mo.stat().st_mode & 0o777 == 0o644  # readable by a server's own user
+    assert not list(folder.glob("*.tmp"))
+    # nothing to compile, or a catalogue it cannot read: exit code 1, saying which
+    assert catalogues.main([str(tmp_path / "nothing")]) == 1
+    po.write_bytes(b"msgid \xff")
+    assert catalogues.main([str(tmp_path)]) == 1
+    assert f"could not compile {po}" in capsys.readouterr().err
