@@ -9,9 +9,14 @@ ADDRESS ?= 127.0.0.1:8000
 .PHONY: run venue test install messages lint typecheck format bench clean
 
 # The stamp is written last, only when every step before it succeeded (else the next run
-# starts again). A .venv left without pip (python3-venv missing on Debian) is made anew.
+# starts again). A .venv without pip (python3-venv missing on Debian) or of a Python older
+# than 3.11 is made anew, with $(PYTHON) (`make run PYTHON=python3.12`).
+NEW_ENOUGH := import sys; sys.exit(sys.version_info < (3, 11))
 $(STAMP): pyproject.toml
-	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV)
+	$(BIN)/python -c 'import pip; $(NEW_ENOUGH)' >/dev/null 2>&1 \
+	    || { $(PYTHON) -c '$(NEW_ENOUGH)' \
+	         || { echo "Cego Club needs Python 3.11 or newer: make run PYTHON=python3.12"; exit 1; }; \
+	         $(PYTHON) -m venv --clear $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	$(BIN)/python -m cego_club.catalogues
