@@ -349,7 +349,7 @@ def enter_round_deals(
     *,
     round: Round,
     deals: Mapping[int, Sequence[Mapping[str, Any]]],
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     actor: str = "",
 ) -> int:
     """Store a round's deals at once, as the desk would one by one (confirmed, each with its
