@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test install messages lint format bench clean
+.PHONY: run venue test install messages lint format bench clean windows-bundle
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,13 @@ bench: install
 	$(BIN)/python bench/bench_spectators.py
 	$(BIN)/python bench/bench_entry.py
 	$(BIN)/python bench/bench_five_seasons.py
+
+# Cego Club for Windows without Python: dist/CegoClub-Windows-x64-<version>.zip, built here
+# from PyPI's win_amd64 wheels (packaging/windows/build.py). The official embeddable CPython:
+# `make windows-bundle PYTHON_EMBED_ZIP=/path/to/python-3.12.x-embed-amd64.zip` (or a URL).
+PYTHON_EMBED_ZIP ?=
+windows-bundle: $(STAMP)
+	$(BIN)/python packaging/windows/build.py $(if $(PYTHON_EMBED_ZIP),--python-embed-zip "$(PYTHON_EMBED_ZIP)")
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist
