@@ -176,6 +176,10 @@ def verify_signatures(python: Path, work: Path) -> int:
         fail("osslsigncode is not installed (apt-get install osslsigncode); it checks the "
              "PSF's signatures on python.exe and its DLLs (or pass --no-signature-check)")  # fmt: skip
     roots = trusted_roots(work)
+    # osslsigncode 2.6 and later fetch revocation lists (not offline: the time stamp proves
+    # when it was signed); older ones fetch none and know no -ignore-crl.
+    usage = subprocess.run([tool, "--help"], capture_output=True, text=True)
+    offline = ["-ignore-crl"] if "-ignore-crl" in usage.stdout + usage.stderr else []
     files = sorted(p for p in python.iterdir() if p.suffix.lower() in {".exe", ".dll", ".pyd"})
     for path in files:
         # -ignore-crl: no revocation lists offline (the time stamp proves when it was signed)
