@@ -182,19 +182,9 @@ def verify_signatures(python: Path, work: Path) -> int:
     offline = ["-ignore-crl"] if "-ignore-crl" in usage.stdout + usage.stderr else []
     files = sorted(p for p in python.iterdir() if p.suffix.lower() in {".exe", ".dll", ".pyd"})
     for path in files:
-        # -ignore-crl: no revocation lists offline (the time stamp proves when it was signed)
+        command = [tool, "verify", "-CAfile", str(roots), "-TSA-CAfile", str(roots)]
         result = subprocess.run(
-            [
-                tool,
-                "verify",
-                "-CAfile",
-                str(roots),
-                "-TSA-CAfile",
-                str(roots),
-                "-ignore-crl",
-                "-in",
-                str(path),
-            ],  # fmt: skip
+            [*command, *offline, "-in", str(path)],
             capture_output=True,
             text=True,
         )

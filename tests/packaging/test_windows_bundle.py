@@ -148,6 +148,21 @@ def table_count(database: Path, table: str) -> int:
         return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
+def test_the_bundle_holds_windows_python_and_windows_wheels(bundle_zip):
+    names = zipfile.ZipFile(bundle_zip).namelist()
+    program = f"Cego Club/Programm-{version()}/python/"
+    assert f"{program}python.exe" in names and "Cego Club/Cego Club starten.cmd" in names
+    site = f"{program}Lib/site-packages/"
+    # Resolved for Windows: Django's `tzdata; sys_platform == "win32"`, no gunicorn (POSIX)
+    assert any(n.startswith(f"{site}tzdata/") for n in names)
+    assert not any(n.startswith(f"{site}gunicorn") for n in names)
+    assert any(n.startswith(f"{site}rapidfuzz/") and n.endswith(".pyd") for n in names)
+    assert not any(n.endswith(".so") for n in names)  # no Linux wheel slipped in
+    assert any(n.endswith("/locale/de/LC_MESSAGES/django.mo") for n in names)
+    pth = zipfile.ZipFile(bundle_zip).read(f"{program}python312._pth").decode()
+    assert "Lib\\site-packages" in pth.splitlines() and "import site" in pth.splitlines()
+
+
 def test_the_bundle_serves_a_tournament_day_under_wine(wine, tmp_path):
     # Nothing but the bundle: the starter, the terminal command and the program folder.
     assert (wine.bundle / "Cego Club starten.cmd").is_file()
