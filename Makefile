@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test install messages lint typecheck format bench clean
+.PHONY: run venue test install messages lint typecheck format bench clean windows-bundle
 
 # The stamp is written last, only when every step before it succeeded (else the next run
 # starts again). A .venv without pip (python3-venv missing on Debian) or of a Python older
@@ -71,6 +71,13 @@ bench: install
 	$(BIN)/python bench/bench_entry.py
 	$(BIN)/python bench/bench_five_seasons.py
 	$(BIN)/python bench/bench_publish.py
+
+# Cego Club for Windows without Python: dist/CegoClub-Windows-x64-<version>.zip, built here
+# from PyPI's win_amd64 wheels (packaging/windows/build.py). The official embeddable CPython:
+# `make windows-bundle PYTHON_EMBED_ZIP=/path/to/python-3.12.x-embed-amd64.zip` (or a URL).
+PYTHON_EMBED_ZIP ?=
+windows-bundle: $(STAMP)
+	$(BIN)/python packaging/windows/build.py $(if $(PYTHON_EMBED_ZIP),--python-embed-zip "$(PYTHON_EMBED_ZIP)")
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build dist
