@@ -363,6 +363,14 @@ MATRIX: dict[str, Spec] = {
     "publishing:publish": Spec(
         lambda w: {}, frozenset(), token_refusal=frozenset({401, 405}), post_only=True
     ),
+    "publishing:publish_changes": Spec(
+        lambda w: {}, frozenset(), token_refusal=frozenset({401, 405}), post_only=True
+    ),
+    "publishing:publish_state": Spec(
+        lambda w: {"archive_id": w.day.archive_id},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+    ),
     "publishing:registry": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
     "publishing:club_tokens": Spec(
         lambda w: {"pk": w.club_a.pk}, MANAGE, post=lambda w, p: {"label": "Laptop"}, changes=True
