@@ -12,13 +12,15 @@ from django.urls import reverse
 
 from clubs.models import ClubAlias, ClubRole, Membership, Player
 from tests.factories import ClubFactory
-from tests.seasons.test_archive import copy_of, played  # noqa: F401 (a fixture)
+from tests.seasons import test_archive
+from tests.seasons.test_archive import copy_of
 from tournaments.models import Tournament, TournamentChange
 from tournaments.selectors.archive import tournament_archive
 
 pytestmark = pytest.mark.django_db
 
 UPLOAD = "tournaments:archive_upload"
+played = test_archive.played  # the fixture: a played tournament of CF Bräunlingen
 
 
 @pytest.fixture
@@ -27,14 +29,14 @@ def triberg(db):
 
 
 @pytest.fixture
-def host_organiser(django_user_model, played):  # noqa: F811
+def host_organiser(django_user_model, played):
     """An organiser of the host club (CF Bräunlingen) only, as in tests/authz."""
     user = django_user_model.objects.create_user("host", "", "pw")
     ClubRole.objects.create(user=user, club=played.host_club)
     return user
 
 
-def _archive(played, club):  # noqa: F811
+def _archive(played, club):
     """A copy of ``played`` with its first two players new and of ``club`` (name, short)."""
     archive = copy_of(tournament_archive(tournament=played), "Hochgeladen")
     name, short = club

@@ -458,9 +458,8 @@ def _without_membership(
     counts: dict[str, int] = {}
     for row in rows:
         club = clubs.club(row.club_name)
-        if row.player is None and club is not None and club.pk is not None:
-            if club.pk not in own_club_ids:
-                counts[club.name] = counts.get(club.name, 0) + 1
+        if row.player is None and club is not None and club.pk not in (None, *own_club_ids):
+            counts[club.name] = counts.get(club.name, 0) + 1
     return tuple(sorted(counts.items()))
 
 
