@@ -302,9 +302,9 @@ class ClubNames:
                 # Mapping would give the club members (and remember the spelling as its):
                 # only its organisers may do that.
                 return _(
-                    "You do not run the club “%(club)s”: “%(name)s” cannot be mapped to it, "
-                    "its players would be taken without a club membership; choose one of your "
-                    "clubs, a new club or no club."
+                    "You do not run the club “%(club)s”: “%(name)s” cannot be mapped to it "
+                    "(only its organisers may give it members); choose one of your clubs, a new "
+                    "club or no club."
                 ) % {"club": club.name, "name": unknown.name}
             if club is None:
                 return _("“%(name)s”: choose one of your clubs, a new club or no club.") % {

@@ -165,3 +165,33 @@ def test_the_warning_in_german(client, settings, played, triberg, host_organiser
     page = response.content.decode()
     assert "Sie führen den Verein „Cegoclub Triberg“ nicht" in page
     assert "ohne Vereinszugehörigkeit" in page
+    (unknown,) = response.context["plan"].unknown_clubs
+    response = _confirm(
+        client,
+        response.context["content"],
+        **{"club-0-key": unknown.key, "club-0-choice": f"map:{triberg.pk}"},
+    )
+    assert (
+        "„Cegofreunde Triberg“ kann ihm nicht zugeordnet werden "
+        "(Mitglieder aufnehmen dürfen nur seine Organisatoren)" in response.content.decode()
+    )
+    assert not Tournament.objects.filter(name="Hochgeladen").exists()
+
+
+def test_german_preview_and_log_for_a_known_club_she_does_not_run(
+    client, settings, played, triberg, host_organiser
+):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    client.force_login(host_organiser)
+    response = _preview(client, _archive(played, ("Cegoclub Triberg", "CC Triberg")))
+    assert (
+        "Sie führen den Verein „Cegoclub Triberg“ nicht: seine neuen Spieler (2) werden ohne "
+        "Vereinszugehörigkeit übernommen" in response.content.decode()
+    )
+    assert _confirm(client, response.context["content"]).status_code == 302
+    imported = Tournament.objects.get(name="Hochgeladen")
+    assert TournamentChange.objects.filter(
+        tournament=imported,
+        subject__startswith="Den Verein „Cegoclub Triberg“ führt nicht, wer importiert hat: "
+        "seine neuen Spieler (2) wurden ohne Vereinszugehörigkeit übernommen",
+    ).exists()
