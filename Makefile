@@ -6,18 +6,27 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test install messages lint format bench clean
+.PHONY: run venue test install messages lint typecheck format bench clean windows-bundle
 
+# The stamp is written last, only when every step before it succeeded (else the next run
+# starts again). A .venv without pip (python3-venv missing on Debian) or of a Python older
+# than 3.11 is made anew, with $(PYTHON) (`make run PYTHON=python3.12`).
+NEW_ENOUGH := import sys; sys.exit(sys.version_info < (3, 11))
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -c 'import pip; $(NEW_ENOUGH)' >/dev/null 2>&1 \
+	    || { $(PYTHON) -c '$(NEW_ENOUGH)' \
+	         || { echo "Cego Club needs Python 3.11 or newer: make run PYTHON=python3.12"; exit 1; }; \
+	         $(PYTHON) -m venv --clear $(VENV); }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m cego_club.catalogues
 	touch $(STAMP)
 
 install: $(STAMP) messages
 
+# The message catalogues, compiled by the app's own compiler (no GNU gettext needed).
 messages: $(STAMP)
-	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+	$(BIN)/python -m cego_club.catalogues
 
 # The demo on this computer only: debug mode, demo data and its organiser login.
 DEMO_ENV := DEBUG=1 SECRET_KEY_FILE=$(VENV)/demo-secret-key
@@ -40,6 +49,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The type checker over scoring/, the services and the selectors ([tool.mypy] in pyproject.toml).
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
@@ -59,5 +72,12 @@ bench: install
 	$(BIN)/python bench/bench_five_seasons.py
 	$(BIN)/python bench/bench_publish.py
 
+# Cego Club for Windows without Python: dist/CegoClub-Windows-x64-<version>.zip, built here
+# from PyPI's win_amd64 wheels (packaging/windows/build.py). The official embeddable CPython:
+# `make windows-bundle PYTHON_EMBED_ZIP=/path/to/python-3.12.x-embed-amd64.zip` (or a URL).
+PYTHON_EMBED_ZIP ?=
+windows-bundle: $(STAMP)
+	$(BIN)/python packaging/windows/build.py $(if $(PYTHON_EMBED_ZIP),--python-embed-zip "$(PYTHON_EMBED_ZIP)")
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build dist
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build dist

@@ -5,6 +5,10 @@ The .mo files are build output (not committed). ``ensure_compiled`` runs when Dj
 with GNU ``msgfmt`` when it is installed, else with the small compiler below, so a fresh clone
 started with plain ``manage.py runserver`` (or the venue server, or gunicorn) speaks German.
 A catalogue that still cannot be compiled (read-only checkout) is reported by a system check.
+
+``python -m cego_club.catalogues`` (``make install`` / ``make messages``) compiles every
+catalogue with the compiler below only, so a checkout needs no GNU gettext; CI also checks the
+catalogues with ``msgfmt`` where it is installed.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -61,6 +66,21 @@ def _forget_loaded_translations() -> None:
     trans_real._translations = {}
     trans_real._default = None
     trans_real._active = Local()
+
+
+def compile_with_python(po: Path) -> None:
+    """Write ``po``'s .mo beside it with the compiler below (no GNU gettext), atomically."""
+    data = mo_bytes(parse_po(po.read_text(encoding="utf-8")))
+    mo = po.with_suffix(".mo")
+    handle, temporary = tempfile.mkstemp(dir=po.parent, suffix=".mo.tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.chmod(temporary, 0o644)  # mkstemp's 0600 would hide it from a server's own user
+        os.replace(temporary, mo)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def compile_catalogue(po: Path) -> None:
@@ -163,3 +183,26 @@ def mo_bytes(messages: dict[str, str]) -> bytes:
     )
     header = struct.pack("<7I", 0x950412DE, 0, count, keys_start, values_start, 0, 0)
     return header + key_table + value_table + ids + strs
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Compile every catalogue under the given locale folders (default: the app's own) with
+    the compiler above; exit code 1 when one cannot be read or written."""
+    folders = [Path(arg) for arg in (sys.argv[1:] if argv is None else argv)]
+    folders = folders or [Path(__file__).resolve().parent / "locale"]
+    pos = catalogues(folders)
+    if not pos:
+        print(f"no message catalogues in {', '.join(map(str, folders))}", file=sys.stderr)
+        return 1
+    status = 0
+    for po in pos:
+        try:
+            compile_with_python(po)
+        except (OSError, ValueError, SyntaxError, UnicodeDecodeError) as error:
+            print(f"could not compile {po}: {error}", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -77,9 +77,9 @@ def send(*, publication: Publication) -> str:
         notes = answer.get("notes") if answer.get("status") != "unchanged" else None
         outbox.acknowledge(batch=batch, notes=notes if isinstance(notes, list) else None)
         return "sent"
-    error = PublishError("the season server's state keeps moving; trying again")
-    outbox.failed(publication=publication, message=error.message)
-    raise error
+    moving = PublishError("the season server's state keeps moving; trying again")
+    outbox.failed(publication=publication, message=moving.message)
+    raise moving
 
 
 def verify(*, publication: Publication) -> bool:

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,7 +47,7 @@ def hash_token(raw: str) -> str:
 
 @transaction.atomic
 def issue_token(
-    *, club: Club, user: AbstractBaseUser | None = None, label: str = ""
+    *, club: Club, user: User | None = None, label: str = ""
 ) -> tuple[PublishToken, str]:
     """A new token for ``club``: the row and the token itself (shown once, kept nowhere)."""
     raw = secrets.token_urlsafe(32)
@@ -97,7 +97,8 @@ def host_club_of(data: Mapping[str, Any]) -> Club | None:
     short = settings.get("host_club") or ""
     for club in data.get("clubs") or []:
         if isinstance(club, Mapping) and club.get("short_name") == short:
-            found = Club.objects.filter(uuid=_registry_id(club.get("uuid"))).first()
+            registry_id = _registry_id(club.get("uuid"))
+            found = Club.objects.filter(uuid=registry_id).first() if registry_id else None
             if found is not None:
                 return found
     return Club.objects.filter(short_name=short).first() if short else None
@@ -107,7 +108,8 @@ def host_club_of(data: Mapping[str, Any]) -> Club | None:
 def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOutcome:
     """Import a published archive; NotYourClub if the token's club does not host it,
     ArchiveError if it cannot be imported (nothing written)."""
-    existing = Tournament.objects.filter(archive_id=_registry_id(data.get("archive_id"))).first()
+    archive_id = _registry_id(data.get("archive_id"))
+    existing = Tournament.objects.filter(archive_id=archive_id).first() if archive_id else None
     if host_club_of(data) != token.club or (existing and existing.host_club_id != token.club_id):
         raise NotYourClub(
             _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
@@ -161,19 +163,19 @@ def _load_registry(*, registry: Registry) -> dict[str, int]:
         club.save()
         club_of[row.uuid] = club
     known = {p.uuid: p for p in Player.objects.filter(uuid__in=[r.uuid for r in registry.players])}
-    for row in registry.players:
-        player = known.get(row.uuid)
+    for person in registry.players:
+        player = known.get(person.uuid)
         if player is None:
-            player = Player(uuid=row.uuid)
+            player = Player(uuid=person.uuid)
             counts["players_new"] += 1
         else:
             counts["players_updated"] += 1
-        player.first_name, player.last_name = row.first_name, row.last_name
-        player.category = row.category or player.category or "open"
-        if row.personal is not None:
-            player.birth_year, player.email = row.personal.birth_year, row.personal.email
+        player.first_name, player.last_name = person.first_name, person.last_name
+        player.category = person.category or player.category or "open"
+        if person.personal is not None:
+            player.birth_year, player.email = person.personal.birth_year, person.personal.email
         player.save()
-        for membership in row.memberships:
+        for membership in person.memberships:
             _take_membership(player=player, club=club_of[membership.club], own=membership.own)
     return counts
 

@@ -100,7 +100,7 @@ def score_deal(rules: RuleSource, deal: DealInput) -> DealResult:
     ledger = _Ledger(seats, rules.distribution == "each_defender")
     if deal.penalty is not None:
         # scored as the penalty instead: the game's own fields and bonuses do not count
-        per = _penalty(rules, deal, contract, table, ledger, payers, out)
+        per: int | None = _penalty(rules, deal, contract, table, ledger, payers, out)
         return DealResult(tuple(ledger.scores), rules.unit, per)
     _check_applicable(rules, deal, contract)
     kind = contract.kind

@@ -960,14 +960,16 @@ def _knocking(check: _Checker, raw: Any, contracts: Mapping[str, Contract]) -> K
     )
 
 
-def _no_trick_doubling(check: _Checker, value: Any, path: str) -> str:
+def _no_trick_doubling(
+    check: _Checker, value: Any, path: str
+) -> Literal["none", "per_player", "once"]:
     """``true``/``false`` (schema 1 as first published) or one of NO_TRICK_DOUBLINGS."""
     if value is True:
         return "per_player"
     if value is False:
         return "none"
     if value in NO_TRICK_DOUBLINGS:
-        return str(value)
+        return value  # a string of the JSON, one of these
     check.add(
         _join(path, "no_trick_doubling"),
         "must be true, false or one of " + ", ".join(NO_TRICK_DOUBLINGS),

@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from scoring.cards import pack_for, raeuber_points_possible, raeuber_seat_range
 from scoring.deal import Bonus, DealInput, Penalty
@@ -49,7 +50,12 @@ def _game_inputs(
     table = rules.tables[seats]
     kind = rules.contracts[contract].kind
     active = [seat for seat in range(seats) if seat != out]
-    base = {"seats": seats, "contract": contract, "declarer": declarer, "sitting_out": out}
+    base: dict[str, Any] = {
+        "seats": seats,
+        "contract": contract,
+        "declarer": declarer,
+        "sitting_out": out,
+    }
     for knocks in _knock_options(rules):
         common = {**base, "knocks": knocks}
         if kind == "normal":

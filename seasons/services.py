@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ def set_season_rules(
     best_of: int | None,
     cup_points: Sequence[int],
     min_tournaments: int,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Season:
     """Change the season's rule; the standings follow at once (they are computed, not stored)."""
     season = Season.objects.select_for_update().get(pk=season.pk)
@@ -64,7 +64,7 @@ def save_season(
     starts_on: dt.date,
     ends_on: dt.date,
     youth_born_from: int | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ):
     from seasons.models import Season
 

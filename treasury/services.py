@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -16,7 +16,7 @@ def set_prize_money(
     tournament,
     shares_cents: list[int],
     youth_entry_free: bool,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ):
     """The amounts per place shared out of the entry-fee pot, and whether youth play free."""
 

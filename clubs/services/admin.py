@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -35,7 +36,7 @@ def save_club(
     name: str,
     short_name: str,
     town: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Club:
     club = Club.objects.select_for_update().get(pk=club.pk) if club is not None else Club()
     club.name, club.short_name, club.town = name.strip(), short_name.strip(), town.strip()
@@ -66,7 +67,7 @@ def update_membership(
     since: dt.date | None,
     left_on: dt.date | None,
     status: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Membership:
     locked = Membership.objects.select_for_update().get(pk=membership.pk)
     if since and left_on and left_on < since:
@@ -99,7 +100,7 @@ def set_annual_fee(
     paid_on: dt.date | None = None,
     method: str = "",
     note: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> AnnualFee:
     """Create or change the member's fee for the season. A payment needs both its date and
     its way (cash or transfer)."""
@@ -127,9 +128,7 @@ def set_annual_fee(
 
 
 @transaction.atomic
-def record_cash_today(
-    *, membership: Membership, season, user: AbstractBaseUser | None = None
-) -> AnnualFee:
+def record_cash_today(*, membership: Membership, season, user: User | None = None) -> AnnualFee:
     """ "Paid in cash today", one click in the members' list: the member's fee for the season
     (the row charged, or the season's fee as charged to the club's other members of the same
     status) marked paid today in cash, with who recorded it. Refused, writing nothing, when
@@ -143,7 +142,7 @@ def record_cash_today(
     if fee is not None and fee.paid:
         raise ValidationError(
             _("The fee of %(name)s is paid already (%(day)s).")
-            % {"name": name, "day": date_format(fee.paid_on, "SHORT_DATE_FORMAT")}
+            % {"name": name, "day": date_format(cast(dt.date, fee.paid_on), "SHORT_DATE_FORMAT")}
         )
     status = fee.status if fee is not None else locked.status
     amount = fee.amount_cents if fee is not None else season_fee_cents(fees, status)
@@ -172,7 +171,7 @@ def charge_season_fees(
     active_cents: int,
     passive_cents: int,
     due_on: dt.date,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> int:
     """Give every member of the season who has no fee row yet the season's fee (by their
     membership status). Existing rows are left alone, so running it twice adds nothing."""

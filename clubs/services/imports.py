@@ -23,9 +23,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -223,9 +223,9 @@ class ClubNames:
             self.by_key.setdefault(club_key(club.short_name), club)
             self.by_key.setdefault(club_key(club.name), club)
         for alias in ClubAlias.objects.all():
-            club = self.by_id.get(alias.club_id)
-            if club is not None:
-                self.by_key.setdefault(alias.key, club)
+            aliased = self.by_id.get(alias.club_id)
+            if aliased is not None:
+                self.by_key.setdefault(alias.key, aliased)
                 self.spellings[club.pk].append(alias.alias)
         self.allowed_ids = allowed_ids  # None: every club (superuser, command line)
         self.choices = choices or {}
@@ -265,7 +265,7 @@ class ClubNames:
             row.messages.append(_("unknown club “%(club)s”") % {"club": text})
             return None
         if choice.action == MAP:
-            return self.by_id[choice.club_id]
+            return self.by_id[cast(int, choice.club_id)]  # a mapping names its club
         if choice.action == CREATE:
             # Not saved in a preview: the rows show it by name; apply creates it first.
             return Club(name=unknown.name, short_name=choice.short_name, town=unknown.town)
@@ -458,7 +458,7 @@ def _match(row: PlanRow, by_number: dict, by_key: dict) -> None:
 
 
 def _changes(row: PlanRow) -> list[str]:
-    player = row.player
+    player = cast(Player, row.player)  # asked of matched rows only
     changes = []
     if row.birth_year and player.birth_year is None:
         changes.append(_("birth year"))
@@ -666,7 +666,7 @@ def write_rows(rows: list[PlanRow]) -> dict[int, Player]:
             player = players[row.line]
             known = []
         else:
-            player = players[row.line] = row.player
+            player = players[row.line] = cast(Player, row.player)  # a matched row's
             known = list(player.memberships.all())  # prefetched by the plan
             fields = []
             if row.birth_year and player.birth_year is None:
@@ -733,7 +733,11 @@ def _apply_club_choices(plan: Plan, *, user: Any) -> tuple[frozenset[int], int]:
         if choice.action == MAP:
             _, new = ClubAlias.objects.get_or_create(
                 key=unknown.key,
-                defaults={"alias": unknown.name, "club_id": choice.club_id, "added_by": added_by},
+                defaults={
+                    "alias": unknown.name,
+                    "club_id": cast(int, choice.club_id),  # a mapping names its club
+                    "added_by": added_by,
+                },
             )
             remembered += int(new)
         elif choice.action == CREATE:
@@ -763,7 +767,7 @@ def apply_players(
     table: Table,
     club: Club | None = None,
     skip_errors: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     club_choices: dict[str, ClubChoice] | None = None,
 ) -> Outcome:
     """Write the member list in one transaction. Rows with errors block everything unless

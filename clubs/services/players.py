@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -75,7 +77,7 @@ def create_player(
     club: Club | None = None,
     member_number: str = "",
     allow_duplicate: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Player:
     """A new player. Refused with :class:`DuplicateName` when a player of that name exists
     (spelt with or without umlauts) or of a near-miss spelling ("Brigite" for "Brigitte"),
@@ -108,7 +110,7 @@ def update_player(
     email: str = "",
     club: Club | None = None,
     member_number: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Player:
     locked = Player.objects.select_for_update().get(pk=player.pk)
     locked.first_name = first_name.strip()
@@ -168,9 +170,7 @@ def _move_other_references(*, keep: Player, remove: Player) -> None:
 
 
 @transaction.atomic
-def merge_players(
-    *, keep: Player, remove: Player, user: AbstractBaseUser | None = None
-) -> PlayerMerge:
+def merge_players(*, keep: Player, remove: Player, user: User | None = None) -> PlayerMerge:
     """Two records of one person become one: ``remove``'s entries (and with them its seats,
     substitutions and results), memberships and annual fees move to ``keep``; blanks in
     ``keep`` (birth year, e-mail) are filled from ``remove``; ``remove`` is deleted and the
@@ -191,7 +191,8 @@ def merge_players(
     # The tournament day refuses (both played in one tournament) or moves the entries first;
     # a refusal later on rolls its move back with everything else.
     entries_moved = sum(
-        moved for _receiver, moved in players_merging.send(sender=Player, keep=keep, remove=remove)
+        cast(int, moved)  # each receiver answers with the entries it moved
+        for _receiver, moved in players_merging.send(sender=Player, keep=keep, remove=remove)
     )
     snapshot = _snapshot(remove)
     kept_memberships = {m.club_id: m for m in keep.memberships.select_for_update()}

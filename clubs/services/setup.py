@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from typing import cast
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import CharField
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -101,11 +103,12 @@ def check_setup_code(*, code: str) -> None:
 
 def _check_username(username: str) -> list[str]:
     user_model = get_user_model()
-    field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+    field = cast(CharField, user_model._meta.get_field(user_model.USERNAME_FIELD))
+    limit = cast(int, field.max_length)  # the user name's column has a length
     if not username:
         return [_("Choose a user name.")]
-    if len(username) > field.max_length:
-        return [_("At most %(count)d characters.") % {"count": field.max_length}]
+    if len(username) > limit:
+        return [_("At most %(count)d characters.") % {"count": limit}]
     try:
         for validator in field.validators:
             validator(username)
@@ -128,7 +131,7 @@ def create_organiser(
     first_run: bool = False,
     via: str = FirstRun.Via.COMMAND,
     address: str = "",
-) -> AbstractBaseUser:
+) -> User:
     """Create an organiser: the user, the club (``club``, or a new one from ``club_*``) and
     the user's organiser role in it, or nothing (``ValidationError`` naming the fields
     ``username``, ``password``, ``club_name``, ``club_short_name``, ``club_town``).
@@ -191,7 +194,7 @@ def claim_first_run(
     club_town: str,
     code: str | None,
     address: str = "",
-) -> AbstractBaseUser:
+) -> User:
     """The ``/setup/`` page's claim: ``code`` is None where the permissions module lets the
     request in without one (the laptop itself), else it is checked first (a wrong code is
     counted even though nothing else is written)."""

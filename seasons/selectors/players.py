@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils.translation import get_language
 
 from clubs.models import Player
-from scoring import rule_source_from_dict
+from scoring import RuleSource, rule_source_from_dict
 from seasons import ranking as season_ranking
 from seasons.models import Season, TournamentResult
 from seasons.selectors.results import (
@@ -120,8 +120,8 @@ def player_page(*, player: Player) -> PlayerPage:
     for tournament_id, player_id, total, place in TournamentResult.objects.filter(
         tournament_id__in=tournaments, total__isnull=False
     ).values_list("tournament_id", "entry__player_id", "total", "place"):
-        totals[tournament_id][player_id] = total
-        places[tournament_id][player_id] = place
+        totals[tournament_id][player_id] = total  # type: ignore[assignment]  # total__isnull=False
+        places[tournament_id][player_id] = place  # type: ignore[assignment]  # set with the total
     own_results = list(
         TournamentResult.objects.filter(entry__player=player, tournament_id__in=played_ids)
         .order_by("tournament__date", "tournament_id")
@@ -129,11 +129,11 @@ def player_page(*, player: Player) -> PlayerPage:
     )
     _contract_stats(page, own_results, tournaments)
 
-    season_ranks: dict[int, int | None] = {}
+    season_ranks: dict[int | None, int | None] = {}
     seasons: dict[int, Season] = {}
     for tournament in tournaments.values():
-        if tournament.season_id:
-            seasons[tournament.season_id] = tournament.season
+        if tournament.season is not None:  # selected with it: no query
+            seasons[tournament.season.pk] = tournament.season
     for season_id, season in seasons.items():
         in_season = [t for t in tournaments.values() if t.season_id == season_id]
         per_player: dict[int, dict[int, int]] = defaultdict(dict)
@@ -179,7 +179,7 @@ def _name(names) -> str:
 def _contract_stats(page, own_results, tournaments) -> None:
     """Games declared and won, and the average score as declarer and as defender, per
     contract, added up from the player's stored results (``seasons.selectors.results``)."""
-    rules_of: dict[int, object] = {}
+    rules_of: dict[int, RuleSource] = {}
     stats: dict[str, ContractStats] = {}
     for tournament_id, contracts, penalties in own_results:
         page.penalties += penalties

@@ -6,7 +6,9 @@ tournament's rows for the workbook. A constant number of queries."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
@@ -24,6 +26,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.standings import (
+    Row,
     StandingRow,
     Tally,
     add_paper_totals,
@@ -160,7 +163,7 @@ def season_standings(*, season: Season) -> SeasonStandings:
         )
     )
     per_player: dict[int, dict[int, int]] = defaultdict(dict)
-    people: dict[int, dict] = {}
+    people: dict[int, Row] = {}
     for entry in entries:
         people[entry["player_id"]] = entry
         total = totals_of.get(entry["id"])
@@ -186,7 +189,7 @@ def _season_rows(
     season: Season,
     tournaments: tuple[Tournament, ...],
     per_player: dict[int, dict[int, int]],
-    people: dict[int, dict],
+    people: Mapping[int, Row],
     clubs: dict[int, str],
 ) -> list[SeasonRow]:
     rule = season_rule(season)
@@ -211,7 +214,7 @@ def _season_rows(
 
     rows = []
     for ranked in season_ranking.rank_season(scores, name_of=name_of):
-        player_id = ranked.key
+        player_id = cast(int, ranked.key)  # the player ids given to rank_season
         totals = per_player[player_id]
         person = people[player_id]
         score = scores[player_id]
@@ -249,7 +252,10 @@ def _cup_cells(
 
 
 def _season_teams(
-    *, tournaments: tuple[Tournament, ...], entries: list[dict], totals_of: dict[int, int]
+    *,
+    tournaments: tuple[Tournament, ...],
+    entries: Sequence[Row],
+    totals_of: Mapping[int, int | None],
 ) -> list[SeasonTeamRow]:
     """Teams of the same name add up their tournament totals over the season."""
     names: dict[str, str] = {}
@@ -285,7 +291,7 @@ def _season_teams(
         )
     rows = []
     for ranked in ranking.rank_teams(results, size=Team.SIZE):
-        key = ranked.team.key
+        key = cast(str, ranked.team.key)  # the team keys given to rank_teams
         totals = per_team.get(key, {})
         rows.append(
             SeasonTeamRow(
@@ -304,7 +310,7 @@ def _season_teams(
 
 @dataclass(frozen=True)
 class SideRow:
-    rank: int
+    rank: int | None  # as SeasonRow's: set on every ranked row, the only ones shown here
     tied: bool
     row: SeasonRow
 
@@ -382,7 +388,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
         .values("tournament_id", "order")
     ):
         lots[draw["tournament_id"]].append(draw["order"])
-    by_tournament: dict[int, list[dict]] = defaultdict(list)
+    by_tournament: dict[int, list[Row]] = defaultdict(list)
     for entry in entries:
         by_tournament[entry["tournament_id"]].append(entry)
     result = []

@@ -1,5 +1,6 @@
 """Commands the app prints, run as a user pastes them (``test_cli``, ``test_packaging``)."""
 
+import os
 import shlex
 import sqlite3
 import subprocess
@@ -13,8 +14,13 @@ PASSWORD = "Kreuz-Bube-2026"
 def run_printed(command: str, *, cwd: Path, env: dict) -> subprocess.CompletedProcess:
     """``command`` as a user pastes it, answered without a terminal (the organiser's data as
     options, the password on standard input)."""
+    # Windows: the line as typed is what the program parses (a terminal hands it on as it is).
+    if os.name == "nt":
+        pasted = f"{command} {subprocess.list2cmdline(ORGANISER)}"
+    else:
+        pasted = shlex.split(command) + ORGANISER
     return subprocess.run(
-        shlex.split(command) + ORGANISER,
+        pasted,
         cwd=cwd,
         env=env,
         input=PASSWORD + "\n",

@@ -7,7 +7,6 @@ Slow (pip installs every dependency into a new environment), hence the ``servers
 
 import re
 import runpy
-import shlex
 import shutil
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import pytest
 
 from tests.cego_club.printed import created_organisers, printed_create_organiser, run_printed
 from tests.servers import ROOT, Server, clean_env, free_port, http_get, wait_for_line
+from venue.environment import shell_quote
 
 pytestmark = pytest.mark.servers
 
@@ -175,7 +175,7 @@ def test_the_starter_sets_up_a_checkout_and_starts_the_venue(tmp_path):
     # The command it printed goes through the starter again, which reuses the environment.
     command = printed_create_organiser(first)
     assert command.startswith(("python3 start_cego_club.py venue", f"{sys.executable} "))
-    assert command.endswith(f"venue --data {shlex.quote(str(day))} --create-organiser")
+    assert command.endswith(f"venue --data {shell_quote(str(day))} --create-organiser")
     again = run_printed(command, cwd=checkout, env=env)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "installiert" not in again.stdout  # nothing changed: no second installation

@@ -104,7 +104,7 @@ def test_excel_export_keeps_formulas_as_text(staff_client, registry):
 
 
 @pytest.mark.pdf
-def test_pdf_export(staff_client, registry, pdftotext, tmp_path):
+def test_pdf_export(staff_client, registry, pdftotext, tmp_path, weasyprint):
     response = staff_client.get(reverse("printing:player_export_pdf"), {"q": "mueller"})
     path = tmp_path / "players.pdf"
     path.write_bytes(response.content)

@@ -15,6 +15,7 @@ from django.conf import settings
 
 from cego_club import catalogues
 from cego_club.catalogues import ensure_compiled, mo_bytes, parse_po
+from tests.conftest import MSGFMT_WHY, require_tool
 
 LOCALE = Path(settings.PACKAGE_DIR) / "locale"
 
@@ -26,10 +27,10 @@ def _catalog(data: bytes) -> dict:
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
-def test_fallback_compiler_matches_msgfmt(language, tmp_path):
+def test_fallback_compiler_matches_msgfmt(language, tmp_path, msgfmt):
     po = LOCALE / language / "LC_MESSAGES" / "django.po"
     reference = tmp_path / "reference.mo"
-    subprocess.run(["msgfmt", "-o", str(reference), str(po)], check=True)
+    subprocess.run([msgfmt, "-o", str(reference), str(po)], check=True)
     mine = mo_bytes(parse_po(po.read_text(encoding="utf-8")))
     assert _catalog(mine) == _catalog(reference.read_bytes())
 
@@ -52,7 +53,9 @@ def test_fuzzy_and_untranslated_entries_are_left_out():
 
 @pytest.mark.parametrize("with_msgfmt", [True, False])
 def test_a_missing_or_older_catalogue_is_compiled(tmp_path, monkeypatch, with_msgfmt):
-    if not with_msgfmt:
+    if with_msgfmt:
+        require_tool("msgfmt", MSGFMT_WHY)
+    else:
         monkeypatch.setattr(catalogues.shutil, "which", lambda name: None)
     folder = tmp_path / "de" / "LC_MESSAGES"
     folder.mkdir(parents=True)
@@ -82,7 +85,7 @@ def test_a_stale_catalogue_loaded_early_is_replaced(tmp_path):
     po.write_text(
         text.replace('msgstr "Runde abschließen"', 'msgstr "Runde zumachen"'), encoding="utf-8"
     )
-    subprocess.run(["msgfmt", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+    catalogues.compile_with_python(po)
     os.utime(po.with_suffix(".mo"), (1, 1))
     po.write_text(text, encoding="utf-8")  # the .po is newer: the .mo is stale
     code = (
@@ -132,3 +135,28 @@ def test_a_fresh_start_speaks_german(tmp_path):
     )
     assert result.stdout.strip() == "Runde abschließen", result.stderr
     assert (copy / "locale" / "de" / "LC_MESSAGES" / "django.mo").exists()
+
+
+def test_make_install_compiles_without_gettext(tmp_path, monkeypatch, capsys):
+    """``python -m cego_club.catalogues`` (make install, make messages): the app's own
+    compiler only, so a computer without GNU gettext gets its German catalogue."""
+
+    def no_program(*args, **kwargs):
+        raise AssertionError(f"ran a program: {args}")
+
+    monkeypatch.setattr(catalogues.subprocess, "run", no_program)
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    po = folder / "django.po"
+    shutil.copy(LOCALE / "de" / "LC_MESSAGES" / "django.po", po)
+    assert catalogues.main([str(tmp_path)]) == 0
+    mo = po.with_suffix(".mo")
+    translation = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    assert translation.gettext("Close round") == "Runde abschließen"
+    assert mo.stat().st_mode & 0o777 == 0o644  # readable by a server's own user
+    assert not list(folder.glob("*.tmp"))
+    # nothing to compile, or a catalogue it cannot read: exit code 1, saying which
+    assert catalogues.main([str(tmp_path / "nothing")]) == 1
+    po.write_bytes(b"msgid \xff")
+    assert catalogues.main([str(tmp_path)]) == 1
+    assert f"could not compile {po}" in capsys.readouterr().err

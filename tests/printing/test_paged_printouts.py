@@ -277,7 +277,7 @@ def test_every_page_is_compressed_and_the_fonts_come_once(monkeypatch):
     assert len(content) < 120_000
 
 
-def test_weasyprint_pauses_the_garbage_collector_only_while_it_renders():
+def test_weasyprint_pauses_the_garbage_collector_only_while_it_renders(weasyprint):
     """The documents still made with WeasyPrint (season, player list, tariff cards)."""
     assert gc.isenabled()
     pdf.html_to_pdf("<p>Cego</p>", ".")

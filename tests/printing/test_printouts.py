@@ -153,7 +153,7 @@ def test_printouts_follow_the_request_language(client, django_user_model, cego_r
     assert "Schwärzehof-Hausregeln" in pdf_text(pdftotext, german)
 
 
-def test_weasyprint_renders_lists_with_the_lean_stylesheet():
+def test_weasyprint_renders_lists_with_the_lean_stylesheet(weasyprint):
     """The documents still made with WeasyPrint (season, player list, tariff cards) use a
     user-agent stylesheet without the styles for pseudo-elements they never show; list items
     keep their markers, the text comes out the same."""

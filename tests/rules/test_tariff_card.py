@@ -187,7 +187,7 @@ def translated(text: str, language: str) -> str:
 @pytest.mark.pdf
 @pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("slug", BUILTIN_SLUGS)
-def test_every_builtin_pdf_is_one_a4_page(client, slug, language, pdftotext, tmp_path):
+def test_every_builtin_pdf_is_one_a4_page(client, slug, language, pdftotext, tmp_path, weasyprint):
     text = pdf_text(client, slug, pdftotext, tmp_path, language, layout=False)
     source = load_builtin(slug)
     assert getattr(source.names, language).split(":")[0] in text
@@ -202,7 +202,7 @@ def test_every_builtin_pdf_is_one_a4_page(client, slug, language, pdftotext, tmp
 
 @pytest.mark.pdf
 @pytest.mark.parametrize("language", ["de", "en"])
-def test_pdf_key_values(client, pdftotext, tmp_path, language):
+def test_pdf_key_values(client, pdftotext, tmp_path, language, weasyprint):
     swm = pdf_text(client, "swm", pdftotext, tmp_path, language)
     assert re.search(r"Ultimo\s+80", swm)
     assert "⌈(W − 39) ÷ 5⌉" in swm  # the Fach rule
@@ -217,7 +217,7 @@ def test_pdf_key_values(client, pdftotext, tmp_path, language):
 
 
 @pytest.mark.pdf
-def test_pdf_in_english_and_for_house_rules(client, house_rules, pdftotext, tmp_path):
+def test_pdf_in_english_and_for_house_rules(client, house_rules, pdftotext, tmp_path, weasyprint):
     english = pdf_text(client, "swm", pdftotext, tmp_path, "en")
     assert "Two Odds" in english and "Little Man" in english
     house = pdf_text(client, house_rules.slug, pdftotext, tmp_path, "en")
@@ -226,7 +226,7 @@ def test_pdf_in_english_and_for_house_rules(client, house_rules, pdftotext, tmp_
 
 @pytest.mark.pdf
 @pytest.mark.parametrize("slug", ["swm", "bb2013", "dreierles"])
-def test_pdf_renders_to_png(client, slug, pdftoppm, tmp_path):
+def test_pdf_renders_to_png(client, slug, pdftoppm, tmp_path, weasyprint):
     response = client.get(reverse("printing:tariff_card_pdf", args=[slug]))
     pdf = tmp_path / f"{slug}.pdf"
     pdf.write_bytes(response.content)
@@ -239,10 +239,8 @@ def test_pdf_renders_to_png(client, slug, pdftoppm, tmp_path):
 
 @pytest.mark.pdf
 def test_pdf_is_rendered_once_per_card_and_language_and_again_after_an_edit(
-    client, house_rules, pdftotext, tmp_path, monkeypatch
+    client, house_rules, pdftotext, tmp_path, monkeypatch, weasyprint
 ):
-    import weasyprint
-
     runs = []
     real = weasyprint.HTML.write_pdf
 

@@ -4,6 +4,7 @@ and refuses a database that holds data unless forced; venue mode backs up closed
 import shutil
 import sqlite3
 import threading
+from contextlib import closing
 from datetime import datetime
 from io import StringIO
 from pathlib import Path
@@ -188,7 +189,7 @@ def test_backup_while_deals_keep_arriving_is_consistent(tmp_path, requested):
         call_command("restore", str(path), "--force", "--allow-older", stdout=StringIO())
         assert Deal.objects.count() == DealChange.objects.filter(action="created").count()
         if fmt == "sqlite":
-            with sqlite3.connect(path) as db:
+            with closing(sqlite3.connect(path)) as db:
                 assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
@@ -259,7 +260,9 @@ def test_an_sqlite_copy_with_a_dangling_reference_is_no_backup(played, tmp_path,
 
     def copy_then_break(source, target):
         real_copy(source, target)
-        with sqlite3.connect(target) as db:  # foreign keys are off in a plain connection
+        # Closed, not only committed: Windows deletes no file a connection holds open (and
+        # a sqlite3 connection lives on in a reference cycle until the garbage collector).
+        with closing(sqlite3.connect(target)) as db, db:  # foreign keys off in a plain one
             db.execute("UPDATE tournaments_dealchange SET deal_id = 999999")
 
     monkeypatch.setattr(backups, "_sqlite_copy", copy_then_break)

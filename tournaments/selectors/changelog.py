@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist
 from django.core.paginator import Page, Paginator
-from django.db.models import CharField, Value
+from django.db.models import CharField, Field, Value
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -79,7 +79,8 @@ def key_label(key: str) -> str:
         return str(LOGGED_KEYS[key])
     for model in (Tournament, Entry):
         try:
-            return str(model._meta.get_field(key.removesuffix("_id")).verbose_name)
+            field = cast(Field, model._meta.get_field(key.removesuffix("_id")))  # a column
+            return str(field.verbose_name)
         except FieldDoesNotExist:
             continue
     return key

@@ -74,12 +74,12 @@ def _statuses(tournament: Tournament, deals) -> Callable[[int, int, bool], Table
     confirmed: dict[int, int] = defaultdict(int)
     pending: dict[int, list[tuple[int, int]]] = defaultdict(list)
     has_total: set[int] = set()
-    for table_id, status, kind, pk, number in deals.order_by("number").values_list(
+    for table_id, deal_status, kind, pk, number in deals.order_by("number").values_list(
         "table_id", "status", "kind", "pk", "number"
     ):
         if kind == Deal.Kind.TOTAL:
             has_total.add(table_id)
-        if status == Deal.Status.PENDING:
+        if deal_status == Deal.Status.PENDING:
             pending[table_id].append((pk, number))
         else:
             confirmed[table_id] += 1

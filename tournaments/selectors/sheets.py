@@ -239,7 +239,9 @@ def round_sheets(*, tournament: Tournament, round_number: int) -> RoundSheets:
                 seats=tuple(columns),
                 deals=deals,
                 dealer_sits_out=sits_out,
-                sitting_out_scores=table_rule.sitting_out_scores if sits_out else None,
+                sitting_out_scores=(
+                    table_rule.sitting_out_scores if sits_out and table_rule is not None else None
+                ),
             )
         )
     return RoundSheets(

@@ -12,8 +12,9 @@ a ``LotDraw``; until then tied players share a rank and are marked as tied.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
 
@@ -30,6 +31,9 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+
+# A row of QuerySet.values(), read by key (django-stubs types each query's as a TypedDict).
+Row = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ class Tally:
 
 
 def _occupant_lookup(
-    seats: list[dict], substitutions: list[dict]
+    seats: Sequence[Row], substitutions: Iterable[Row]
 ) -> dict[int, list[tuple[int, int]]]:
     """seat id -> [(from_deal, entry id)], ascending: who sits there from which deal on."""
     by_seat: dict[int, list[tuple[int, int]]] = {s["id"]: [(1, s["entry_id"])] for s in seats}
@@ -119,7 +123,7 @@ def _occupant(timeline: list[tuple[int, int]], deal_number: int) -> int:
 
 
 def _tally(
-    *, seats: list[dict], substitutions: list[dict], deals: Iterable[dict], bucket: str
+    *, seats: Sequence[Row], substitutions: Iterable[Row], deals: Iterable[Row], bucket: str
 ) -> dict[int, Tally]:
     """Add up every counting deal per entry, in buckets (the seat field ``bucket``: the round
     number for a tournament, the tournament for a season)."""
@@ -198,12 +202,12 @@ def grouped_deals(deals, *, substituted_tables):
 
 
 def tallies_from_groups(
-    groups: Iterable[dict],
+    groups: Iterable[Row],
     *,
-    seats: list[dict],
-    substitutions: list[dict],
+    seats: Sequence[Row],
+    substitutions: Iterable[Row],
     bucket: str,
-    skip_tables: set[int] = frozenset(),
+    skip_tables: frozenset[int] | set[int] = frozenset(),
 ) -> dict[int, Tally]:
     """The confirmed rows of :func:`grouped_deals` added up per entry, in buckets (the seat
     field ``bucket``), as :func:`_tally` adds up the deals one by one."""
@@ -333,7 +337,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
     )
 
 
-def _team_infos(entries: list[dict]) -> tuple[TeamInfo, ...]:
+def _team_infos(entries: Sequence[Row]) -> tuple[TeamInfo, ...]:
     teams: dict[int, dict] = {}
     for entry in entries:
         if entry["team_id"] is None:
@@ -349,7 +353,7 @@ def _team_infos(entries: list[dict]) -> tuple[TeamInfo, ...]:
     )
 
 
-def add_paper_totals(tallies: dict[int, Tally], entries: list[dict], bucket) -> bool:
+def add_paper_totals(tallies: dict[int, Tally], entries: Iterable[Row], bucket) -> bool:
     """A tournament imported from a paper list has one total per entry (``paper_total``) and
     no deals: it counts as that entry's result (as round 1 of its tournament)."""
     found = False
@@ -365,7 +369,7 @@ def add_paper_totals(tallies: dict[int, Tally], entries: list[dict], bucket) -> 
 def ranked_rows(
     *,
     tournament: Tournament,
-    entries: list[dict],
+    entries: Sequence[Row],
     clubs: dict[int, str],
     tallies: dict[int, Tally],
     round_numbers: tuple[int, ...],
@@ -374,7 +378,7 @@ def ranked_rows(
     # Players who never played a deal and withdrew before round 1 do not appear.
     listed = [e for e in entries if e["id"] in tallies or e["withdrawn_after_round"] != 0]
 
-    def key(entry: dict) -> tuple:
+    def key(entry: Row) -> tuple:
         tally = tallies.get(entry["id"], Tally())
         return (tally.total, _tie_key(tournament.tie_break, tally))
 
@@ -383,7 +387,7 @@ def ranked_rows(
     fill_ins = [e for e in listed if e.get("fill_in")]
     listed = [e for e in listed if not e.get("fill_in")]
     # Group by (total, tie-break key); inside a group the lot decides, if drawn.
-    groups: list[list[dict]] = []
+    groups: list[list[Row]] = []
     for entry in listed:
         if groups and key(groups[-1][0]) == key(entry):
             groups[-1].append(entry)
@@ -435,9 +439,9 @@ def _unresolved_groups(rows: list[StandingRow]) -> tuple[tuple[int, ...], ...]:
 def _open_tables(
     *,
     tournament: Tournament,
-    rounds: list[dict],
-    seats: list[dict],
-    groups: list[dict],
+    rounds: Sequence[Row],
+    seats: Sequence[Row],
+    groups: Sequence[Row],
     voided: set[int],
 ) -> list[OpenTable]:
     """Tables of rounds not yet closed that still miss confirmed deals (``groups``: the
@@ -507,7 +511,7 @@ def team_standings(*, standings: Standings) -> tuple[TeamRow, ...]:
         )
     out = []
     for ranked in ranking.rank_teams(results, size=Team.SIZE):
-        info = infos[ranked.team.key]
+        info = infos[cast(int, ranked.team.key)]  # the team ids given to rank_teams
         played = sorted(
             (rows_by_entry[e] for e in info.entry_ids if e in rows_by_entry),
             key=lambda row: -row.total,

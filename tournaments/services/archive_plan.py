@@ -273,7 +273,8 @@ class ArchiveClubs:
     def _find(self, short_name: str) -> Club | None:
         data = self.data.get(short_name, {"name": short_name, "short_name": short_name})
         names = self.names
-        club = self.by_uuid.get(_uuid(data.get("uuid")))
+        registry_id = _uuid(data.get("uuid"))
+        club = self.by_uuid.get(registry_id) if registry_id else None
         if club is None:
             club = names.by_key.get(club_key(short_name))
         if club is not None:
@@ -351,7 +352,8 @@ def _same_name(player: Player | None, row: ArchivePlayer) -> bool:
 def _by_registry_id(row: ArchivePlayer, known: _Known) -> Player | None:
     """A registry id under another name is no proof: anyone could copy the id of another
     club's member into an archive. The name decides then."""
-    player = known.by_uuid.get(_uuid(row.data.get("uuid")))
+    registry_id = _uuid(row.data.get("uuid"))
+    player = known.by_uuid.get(registry_id) if registry_id else None
     return player if _same_name(player, row) else None
 
 
@@ -725,6 +727,7 @@ def _finish(
         else 0
     )
     clubs = ArchiveClubs(diff.clubs, club_choices, allowed_ids=own_club_ids)
+    host: Club | None
     if diff.existing is not None and "tournament" not in diff.upserts:
         host = diff.existing.host_club  # unchanged settings: the copy's host
     else:
@@ -795,7 +798,9 @@ def plan_archive(
     existing = Tournament.objects.filter(archive_id=archive_id).select_related("season").first()
     revision = int(data.get("revision") or 0)
     action = _action_for_archive(existing, data, content_hash, revision)
-    stored, backfill = stored_digests(existing) if action == REPLACE else ({}, False)
+    stored, backfill = (
+        stored_digests(existing) if action == REPLACE and existing is not None else ({}, False)
+    )
     upserts, deletes = diff_digests(stored, digests, complete=True)
     diff = _Diff(
         archive_id=archive_id,

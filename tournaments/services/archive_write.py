@@ -151,7 +151,7 @@ class _Here:
             }
         return self._rounds
 
-    def tables(self, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Table]:
+    def tables(self, pairs: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Table]:
         pairs = set(pairs)
         if not pairs:
             return {}
@@ -203,7 +203,7 @@ def _new_player(row, clubs: dict[str, Club | None], taken_ids: set, plan, create
     runs_club = club is not None and (
         plan.own_club_ids is None or club.pk in plan.own_club_ids or club.pk in created_club_ids
     )
-    if runs_club:
+    if runs_club and club is not None:
         number = str(data.get("member_number") or "").strip()
         taken = number and Membership.objects.filter(club=club, member_number=number).exists()
         Membership.objects.create(player=player, club=club, member_number="" if taken else number)
@@ -350,12 +350,14 @@ def _delete_early(here: _Here, deletes: list[str]) -> None:
     if pairs:
         entries = here.entries()
         for first, second in pairs:
-            ids = (
+            pair_ids = (
                 {entries[first].pk, entries[second].pk}
                 if {first, second} <= entries.keys()
                 else set()
             )
-            KeepApart.objects.filter(tournament=tournament, first__in=ids, second__in=ids).delete()
+            KeepApart.objects.filter(
+                tournament=tournament, first__in=pair_ids, second__in=pair_ids
+            ).delete()
 
 
 def _delete_late(here: _Here, deletes: list[str]) -> None:
@@ -398,7 +400,8 @@ def _write_entries(
         else {}
     )
     entries = here.entries()
-    new, changed = [], []
+    new: list[Entry] = []
+    changed: list[Entry] = []
     for item in items:
         entry = entries.get(item["number"]) or Entry(
             tournament=here.tournament, number=item["number"]
@@ -550,7 +553,8 @@ def _write_deals(here: _Here, items: list[Mapping[str, Any]]) -> None:
             table__in=list(tables.values()), number__in={item["number"] for item in items}
         )
     }
-    new, changed = [], []
+    new: list[Deal] = []
+    changed: list[Deal] = []
     for item in items:
         table = tables[(item["round"], item["table"])]
         deal = existing.get((table.pk, item["number"])) or Deal(table=table, number=item["number"])

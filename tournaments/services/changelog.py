@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tournaments.models import TournamentChange
 
 
-def _user_or_none(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
+def _user_or_none(user: User | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
@@ -23,7 +23,7 @@ def record(
     *,
     tournament_id: int,
     action: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     actor: str = "",
     subject: str = "",
     before: Any = None,

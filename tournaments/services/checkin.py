@@ -8,7 +8,7 @@ not overwrite each other. Problems are raised as ``ValidationError`` keyed by fo
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -37,9 +37,7 @@ def _locked_entry(entry: Entry) -> Entry:
     return Entry.objects.select_for_update().select_related("tournament", "player").get(pk=entry.pk)
 
 
-def _log_entry(
-    entry: Entry, action: str, user: AbstractBaseUser | None, *, before=None, after=None
-) -> None:
+def _log_entry(entry: Entry, action: str, user: User | None, *, before=None, after=None) -> None:
     changelog.record(
         tournament_id=entry.tournament_id,
         action=action,
@@ -51,9 +49,7 @@ def _log_entry(
 
 
 @transaction.atomic
-def set_checked_in(
-    *, entry: Entry, checked_in: bool, user: AbstractBaseUser | None = None
-) -> Entry:
+def set_checked_in(*, entry: Entry, checked_in: bool, user: User | None = None) -> Entry:
     """Mark a player as arrived (or undo it). Only checked-in players are drawn."""
     locked = _locked_entry(entry)
     before = locked.checked_in
@@ -66,7 +62,7 @@ def set_checked_in(
 
 
 @transaction.atomic
-def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = None) -> Entry:
+def set_fee_paid(*, entry: Entry, paid: bool, user: User | None = None) -> Entry:
     """Record the entry fee as paid (or undo it). Refused for an entry that plays free
     (youth where the tournament says so): there is no fee to take."""
     locked = _locked_entry(entry)
@@ -87,7 +83,7 @@ def set_fee_paid(*, entry: Entry, paid: bool, user: AbstractBaseUser | None = No
 
 
 @transaction.atomic
-def check_in_and_pay(*, entry: Entry, user: AbstractBaseUser | None = None) -> Entry:
+def check_in_and_pay(*, entry: Entry, user: User | None = None) -> Entry:
     """The usual arrival at the desk in one step: present and the fee taken (one transaction,
     two log rows as if clicked one after the other). Refused, writing nothing, for an entry
     that plays free."""
@@ -96,9 +92,7 @@ def check_in_and_pay(*, entry: Entry, user: AbstractBaseUser | None = None) -> E
 
 
 @transaction.atomic
-def withdraw_entry(
-    *, entry: Entry, after_round: int, user: AbstractBaseUser | None = None
-) -> Entry:
+def withdraw_entry(*, entry: Entry, after_round: int, user: User | None = None) -> Entry:
     """The player leaves after round ``after_round`` (0 = before round 1).
 
     The player keeps the seats and results of rounds up to ``after_round`` and is not drawn in
@@ -146,7 +140,7 @@ def withdraw_entry(
 
 
 @transaction.atomic
-def undo_withdrawal(*, entry: Entry, user: AbstractBaseUser | None = None) -> Entry:
+def undo_withdrawal(*, entry: Entry, user: User | None = None) -> Entry:
     """The player is back in the tournament from the next round drawn."""
     locked = _locked_entry(entry)
     before = locked.withdrawn_after_round
@@ -175,7 +169,7 @@ def register_new_player(
     club: Club | None = None,
     checked_in: bool = True,
     fee_paid: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Entry:
     """A late entry at the desk for somebody not yet in the player list: creates the player
     (and a club membership if a club is given) and registers them with the next start number.
@@ -211,7 +205,7 @@ def register_existing_player(
     player: Player,
     checked_in: bool = True,
     fee_paid: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Entry:
     """A late entry at the desk for a player already in the player list."""
     return register_player(
@@ -226,7 +220,7 @@ def add_keep_apart(
     first: Entry,
     second: Entry,
     reason: str = "",
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> KeepApart:
     """Two entries the draw must not seat at one table; stored in id order, once."""
     Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -256,15 +250,16 @@ def _pair_text(pair: KeepApart) -> str:
 
 
 @transaction.atomic
-def remove_keep_apart(*, pair: KeepApart, user: AbstractBaseUser | None = None) -> None:
+def remove_keep_apart(*, pair: KeepApart, user: User | None = None) -> None:
     Tournament.objects.select_for_update().get(pk=pair.tournament_id)
-    pair = (
+    locked = (
         KeepApart.objects.select_related("first__player", "second__player")
         .filter(pk=pair.pk)
         .first()
     )
-    if pair is None:
+    if locked is None:
         return  # removed meanwhile
+    pair = locked
     changelog.record(
         tournament_id=pair.tournament_id,
         action=Action.KEEP_APART_REMOVED,
@@ -294,7 +289,7 @@ def substitute_player(
     entry: Entry,
     from_deal: int,
     reason: str,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Substitution:
     """``entry`` takes over ``seat`` from deal ``from_deal`` on (to the end of the round or the
     next substitution of that seat). The deals scored so far stay with whoever sat there.

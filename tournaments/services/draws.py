@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
@@ -146,7 +146,7 @@ def draw_next_round(
     tournament: Tournament,
     number: int,
     seed: int | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     while_previous_open: bool = False,
 ) -> Round:
     """Draw round ``number``, which must be the next round; ``seed`` defaults to a new one.
@@ -240,7 +240,7 @@ def redraw_round(
     *,
     round: Round,  # noqa: A002 - the model's name
     same_seed: bool,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Round:
     """Draw a round again: with its stored seed (reproduces the draw if nothing changed since),
     or with a new seed. Only while the round has no deals (see :func:`check_changeable`).
@@ -272,7 +272,7 @@ def swap_players(
     round: Round,  # noqa: A002
     first: Entry,
     second: Entry,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Round:
     """Swap the seats of two players of a round before it starts (no deals yet)."""
     round_ = _locked_round(round)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -42,7 +42,7 @@ def finish_state(*, tournament: Tournament) -> FinishState:
 
 
 @transaction.atomic
-def finish_tournament(*, tournament: Tournament, user: AbstractBaseUser) -> Tournament:
+def finish_tournament(*, tournament: Tournament, user: User) -> Tournament:
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     state = finish_state(tournament=locked)
     if state.finished:
@@ -57,7 +57,7 @@ def finish_tournament(*, tournament: Tournament, user: AbstractBaseUser) -> Tour
 
 
 @transaction.atomic
-def reopen_tournament(*, tournament: Tournament, user: AbstractBaseUser, reason: str) -> Tournament:
+def reopen_tournament(*, tournament: Tournament, user: User, reason: str) -> Tournament:
     """Lift the lock again (a late correction); the reason goes into the last round's history."""
     if not reason.strip():
         raise ResultError(_("Give a reason for reopening the tournament."), field="reason")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, QuerySet
@@ -104,9 +104,7 @@ def _locked(tournament: Tournament) -> Tournament:
 
 
 @transaction.atomic
-def allow_table_size(
-    *, tournament: Tournament, size: int, user: AbstractBaseUser | None = None
-) -> Tournament:
+def allow_table_size(*, tournament: Tournament, size: int, user: User | None = None) -> Tournament:
     """Allow tables of ``size`` (3 or 5) in the tournament, as its rule source permits; a table
     of five under a four-only Cego source becomes the tournament agreement. Logged."""
     locked = _locked(tournament)
@@ -147,7 +145,7 @@ def allow_table_size(
 
 @transaction.atomic
 def add_fill_ins(
-    *, tournament: Tournament, players: Iterable[Player], user: AbstractBaseUser | None = None
+    *, tournament: Tournament, players: Iterable[Player], user: User | None = None
 ) -> list[Entry]:
     """Register ``players`` (active members of the host club, not entered) as fill-ins:
     checked in, no fee, with the next start numbers. All or none."""
@@ -205,7 +203,7 @@ def draw_with(
     number: int,
     option: str,
     players: Iterable[Player] = (),
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     while_previous_open: bool = False,
 ) -> Round:
     """Apply one option (``fives``, ``threes``, ``fill_ins`` with ``players``) and draw round

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -44,7 +44,7 @@ def register_players(
     *,
     tournament: Tournament,
     players: Iterable[Player],
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> BulkResult:
     """Put every player in ``players`` on the tournament's list (not checked in, fee not
     taken), with the next free start numbers in name order; players on the list already are
@@ -80,7 +80,7 @@ def register_players(
 
 
 @transaction.atomic
-def unregister(*, entry: Entry, user: AbstractBaseUser | None = None) -> None:
+def unregister(*, entry: Entry, user: User | None = None) -> None:
     """Take a pre-registered player off the list. Refused once the player has checked in,
     paid or been seated: then the check-in desk's withdrawal is the honest record."""
     locked = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)

@@ -9,6 +9,7 @@ conflict instead of a lost update.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -240,7 +241,7 @@ def _record_change(
     action: str,
     *,
     before: dict | None,
-    user: AbstractBaseUser | None,
+    user: User | None,
     actor: str = "",
     reason: str = "",
     device: Device = NO_DEVICE,
@@ -283,7 +284,7 @@ def enter_deal(
     submission_key: uuid.UUID | None = None,
     via: str = "desk",
     entered_by_position: int | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     actor: str = "",
     reason: str = "",
     device: Device = NO_DEVICE,
@@ -348,7 +349,7 @@ def enter_round_deals(
     *,
     round: Round,
     deals: Mapping[int, Sequence[Mapping[str, Any]]],
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     actor: str = "",
 ) -> int:
     """Store a round's deals at once, as the desk would one by one (confirmed, each with its
@@ -486,7 +487,7 @@ def _change_status(
     status: str,
     action: str,
     *,
-    user: AbstractBaseUser | None,
+    user: User | None,
     actor: str = "",
     reason: str = "",
     device: Device = NO_DEVICE,
@@ -560,9 +561,7 @@ def confirm_deal(
 
 
 @transaction.atomic
-def confirm_deal_at_desk(
-    *, deal: Deal, user: AbstractBaseUser, expected_version: int | None
-) -> Deal:
+def confirm_deal_at_desk(*, deal: Deal, user: User, expected_version: int | None) -> Deal:
     """The organiser or a referee confirms a deal that waits for a second phone (a phone
     changed it and nobody at the table confirmed it again): it counts from now on, recorded
     as confirmed by ``user``. ``expected_version`` is the version shown at the desk, so a
@@ -595,7 +594,7 @@ def revise_deal(
     deal: Deal,
     inputs: Mapping[str, Any],
     expected_version: int,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     actor: str = "",
     reason: str = "",
     entered_by_position: int | None = None,
@@ -644,9 +643,7 @@ def revise_deal(
 
 
 @transaction.atomic
-def annul_deal(
-    *, deal: Deal, reason: str, user: AbstractBaseUser, expected_version: int | None = None
-) -> Deal:
+def annul_deal(*, deal: Deal, reason: str, user: User, expected_version: int | None = None) -> Deal:
     """The organiser (or referees) strike a deal: it stays on record but counts nothing.
     Given an ``expected_version``, a deal changed meanwhile is a conflict."""
     if not reason.strip():
@@ -661,7 +658,7 @@ def annul_deal(
 
 
 @transaction.atomic
-def restore_deal(*, deal: Deal, reason: str, user: AbstractBaseUser) -> Deal:
+def restore_deal(*, deal: Deal, reason: str, user: User) -> Deal:
     """Undo an annulment."""
     if not reason.strip():
         raise ResultError(_("Give a reason for restoring the deal."), field="reason")
@@ -679,7 +676,7 @@ def enter_totals(
     *,
     table: Table,
     totals: list[int],
-    user: AbstractBaseUser | None,
+    user: User | None,
     expected_version: int | None = None,
     reason: str = "",
     submission_key: uuid.UUID | None = None,
@@ -738,7 +735,7 @@ def _log_round(
     round_: Round,
     action: str,
     *,
-    user: AbstractBaseUser | None,
+    user: User | None,
     reason: str = "",
     table: Table | None = None,
 ) -> None:
@@ -752,7 +749,7 @@ def _log_round(
 
 
 @transaction.atomic
-def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
+def void_table(*, table: Table, reason: str, user: User) -> Table:
     """A writing error that cannot be reconstructed: the table's round counts nothing."""
     if not reason.strip():
         raise ResultError(_("Give a reason for voiding the table."), field="reason")
@@ -767,7 +764,7 @@ def void_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
 
 
 @transaction.atomic
-def unvoid_table(*, table: Table, reason: str, user: AbstractBaseUser) -> Table:
+def unvoid_table(*, table: Table, reason: str, user: User) -> Table:
     """Let a voided table count again (e.g. the sheet was reconstructed after all)."""
     if not reason.strip():
         raise ResultError(_("Give a reason for counting the table again."), field="reason")
@@ -797,7 +794,7 @@ def set_round_state(
     *,
     round: Round,
     state: str,
-    user: AbstractBaseUser,
+    user: User,
     reason: str = "",
     close_open: bool = False,
     on_backup: Callable[[Path | None], None] | None = None,
@@ -842,16 +839,14 @@ def set_round_state(
 
 
 @transaction.atomic
-def set_round_clock(*, round: Round, minutes: int | None, user: AbstractBaseUser) -> Round:
+def set_round_clock(*, round: Round, minutes: int | None, user: User) -> Round:
     """Start the round clock: the round ends ``minutes`` from now (None stops the clock)."""
     locked = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
     check_round_unlocked(locked)
     if minutes is not None and not 1 <= minutes <= 600:
         raise ResultError(_("A time limit is 1 to 600 minutes."), field="minutes")
     locked.time_limit_minutes = minutes
-    locked.ends_at = (
-        None if minutes is None else timezone.now() + timezone.timedelta(minutes=minutes)
-    )
+    locked.ends_at = None if minutes is None else timezone.now() + dt.timedelta(minutes=minutes)
     locked.save(update_fields=["time_limit_minutes", "ends_at"])
     changelog.record(
         tournament_id=locked.tournament_id,
@@ -927,7 +922,7 @@ def enter_written_deals(
     *,
     table: Table,
     rows: Sequence[WrittenRow],
-    user: AbstractBaseUser | None,
+    user: User | None,
     reason: str = "",
 ) -> list[Deal]:
     """Store lines typed in as written on the table's paper sheet, all or none.
@@ -982,7 +977,7 @@ def revise_written_deal(
     deal: Deal,
     row: WrittenRow,
     expected_version: int,
-    user: AbstractBaseUser,
+    user: User,
     reason: str,
 ) -> Deal:
     """The organiser corrects a deal as written (or turns a deal into one), with a reason."""
@@ -1004,7 +999,7 @@ def revise_written_deal(
 
 
 @transaction.atomic
-def reissue_table_token(*, table: Table, user: AbstractBaseUser) -> Table:
+def reissue_table_token(*, table: Table, user: User) -> Table:
     """A new entry token for a table (a phone with the old QR code was lost): the old link
     stops working at once, the new QR code is on the table's desk page and score sheet."""
     table = _locked_table(table.pk)

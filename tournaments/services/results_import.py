@@ -3,11 +3,13 @@ rounds: planned like a member list (``clubs.services.imports``), then registered
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import cast
+
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.models import Club, Player
 from clubs.services.imports import (
     AMBIGUOUS,
     ERROR,
@@ -52,7 +54,7 @@ def plan_results(*, table: Table, tournament, club: Club | None = None) -> Plan:
     for row in plan.rows:
         if row.status != MATCH:
             continue
-        entry = entered.get(row.player.pk)
+        entry = entered.get(cast(Player, row.player).pk)  # a matched row's
         if entry is not None and entry.paper_total is not None and entry.paper_total != row.total:
             row.changes.append(
                 _("total %(old)s → %(new)s") % {"old": entry.paper_total, "new": row.total}
@@ -78,7 +80,7 @@ def apply_results(
     tournament,
     club: Club | None = None,
     skip_errors: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Outcome:
     """Write a paper result list into a totals-only tournament without rounds: every row's
     player (created when new) is registered and gets the row's total as ``paper_total``."""

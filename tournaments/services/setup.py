@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max
@@ -123,7 +123,7 @@ def create_tournament(
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Tournament:
     """Create a tournament and pin a snapshot of its rule source's parameters.
 
@@ -193,8 +193,8 @@ def update_tournament(
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
-    referees: Iterable[AbstractBaseUser] | None = None,
-    user: AbstractBaseUser | None = None,
+    referees: Iterable[User] | None = None,
+    user: User | None = None,
 ) -> Tournament:
     """Change a tournament's settings (and its referees, if given); logs what changed.
 
@@ -290,8 +290,8 @@ def update_tournament(
 def set_referees(
     *,
     tournament: Tournament,
-    referees: Iterable[AbstractBaseUser],
-    user: AbstractBaseUser | None = None,
+    referees: Iterable[User],
+    user: User | None = None,
 ) -> Tournament:
     """Name the tournament's referees (replacing the earlier ones); logs the change."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -319,7 +319,7 @@ def register_player(
     category: str | None = None,
     checked_in: bool = False,
     fee_paid: bool = False,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Entry:
     """Register a player; the start number is the next free one in the tournament.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -20,9 +20,7 @@ class LotError(Exception):
 
 
 @transaction.atomic
-def draw_lots(
-    *, tournament: Tournament, user: AbstractBaseUser | None, reason: str
-) -> list[LotDraw]:
+def draw_lots(*, tournament: Tournament, user: User | None, reason: str) -> list[LotDraw]:
     """Draw lots for every group still tied in the standings and record each draw.
 
     The seed is stored with the order, so anyone can check the draw afterwards; the reason

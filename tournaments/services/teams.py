@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -77,7 +77,7 @@ def create_team(
     name: str,
     members: Sequence[Entry],
     club: Club | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Team:
     """A new team of one to four registered players (four for a complete team)."""
     tournament = _locked_tournament(tournament)
@@ -96,7 +96,7 @@ def update_team(
     name: str,
     members: Sequence[Entry],
     club: Club | None = None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
 ) -> Team:
     tournament = _locked_tournament(team.tournament)
     _check_before_draw(tournament)
@@ -111,7 +111,7 @@ def update_team(
 
 
 @transaction.atomic
-def delete_team(*, team: Team, user: AbstractBaseUser | None = None) -> None:
+def delete_team(*, team: Team, user: User | None = None) -> None:
     tournament = _locked_tournament(team.tournament)
     _check_before_draw(tournament)
     Entry.objects.filter(team=team).update(team=None)
@@ -120,7 +120,7 @@ def delete_team(*, team: Team, user: AbstractBaseUser | None = None) -> None:
 
 @transaction.atomic
 def set_keep_teams_apart(
-    *, tournament: Tournament, keep_apart: bool, user: AbstractBaseUser | None = None
+    *, tournament: Tournament, keep_apart: bool, user: User | None = None
 ) -> Tournament:
     """Whether the next draws keep teammates apart (rounds drawn already stay as they are)."""
     tournament = _locked_tournament(tournament)

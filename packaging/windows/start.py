@@ -1,0 +1,138 @@
+"""The Windows bundle's starter (``Cego Club starten.cmd`` and ``cego-club.cmd`` run it with the
+bundle's own Python): finds the data folder, starts ``cego-club venue`` in this process and
+opens the browser at the venue's address once it answers.
+
+The data folder, where a club secretary looks for their files and where an update finds them:
+
+1. ``CEGO_CLUB_DATA`` when set, or ``--data FOLDER`` on the command line;
+2. a folder ``Daten`` beside ``Cego Club starten.cmd``, when there is one (a portable copy,
+   e.g. on a USB stick: create the folder and the data stay with the program);
+3. else ``Cego Club`` in the user's documents (``Dokumente\\Cego Club``): a new version,
+   unzipped over the old one or anywhere else, finds the same data.
+
+``cego-club.cmd ARGS`` (``--command`` first) runs any ``cego-club`` command on that folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import webbrowser
+from pathlib import Path
+
+PROGRAM = Path(__file__).resolve().parent
+BUNDLE = PROGRAM.parent
+WINDOWS = os.name == "nt"
+NO_DATA_OPTION = {"help", "-h", "--help", "--version"}
+
+
+def documents() -> Path:
+    """The user's documents folder (where Explorer's "Dokumente" points, also when moved)."""
+    if WINDOWS:
+        import ctypes
+        import uuid
+        from ctypes import wintypes
+
+        folder_id = uuid.UUID("{FDD39AD0-238F-46AF-ADB4-6C85480369C7}")  # FOLDERID_Documents
+        guid = (ctypes.c_ubyte * 16).from_buffer_copy(folder_id.bytes_le)
+        path = wintypes.LPWSTR()
+        shell32 = ctypes.windll.shell32
+        if shell32.SHGetKnownFolderPath(ctypes.byref(guid), 0, None, ctypes.byref(path)) == 0:
+            try:
+                return Path(path.value)
+            finally:
+                ctypes.windll.ole32.CoTaskMemFree(path)
+    return Path.home() / "Documents"
+
+
+def data_folder() -> Path:
+    if os.environ.get("CEGO_CLUB_DATA"):
+        return Path(os.environ["CEGO_CLUB_DATA"])
+    beside = BUNDLE / "Daten"
+    if beside.is_dir():
+        return beside
+    return documents() / "Cego Club"
+
+
+def option(args: list[str], name: str) -> str | None:
+    for index, arg in enumerate(args):
+        if arg == name and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "health/", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def open_browser_when_ready(url: str) -> None:
+    def wait_and_open() -> None:
+        for _attempt in range(600):
+            if answers(url):
+                print(f"Der Browser wird geöffnet: {url}", flush=True)
+                if os.environ.get("CEGO_CLUB_BROWSER") != "none":
+                    webbrowser.open(url)
+                return
+            time.sleep(0.5)
+
+    threading.Thread(target=wait_and_open, daemon=True).start()
+
+
+def plain_output() -> None:
+    """Output into a file or a pipe (not a console window) in UTF-8: the QR code's blocks and
+    the umlauts exist in no Windows code page."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not stream.isatty() and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors="replace")
+
+
+def main(argv: list[str]) -> int:
+    # The embeddable CPython writes no bytecode (its ._pth makes it isolated): then every start
+    # compiles Django anew. The first start writes it beside the sources (where the folder is
+    # writable; elsewhere Python skips writing), later starts read it.
+    sys.dont_write_bytecode = False
+    plain_output()
+    command_mode = bool(argv) and argv[0] == "--command"
+    args = argv[1:] if command_mode else list(argv)
+    double_click = not args or (args[0].startswith("-") and args[0] not in NO_DATA_OPTION)
+    if double_click and not command_mode:
+        args = ["venue", *args]  # a double-click, or options alone: the venue
+    folder = data_folder()
+    if args and args[0] not in NO_DATA_OPTION and option(args, "--data") is None:
+        args = [args[0], "--data", str(folder), *args[1:]]
+    # The commands the app prints: typed in a terminal opened in the bundle's folder.
+    cmd = BUNDLE / "cego-club.cmd"
+    try:
+        typed = ".\\" + str(cmd.relative_to(Path.cwd()))
+    except ValueError:
+        typed = subprocess.list2cmdline([str(cmd)])
+    os.environ.setdefault("CEGO_CLUB_COMMAND", typed)
+    if args and args[0] == "venue" and "--create-organiser" not in args:
+        port = option(args, "--port") or "8000"
+        url = f"http://localhost:{port}/"
+        if answers(url):  # started twice: the first one serves already
+            print(f"Cego Club läuft schon. Der Browser wird geöffnet: {url}", flush=True)
+            if os.environ.get("CEGO_CLUB_BROWSER") != "none":
+                webbrowser.open(url)
+            return 0
+        open_browser_when_ready(url)
+    from cego_club.cli import main as cego_club
+
+    try:
+        return cego_club(args)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
