@@ -298,7 +298,15 @@ class ClubNames:
         again when the import is confirmed."""
         if choice.action == MAP:
             club = self.by_id.get(choice.club_id or 0)
-            if club is None or not self.may_use(club):
+            if club is not None and not self.may_use(club):
+                # Mapping would give the club members (and remember the spelling as its):
+                # only its organisers may do that.
+                return _(
+                    "You do not run the club “%(club)s”: “%(name)s” cannot be mapped to it "
+                    "(only its organisers may give it members); choose one of your clubs, a new "
+                    "club or no club."
+                ) % {"club": club.name, "name": unknown.name}
+            if club is None:
                 return _("“%(name)s”: choose one of your clubs, a new club or no club.") % {
                     "name": unknown.name
                 }

@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from clubs.models import Club, Membership, Player
+from clubs.models import Club, ClubRole, Membership, Player
 from publishing.models import PublishToken
 from tests.browser.test_club_pages import SIZES, fits, shots_dir
 from tests.factories import EntryFactory, PlayerFactory, SeasonFactory, TournamentFactory
@@ -123,4 +123,54 @@ def test_a_club_creates_and_revokes_a_publishing_token(
         page.click("button[name=revoke]")
     assert "widerrufen" in page.inner_text("main")
     assert PublishToken.objects.get().revoked_at is not None
+    context.close()
+
+
+def test_a_host_organiser_is_told_before_the_import_that_she_cannot_map_to_another_club(
+    browser, live_server, django_user_model, tmp_path
+):
+    """An organiser of the host club only, at 390 px: the archive's "Cegofreunde Triberg" is
+    probably Cegoclub Triberg, which she does not run. The preview says so in German and offers
+    only her own club to map to; "kein Verein" imports, and the log says what happened."""
+    archive = json.loads(laptop_archive())
+    archive["clubs"][-1].update(name="Cegofreunde Triberg", short_name="CF Tr", town="Triberg")
+    archive["players"][3]["club"] = "CF Tr"
+    triberg = Club.objects.create(name="Cegoclub Triberg", short_name="CC Triberg", town="Tr")
+    host = Club.objects.get(short_name="CF Br")
+    user = django_user_model.objects.create_user("gastgeber", "", "geheim")
+    ClubRole.objects.create(user=user, club=host)
+    context = browser.new_context(locale="de-DE", viewport=SIZES["phone"])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/login/?next=/tournaments/import-archive/")
+    page.fill("#id_username", "gastgeber")
+    page.fill("#id_password", "geheim")
+    with page.expect_navigation():
+        page.click("form.login-form button[type=submit]")
+    page.set_input_files(
+        "input[type=file]",
+        {"name": "a.json", "mimeType": "application/json", "buffer": json.dumps(archive).encode()},
+    )
+    with page.expect_navigation():
+        page.click("form.stacked-form button[type=submit]")
+    warning = page.locator(".unknown-club .not-your-club")
+    assert warning.is_visible()
+    assert "Sie führen den Verein „Cegoclub Triberg“ nicht" in warning.inner_text()
+    assert "ohne Vereinszugehörigkeit" in warning.inner_text()
+    offered = page.locator("select[name=club-0-choice] option").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    assert f"map:{host.pk}" in offered and f"map:{triberg.pk}" not in offered
+    assert fits(page)
+    page.screenshot(
+        path=str(shots_dir(tmp_path) / "archive-not-your-club-phone.png"), full_page=True
+    )
+
+    page.select_option("select[name=club-0-choice]", "none")
+    page.check("input[name=allow_unfinished]")
+    with page.expect_navigation():
+        page.click("button[name=step][value=confirm]")
+    imported = Tournament.objects.get(name="Herbstturnier vom Laptop")
+    assert not imported.entries.get(number=4).player.memberships.exists()
+    notes = imported.changes.values_list("subject", flat=True)
+    assert any("Cegofreunde Triberg" in note for note in notes)
     context.close()

@@ -11,7 +11,9 @@ endpoint. It says:
   reading the whole tournament; counted by kind for the preview ("12 neue Spiele, 1
   geändert");
 - the clubs: the archive's clubs here, by registry id, short name, name or a remembered
-  spelling, else an unknown club that someone maps, creates or leaves out (never silently);
+  spelling, else an unknown club that someone maps (only to a club the importer runs),
+  creates or leaves out (never silently); the clubs she does not run whose new players
+  come without a membership (``without_membership``: said in the preview and the log);
 - the players of the entries to write: by registry id (under the same name), by member
   number in a club the importer runs, by the start number of the copy here (same name), else
   a namesake here is ``ambiguous`` (offered as the same person only when the only one in the
@@ -123,6 +125,9 @@ class ArchivePlan:
     backfill: bool = False  # a copy from before the items: store every digest
     data: Mapping[str, Any] | None = None  # the archive, when one was planned
     season_note: str = ""  # why it joins no season (several or none hold its date)
+    # Clubs here the importer does not run, with the number of their new players: these come
+    # without a membership (only a club's organisers give it members).
+    without_membership: tuple[tuple[str, int], ...] = ()
 
     @property
     def name(self) -> str:
@@ -153,6 +158,18 @@ class ArchivePlan:
             if unknown.choice is None
         ]
         return errors
+
+    @property
+    def membership_warnings(self) -> list[str]:
+        """Said in the preview, before the import: new players who will have no club."""
+        return [
+            _(
+                "You do not run the club “%(club)s”: its new players (%(count)s) will be taken "
+                "without a club membership; only its organisers may add them."
+            )
+            % {"club": name, "count": count}
+            for name, count in self.without_membership
+        ]
 
     @property
     def changes(self) -> dict[str, dict[str, int]]:
@@ -220,12 +237,20 @@ def _uuid(value: Any) -> uuid.UUID | None:
 
 class ArchiveClubs:
     """The archive's clubs here: by registry id, by short name or name (or a remembered
-    spelling), else an unknown club that someone maps or creates (never silently)."""
+    spelling), else an unknown club that someone maps or creates (never silently). An
+    unknown name maps only to a club in ``allowed_ids`` (the clubs the importer runs; None:
+    any): a mapping is remembered as the club's spelling and gives its new players a
+    membership, which only the club's organisers may do."""
 
     def __init__(
-        self, clubs: Mapping[str, Mapping[str, Any]], choices: Mapping[str, ClubChoice] | None
+        self,
+        clubs: Mapping[str, Mapping[str, Any]],
+        choices: Mapping[str, ClubChoice] | None,
+        *,
+        allowed_ids: frozenset[int] | None = None,
     ) -> None:
         self.choices = dict(choices or {})
+        self.allowed_ids = allowed_ids
         self._names: ClubNames | None = None  # read on the first lookup (2 queries)
         self.data = clubs
         self.found: dict[str, Club | None] = {}
@@ -234,7 +259,7 @@ class ArchiveClubs:
     @property
     def names(self) -> ClubNames:
         if self._names is None:
-            self._names = ClubNames(allowed_ids=None, choices=self.choices)
+            self._names = ClubNames(allowed_ids=self.allowed_ids, choices=self.choices)
             self.by_uuid = {club.uuid: club for club in self._names.clubs}
         return self._names
 
@@ -423,6 +448,21 @@ def _plan_players(
     for row in rows:
         _plan_player(row, clubs, known, choices=choices, own_club_ids=own_club_ids)
     return rows
+
+
+def _without_membership(
+    rows: list[ArchivePlayer], clubs: ArchiveClubs, own_club_ids: frozenset[int] | None
+) -> tuple[tuple[str, int], ...]:
+    """The clubs here the importer does not run whose players would be new records: they
+    come without a membership (``archive_write._new_player``), so the organiser is told."""
+    if own_club_ids is None:
+        return ()
+    counts: dict[str, int] = {}
+    for row in rows:
+        club = clubs.club(row.club_name)
+        if row.player is None and club is not None and club.pk not in (None, *own_club_ids):
+            counts[club.name] = counts.get(club.name, 0) + 1
+    return tuple(sorted(counts.items()))
 
 
 # Deals.
@@ -686,7 +726,7 @@ def _finish(
         if applicable
         else 0
     )
-    clubs = ArchiveClubs(diff.clubs, club_choices)
+    clubs = ArchiveClubs(diff.clubs, club_choices, allowed_ids=own_club_ids)
     host: Club | None
     if diff.existing is not None and "tournament" not in diff.upserts:
         host = diff.existing.host_club  # unchanged settings: the copy's host
@@ -720,6 +760,7 @@ def _finish(
         deals=deals,
         unknown_clubs=clubs.unknown,
         players=players,
+        without_membership=_without_membership(players, clubs, own_club_ids),
         host=host,
         clubs=diff.clubs,
         own_club_ids=own_club_ids,

@@ -661,7 +661,8 @@ def _keep_digests(
 
 def plan_notes(plan: ArchivePlan) -> tuple[str, ...]:
     """What the organiser should know of an applied plan, never dropped silently: the season
-    it could not join, the clubs this server does not know whose players came without one."""
+    it could not join, the clubs this server does not know whose players came without one,
+    the clubs the importer does not run whose new players came without a membership."""
     notes = [plan.season_note] if plan.season_note else []
     for unknown in plan.unknown_clubs:
         if unknown.choice is not None and unknown.choice.action == NO_CLUB:
@@ -672,6 +673,14 @@ def plan_notes(plan: ArchivePlan) -> tuple[str, ...]:
                 )
                 % {"club": unknown.name, "count": unknown.lines}
             )
+    for name, count in plan.without_membership:
+        notes.append(
+            _(
+                "The club “%(club)s” is not run by whoever imported: its new players "
+                "(%(count)s) were taken without a club membership; its organisers may add them."
+            )
+            % {"club": name, "count": count}
+        )
     return tuple(notes)
 
 

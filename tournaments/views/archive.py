@@ -4,7 +4,8 @@ server (the laptop in the village hall). The same as ``export_tournament`` /
 
 Uploading shows a preview first (``services.archive_plan.plan_archive``): the season it joins, a
 tournament not finished (a tick imports it anyway), a newer revision replacing the copy here,
-the unknown clubs (map to a club or create, never silently) and the uncertain players (a
+the unknown clubs (map to a club the uploader runs, create, or no club; never silently), the
+clubs she does not run whose new players come without a membership, and the uncertain players (a
 namesake here: the same person or a new record). The confirm form carries the file along,
 compressed and in base64, so the server keeps nothing between the two steps."""
 
@@ -143,7 +144,12 @@ def archive_upload(request, season_pk: int | None = None):
     context.update(
         plan=plan,
         content=base64.b64encode(zlib.compress(raw)).decode("ascii"),
-        clubs=list(Club.objects.order_by("name")),
+        # only the clubs a name may be mapped to: those the uploader runs (plan.own_club_ids)
+        clubs=list(
+            Club.objects.order_by("name")
+            if plan.own_club_ids is None
+            else Club.objects.filter(pk__in=plan.own_club_ids).order_by("name")
+        ),
         allow_unfinished=bool(request.POST.get("allow_unfinished")),
     )
     if request.POST.get("step") != "confirm":
