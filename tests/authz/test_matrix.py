@@ -117,6 +117,8 @@ MATRIX: dict[str, Spec] = {
     "tournaments:home": Spec(lambda w: {}, EVERYONE),
     "tournaments:standings": Spec(day, EVERYONE),
     "tournaments:projector": Spec(day, EVERYONE),
+    "tournaments:my_seat_search": Spec(day, EVERYONE),
+    "tournaments:my_seat": Spec(lambda w: {"pk": w.day.pk, "number": 1}, EVERYONE),
     "seasons:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     "tournaments:count_cards": Spec(
         lambda w: {},

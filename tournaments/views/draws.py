@@ -15,9 +15,9 @@ from django.db.models import Max
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.views.decorators.http import require_POST
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
 from clubs.forms import add_service_errors
 from clubs.models import Player

@@ -24,9 +24,11 @@ def day():
     names += [(f"Spieler{i}", "Eva") for i in range(4)]
     entries = [
         EntryFactory(
-            tournament=tournament, number=i + 1, player=PlayerFactory(last_name=l, first_name=f)
+            tournament=tournament,
+            number=i + 1,
+            player=PlayerFactory(last_name=last, first_name=first),
         )
-        for i, (l, f) in enumerate(names)
+        for i, (last, first) in enumerate(names)
     ]
     round_, tables = seat_round(tournament, entries, [4, 4])
     deal = Deal(table=tables[0], number=1, status=Deal.Status.CONFIRMED, dealer_position=0)
