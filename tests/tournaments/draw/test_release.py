@@ -191,3 +191,10 @@ def test_the_setting_is_a_logged_tournament_setting(held, people):
     tournament.rounds = 2
     tournament.save()
     assert not draws.draw_next_round(tournament=tournament, number=2).awaiting_release
+
+
+def test_the_new_tournament_form_offers_the_review_ticked(client, people):
+    client.force_login(people["organiser"])
+    html = client.get(reverse("tournaments:tournament_create")).content.decode()
+    field = html.split('name="review_draws"', 1)[1].split(">", 1)[0]
+    assert "checked" in field
