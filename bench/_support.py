@@ -92,6 +92,7 @@ def build_tournament(
         date=datetime.date(2026, 12, 5),
         rules_slug="swm",
         rounds=rounds or max(rounds_played, 1),
+        review_draws=False,  # drawn and shown at once: the bench measures the day's work
     )
     created = Player.objects.bulk_create(
         Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}") for i in range(players)

@@ -51,6 +51,8 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     date = dt.date(2026, 11, 28)
     rules_slug = "swm"
     rules_snapshot = factory.LazyAttribute(lambda o: builtin_data(o.rules_slug))
+    # Draws shown at once, as before the release step; tests of the release turn it on.
+    review_draws = False
 
 
 class EntryFactory(factory.django.DjangoModelFactory):

@@ -193,6 +193,7 @@ class _Round(msgspec.Struct):
     state: str = "closed"
     draw_seed: int = 0
     time_limit_minutes: int | None = None
+    awaiting_release: bool = False  # drawn, not yet shown to the players (given when true)
 
 
 class _RoundChange(msgspec.Struct):

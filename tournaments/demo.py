@@ -286,6 +286,8 @@ def load_season_demo(*, season, players, home_club) -> list:
             round_ = draws.draw_next_round(
                 tournament=tournament, number=number, seed=DEMO_SEED + day * 10 + number
             )
+            if round_.awaiting_release:  # checked and shown, as on the day
+                round_ = draws.release_draw(round=round_, user=None)
             for table in round_.tables.order_by("number"):
                 size = table.seats.count()
                 for deal_number in range(1, tournament.deals_per_round + 1):

@@ -138,6 +138,18 @@ class Tournament(models.Model):
         default=True,
         help_text=_("The seat draw avoids putting two players of one team at one table."),
     )
+    # A new round's draw stays with the organisers (draw page, printouts) until one of them
+    # releases it (Round.awaiting_release); only then do phones, the players' pages and the
+    # projector show its seats. On for tournaments created since; the migration left it off
+    # for those that existed (their days went on as before).
+    review_draws = models.BooleanField(
+        _("check each draw before the players see it"),
+        default=True,
+        help_text=_(
+            "A new round's seats are shown on phones and public pages only once an organiser "
+            "or referee has pressed “Release draw”."
+        ),
+    )
     # Identifies the tournament across servers: importing its archive twice gives one copy.
     archive_id = models.UUIDField(_("archive id"), default=uuid.uuid4, unique=True, editable=False)
     # Imported from an archive: the revision and content hash it had on the server it came
@@ -377,6 +389,18 @@ class Round(models.Model):
         _("time limit (minutes)"), null=True, blank=True
     )
     ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
+    # The draw under review (Tournament.review_draws): its seats are not shown to players
+    # until released. Rounds drawn without review, and those imported, are shown at once.
+    awaiting_release = models.BooleanField(_("draw awaiting release"), default=False)
+    released_at = models.DateTimeField(_("draw released at"), null=True, blank=True)
+    released_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("draw released by"),
+    )
 
     class Meta:
         verbose_name = _("round")
@@ -734,6 +758,7 @@ class RoundChange(AppendOnly):
         REOPENED = "reopened", _("round reopened")
         TABLE_VOIDED = "table_voided", _("table's round voided")
         TABLE_RESTORED = "table_restored", _("table counts again")
+        RELEASED = "released", _("draw released")
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="changes", verbose_name=_("round")
@@ -764,15 +789,17 @@ class RoundChange(AppendOnly):
         ordering = ["round", "changed_at", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(action__in=["closed", "reopened", "table_voided", "table_restored"]),
+                condition=Q(
+                    action__in=["closed", "reopened", "table_voided", "table_restored", "released"]
+                ),
                 name="round_change_action_valid",
             ),
             models.CheckConstraint(
-                condition=Q(action="closed") | ~Q(reason=""),
+                condition=Q(action__in=["closed", "released"]) | ~Q(reason=""),
                 name="round_change_reason_required",
             ),
             models.CheckConstraint(
-                condition=Q(action__in=["closed", "reopened"]) | Q(table__isnull=False),
+                condition=Q(action__in=["closed", "reopened", "released"]) | Q(table__isnull=False),
                 name="round_change_table_given",
             ),
         ]

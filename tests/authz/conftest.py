@@ -84,6 +84,7 @@ def make_world() -> World:
         player = Player.objects.create(first_name=f"Vor{index}", last_name=f"Nach{index}")
         entries.append(setup.register_player(tournament=day, player=player, checked_in=index < 8))
     round_1 = draws.draw_next_round(tournament=day, number=1, seed=7)
+    draws.release_draw(round=round_1, user=users["organiser"])  # checked and shown
     table, other_table = round_1.tables.order_by("number")
     confirmed = results.enter_deal(table=table, number=1, inputs=EINE_WON)
     pending = results.enter_deal(

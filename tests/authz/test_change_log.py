@@ -203,7 +203,9 @@ def test_the_log_page_runs_a_constant_number_of_queries(world, django_assert_max
     for _ in range(20):
         checkin.set_fee_paid(entry=world.spare, paid=True, user=world.users["organiser"])
         checkin.set_fee_paid(entry=world.spare, paid=False, user=world.users["organiser"])
-    with django_assert_max_num_queries(12):
+    # 13: the world's day has rows in all three histories (its draw's release is a round
+    # change), each history's page rows one query
+    with django_assert_max_num_queries(13):
         assert client.get(url).status_code == 200
 
 

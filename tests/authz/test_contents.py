@@ -303,6 +303,9 @@ CONTENTS: tuple[Row, ...] = (
     Row("tournaments:desk_round", round_1, same(DESK, NOTHING)),
     Row("tournaments:standings", day, same(EVERYONE, NOTHING)),
     Row("tournaments:projector", day, same(EVERYONE, NOTHING)),
+    # a player's own page and its search: names, clubs, tables, never personal data
+    Row("tournaments:my_seat_search", day, same(EVERYONE, NOTHING), query="q=a"),
+    Row("tournaments:my_seat", lambda w, p: {"pk": w.day.pk, "number": 1}, same(EVERYONE, NOTHING)),
     # the change log: one tournament's, for its host
     Row("tournaments:tournament_log", day, same(HOST, NOTHING), checked=PRIVATE | {"b_log"}),
     Row(

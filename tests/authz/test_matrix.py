@@ -118,6 +118,8 @@ MATRIX: dict[str, Spec] = {
     "tournaments:home": Spec(lambda w: {}, EVERYONE),
     "tournaments:standings": Spec(day, EVERYONE),
     "tournaments:projector": Spec(day, EVERYONE),
+    "tournaments:my_seat_search": Spec(day, EVERYONE),
+    "tournaments:my_seat": Spec(lambda w: {"pk": w.day.pk, "number": 1}, EVERYONE),
     "seasons:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     "tournaments:count_cards": Spec(
         lambda w: {},
@@ -236,6 +238,9 @@ MATRIX: dict[str, Spec] = {
         changes=True,
     ),
     "tournaments:seat_plan": Spec(round_1(), MANAGE),
+    # round 1 is released already: the allowed POST is refused by the service, changing
+    # nothing (tests/tournaments/draw/test_release.py releases a held draw)
+    "tournaments:round_release": Spec(round_1(), REFEREE, post_only=True),
     "tournaments:round_state": Spec(
         round_1("round_number"),
         MANAGE,

@@ -48,6 +48,12 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("phone entry", "anonymous", url("tournaments:table_entry", w.table.token)),
         ("standings", "anonymous", url("tournaments:standings", day)),
         ("projector", "anonymous", url("tournaments:projector", day)),
+        ("my seat search", "anonymous", url("tournaments:my_seat_search", day) + "?q=a"),
+        (
+            "my seat",
+            "anonymous",
+            url("tournaments:my_seat", day, w.table.seats.first().entry.number),
+        ),
         ("season standings", "anonymous", url("seasons:season_standings", season)),
         ("tournament rules", "anonymous", url("tournaments:tournament_rules", day)),
         ("rule sources", "anonymous", url("rules:rule_sources")),

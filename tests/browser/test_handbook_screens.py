@@ -229,7 +229,11 @@ def test_the_organisers_day_for_the_handbook(
     shoot(page, "auslosung-spielerzahl", max_height=900)
     click_and_wait(page, "#option-fives button")
     assert page.locator(".seat-table").count() == 3
+    # checked, then released: only now do phones and the players' pages show the seats
+    assert page.locator("#release button").count() == 1
     shoot(page, "auslosung", max_height=700)
+    click_and_wait(page, "#release button")
+    assert page.locator("#release button").count() == 0
 
     # The overview with the round's printouts.
     page.goto(f"{base}/")
@@ -331,6 +335,7 @@ def test_the_organisers_day_for_the_handbook(
     page.goto(f"{base}/")
     click_and_wait(page, "main a.button[href$='/rounds/2/draw/']")
     click_and_wait(page, "button[name=action][value=draw]")
+    click_and_wait(page, "#release button")
     round_2 = Round.objects.get(tournament=tournament, number=2)
     for index, table in enumerate(Table.objects.filter(round=round_2).order_by("number")):
         size = table.seats.count()

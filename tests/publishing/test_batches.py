@@ -16,8 +16,9 @@ from tests.factories import EntryFactory, TournamentFactory
 from tests.seasons.conftest import play
 from tests.tournaments.standings.conftest import cego
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
-from tournaments.models import Deal, DealChange, Tournament
+from tournaments.models import Deal, DealChange, Round, Tournament
 from tournaments.selectors.archive import tournament_items
+from tournaments.services.revision import bump_revision
 from tournaments.services.results import enter_deal, revise_deal
 
 pytestmark = pytest.mark.django_db
@@ -199,3 +200,27 @@ def test_a_gzip_bomb_is_refused_unpacked_only_to_the_cap(client, host):
         HTTP_CONTENT_ENCODING="gzip",
     )
     assert answer.status_code == 413 and answer.json()["code"] == "too_large"
+
+
+def test_a_draw_awaiting_release_in_the_hall_stays_hidden_on_the_server(client, host, laptop):
+    tournament, table = laptop
+    _row, token = issue_token(club=host)
+    round_ = table.round
+    round_.awaiting_release = True
+    round_.save()
+    device = Laptop(tournament, uuid.uuid4())
+    body, digests = device.batch()
+    answer = post(client, body, token)
+    assert answer.status_code == 200, answer.json()
+    device.acknowledge(body, digests)
+    copy_round = Round.objects.get(tournament=copy_on_server(), number=1)
+    assert copy_round.awaiting_release
+    round_.awaiting_release = False  # released (the service bumps the revision)
+    round_.save()
+    bump_revision(tournament_id=tournament.pk)
+    body, _digests = device.batch()
+    assert set(body["upserts"]) == {"round:1"}
+    answer = post(client, body, token)
+    assert answer.status_code == 200, answer.json()
+    copy_round.refresh_from_db()
+    assert not copy_round.awaiting_release

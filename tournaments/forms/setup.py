@@ -88,6 +88,14 @@ class TournamentForm(CapitalisedForm):
         required=False,
         help_text=_("Dreierles, by agreement: a Räuber in the last round is worth 4 instead of 2."),
     )
+    review_draws = forms.BooleanField(
+        label=_("check each draw before the players see it"),
+        required=False,
+        help_text=_(
+            "A new round's seats are shown on phones and public pages only once an organiser "
+            "or referee has pressed “Release draw”."
+        ),
+    )
 
     referees = forms.ModelMultipleChoiceField(
         label=_("referees"),
@@ -141,6 +149,7 @@ class TournamentForm(CapitalisedForm):
                 "rounds": 2,
                 "deals_per_round": 24,
                 "entry_fee": Decimal("8.00"),
+                "review_draws": True,
             }
         return {
             "name": str(preset.name),
@@ -150,6 +159,7 @@ class TournamentForm(CapitalisedForm):
             "table_sizes": sorted(preset.table_sizes),
             "preferred_table_size": preset.preferred_table_size,
             "entry_fee": Decimal("8.00"),
+            "review_draws": True,
         }
 
     @staticmethod
@@ -169,6 +179,7 @@ class TournamentForm(CapitalisedForm):
             "tie_break": tournament.tie_break,
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
             "last_round_raeuber": tournament.last_round_raeuber,
+            "review_draws": tournament.review_draws,
             "referees": list(tournament.referees.values_list("pk", flat=True)),
         }
 

@@ -329,6 +329,9 @@ def _rounds(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str,
                 "state": round_.state,
                 "draw_seed": round_.draw_seed,
                 "time_limit_minutes": round_.time_limit_minutes,
+                # Only while true: a round drawn but not yet released stays hidden on the
+                # season server too (and the items of every other round keep their digest).
+                **({"awaiting_release": True} if round_.awaiting_release else {}),
                 "tables": tables,
             }
         )

@@ -270,7 +270,9 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         )
     )
     clubs = home_clubs(player__entries__tournament=tournament)
-    rounds = list(Round.objects.filter(tournament=tournament).values("number", "state"))
+    rounds = list(
+        Round.objects.filter(tournament=tournament).values("number", "state", "awaiting_release")
+    )
     seats = list(
         Seat.objects.filter(round__tournament=tournament).values(
             "id",
@@ -446,7 +448,10 @@ def _open_tables(
 ) -> list[OpenTable]:
     """Tables of rounds not yet closed that still miss confirmed deals (``groups``: the
     deals counted per table, see :func:`tournament_standings`)."""
-    closed = {r["number"] for r in rounds if r["state"] == Round.State.CLOSED}
+    # a draw not released yet is no table playing (its seats are not shown)
+    closed = {
+        r["number"] for r in rounds if r["state"] == Round.State.CLOSED or r.get("awaiting_release")
+    }
     expected = (
         1 if tournament.entry_mode == Tournament.EntryMode.TOTALS else tournament.deals_per_round
     )

@@ -479,6 +479,7 @@ def _write_rounds(here: _Here, items: list[Mapping[str, Any]]) -> None:
         round_.state = item.get("state", Round.State.CLOSED)
         round_.draw_seed = item.get("draw_seed", 0)
         round_.time_limit_minutes = item.get("time_limit_minutes")
+        round_.awaiting_release = bool(item.get("awaiting_release"))
         round_.save()
         rounds[round_.number] = round_
 

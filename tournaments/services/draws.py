@@ -24,6 +24,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -33,6 +34,7 @@ from tournaments.models import (
     Entry,
     KeepApart,
     Round,
+    RoundChange,
     Seat,
     Substitution,
     Table,
@@ -183,7 +185,13 @@ def draw_next_round(
         )
     seed = seat_draw.new_seed() if seed is None else seed
     result = _compute(tournament=tournament, number=number, seed=seed)
-    round_ = Round.objects.create(tournament=tournament, number=number, draw_seed=seed)
+    # Under review (Tournament.review_draws) the seats stay with the organisers until released.
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        draw_seed=seed,
+        awaiting_release=tournament.review_draws,
+    )
     _store(round_=round_, tables=result.tables)
     changelog.record(
         tournament_id=tournament.pk,
@@ -252,7 +260,10 @@ def redraw_round(
     result = _compute(tournament=round_.tournament, number=round_.number, seed=seed)
     _delete_seating(round_)
     round_.draw_seed = seed
-    round_.save(update_fields=["draw_seed"])
+    # A new seating under review is checked again before the players see it.
+    if round_.tournament.review_draws and not round_.awaiting_release:
+        round_.awaiting_release, round_.released_at, round_.released_by = True, None, None
+    round_.save(update_fields=["draw_seed", "awaiting_release", "released_at", "released_by"])
     _store(round_=round_, tables=result.tables)
     changelog.record(
         tournament_id=round_.tournament_id,
@@ -319,6 +330,27 @@ def swap_players(
             str(first.number): [tables[b.table_id], b.position + 1],
             str(second.number): [tables[a.table_id], a.position + 1],
         },
+    )
+    bump_revision(tournament_id=round_.tournament_id)
+    return round_
+
+
+@transaction.atomic
+def release_draw(*, round: Round, user: User | None) -> Round:  # noqa: A002
+    """Show a round's draw to the players (phones, the players' pages, the projector): it was
+    held back for the organisers to check (``Tournament.review_draws``). Recorded in the
+    round's history with who released it and when."""
+    round_ = _locked_round(round)
+    if not round_.awaiting_release:
+        raise ValidationError(
+            _("The draw of round %(number)s has already been released.") % {"number": round_.number}
+        )
+    round_.awaiting_release = False
+    round_.released_at = timezone.now()
+    round_.released_by = user if user is not None and user.is_authenticated else None
+    round_.save(update_fields=["awaiting_release", "released_at", "released_by"])
+    RoundChange.objects.create(
+        round=round_, action=RoundChange.Action.RELEASED, changed_by=round_.released_by
     )
     bump_revision(tournament_id=round_.tournament_id)
     return round_

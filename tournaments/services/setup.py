@@ -46,6 +46,7 @@ LOGGED_SETTINGS = (
     "tie_break",
     "entry_fee_cents",
     "last_round_raeuber",
+    "review_draws",
 )
 
 
@@ -123,6 +124,7 @@ def create_tournament(
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
+    review_draws: bool = True,
     user: User | None = None,
 ) -> Tournament:
     """Create a tournament and pin a snapshot of its rule source's parameters.
@@ -153,6 +155,7 @@ def create_tournament(
         tie_break=tie_break,
         entry_fee_cents=entry_fee_cents,
         last_round_raeuber=last_round_raeuber,
+        review_draws=review_draws,
     )
     tournament.full_clean()
     tournament.save()
@@ -193,6 +196,7 @@ def update_tournament(
     tie_break: str = Tournament.TieBreak.BEST_ROUND,
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
+    review_draws: bool | None = None,
     referees: Iterable[User] | None = None,
     user: User | None = None,
 ) -> Tournament:
@@ -267,6 +271,8 @@ def update_tournament(
     locked.tie_break = tie_break
     locked.entry_fee_cents = entry_fee_cents
     locked.last_round_raeuber = last_round_raeuber
+    if review_draws is not None:  # None: left as it is
+        locked.review_draws = review_draws
     before = _settings(Tournament.objects.get(pk=locked.pk))
     locked.full_clean()
     locked.save()

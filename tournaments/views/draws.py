@@ -17,10 +17,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
 from clubs.forms import add_service_errors
 from clubs.models import Player
-from clubs.permissions import MANAGE_TOURNAMENT
+from clubs.permissions import MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, has_perm
 from clubs.search import name_sort_key
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import SwapForm
@@ -190,7 +191,29 @@ def seat_plan(request, pk, round):  # noqa: A002
     )
 
 
+@tournament_permission(REFEREE_TOURNAMENT)
+@require_POST
+def round_release(request, pk, round):  # noqa: A002
+    """ "Release draw": the round's seats go to the phones, players' pages and the projector
+    (organisers and the tournament's referees)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_ = get_object_or_404(Round, tournament=tournament, number=round)
+    try:
+        services.release_draw(round=round_, user=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request, _("The draw of round %(number)s is released.") % {"number": round}
+        )
+    if has_perm(request.user, MANAGE_TOURNAMENT, tournament):
+        return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
+    return redirect("tournaments:desk_round", pk=tournament.pk, round_number=round)
+
+
 urlpatterns = [
     path("tournaments/<int:pk>/rounds/<int:round>/draw/", round_draw, name="round_draw"),
     path("tournaments/<int:pk>/rounds/<int:round>/seats/", seat_plan, name="seat_plan"),
+    path("tournaments/<int:pk>/rounds/<int:round>/release/", round_release, name="round_release"),
 ]

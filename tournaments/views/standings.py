@@ -58,11 +58,9 @@ from tournaments.views.access import tournament_permission
 # Seconds between the partial refreshes of the live pages.
 PROJECTOR_REFRESH_SECONDS = 20
 STANDINGS_REFRESH_SECONDS = 30
-# Rows on the projector: two columns of 15 fit 1920x1080 in type readable from the back; more
-# players are shown screen by screen, PROJECTOR_PAGE_SECONDS each.
-PROJECTOR_ROWS = 30
+# The projector shows as many columns and rows as its screen holds in type read from the back
+# of the hall (its script measures); more players are shown screen by screen, this long each.
 PROJECTOR_PAGE_SECONDS = 12
-PROJECTOR_ROWS_RANGE = (10, 60)
 
 
 def _wants_partial(request) -> bool:
@@ -141,6 +139,9 @@ def unresolved_groups(standings: Standings) -> list[list[Shown]]:
 
 UPDATED_MARK = "\x00updated\x00"
 UPDATED_BYTES = UPDATED_MARK.encode()
+# The server's time in a cached page (the round clock corrects a device's wrong clock by it).
+NOW_MARK = "\x00now\x00"
+NOW_BYTES = NOW_MARK.encode()
 # The pages a shared reader asks for; any other query string takes the ordinary path.
 SHARED_QUERIES = ("", "partial=1")
 
@@ -255,26 +256,6 @@ def standings(request, pk: int):
     return _no_store(HttpResponse(html.replace(UPDATED_MARK, _now("H:i:s"))))
 
 
-def _projector_rows(request) -> int:
-    try:
-        wanted = int(request.GET.get("rows", PROJECTOR_ROWS))
-    except ValueError:
-        wanted = PROJECTOR_ROWS
-    low, high = PROJECTOR_ROWS_RANGE
-    return max(low, min(high, wanted))
-
-
-def projector_pages(rows: list[Shown], per_page: int) -> list[list[list[Shown]]]:
-    """Every player, ``per_page`` to a screen; a screen of more than 12 in two columns
-    (ranks run down the left first)."""
-    pages = []
-    for start in range(0, len(rows), per_page):
-        page = rows[start : start + per_page]
-        half = (len(page) + 1) // 2 if len(page) > 12 else len(page)
-        pages.append([c for c in (page[:half], page[half:]) if c])
-    return pages
-
-
 @lru_cache(maxsize=64)
 def _standings_qr(url: str) -> str:
     """The QR code on the projector board (the same address all day: made once, not at every
@@ -282,47 +263,56 @@ def _standings_qr(url: str) -> str:
     return segno.make(url, error="m").svg_data_uri(scale=6, border=1)
 
 
-def _projector_board(tournament: Tournament, per_page: int, standings_url: str) -> str:
-    """The projector's board as markup (UPDATED_MARK for the clock)."""
+def _projector_board(tournament: Tournament, standings_url: str) -> str:
+    """The projector's board as markup (UPDATED_MARK for the clock time, NOW_MARK for the
+    server's time the round clock counts from). Every player is in one list: the page's script
+    (``projector-pages.js``) lays them out in as many columns and screens as the screen needs,
+    so the markup is the same for every screen size."""
     result = tournament_standings(tournament=tournament)
-    pages = projector_pages(shown(result.rows), per_page)
     context = {
         "tournament": tournament,
         "standings": result,
-        "pages": pages,
+        "rows": shown(result.rows),
         "open_rounds": sorted({t.round_number for t in result.open_tables}),
         "updated_time": UPDATED_MARK,
+        "clock_now": NOW_MARK,
         "players": len(result.rows),
-        "per_page": per_page,
         "page_seconds": PROJECTOR_PAGE_SECONDS,
+        # the foot line's "Seite 1/3", filled in by the page's script
+        "page_text": _("Screen %(page)s/%(pages)s"),
         "standings_url": standings_url,
         "standings_qr": _standings_qr(standings_url),
-    }
-    return render_to_string("tournaments/standings/_projector_board.html", context)
-
-
-def projector(request, pk: int):
-    per_page = _projector_rows(request)
-    standings_url = public_base_url(request) + reverse("tournaments:standings", kwargs={"pk": pk})
-    parts = ("projector", per_page, standings_url)
-    if _wants_partial(request):  # the board is the same for every viewer
-        board = _shared_page(
-            pk, *parts, build=lambda t: _projector_board(t, per_page, standings_url)
-        )
-        return _no_store(HttpResponse(board.replace(UPDATED_BYTES, _now("H:i").encode())))
-    tournament = _tournament(pk)
-    board = revision_cached(
-        tournament, *parts, build=lambda: _projector_board(tournament, per_page, standings_url)
-    )
-    context = {
-        "tournament": tournament,
-        "board": mark_safe(board.replace(UPDATED_MARK, _now("H:i"))),
-        "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
-        # the round clock of the round being played, if the organiser started one
+        # the clock of the round being played, if the organiser started one (it bumps the
+        # revision, so the cached board carries it)
         "clock_round": tournament.round_set.exclude(state="closed")
         .filter(ends_at__isnull=False)
         .order_by("-number")
         .first(),
+    }
+    return render_to_string("tournaments/standings/_projector_board.html", context)
+
+
+def _stamped(board: bytes) -> bytes:
+    now = timezone.localtime()
+    return board.replace(UPDATED_BYTES, date_format(now, "H:i").encode()).replace(
+        NOW_BYTES, now.isoformat().encode()
+    )
+
+
+def projector(request, pk: int):
+    standings_url = public_base_url(request) + reverse("tournaments:standings", kwargs={"pk": pk})
+    parts = ("projector", standings_url)
+    if _wants_partial(request):  # the board is the same for every viewer
+        board = _shared_page(pk, *parts, build=lambda t: _projector_board(t, standings_url))
+        return _no_store(HttpResponse(_stamped(board)))
+    tournament = _tournament(pk)
+    board = revision_cached(
+        tournament, *parts, build=lambda: _projector_board(tournament, standings_url)
+    )
+    context = {
+        "tournament": tournament,
+        "board": mark_safe(_stamped(board.encode()).decode()),
+        "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
     }
     return _no_store(render(request, "tournaments/standings/projector.html", context))
 

@@ -28,8 +28,13 @@ from tournaments.views.entry import deal_form, render_preview, show_result_error
 from venue.client_ip import client_ip
 
 
-def _table(token: str) -> Table:
-    return get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
+def _table(token: str, *, released: bool = True) -> Table:
+    """The token's table; with ``released``, only once its round's draw is released (before
+    that nothing of the table is shown or entered from a phone)."""
+    table = get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
+    if released and table.round.awaiting_release:
+        raise Http404(_("The draw of this round has not been released yet."))
+    return table
 
 
 def _session_key(table: Table) -> str:
@@ -55,7 +60,11 @@ def _is_open(table: Table) -> bool:
 
 
 def table_entry(request: HttpRequest, token: str) -> HttpResponse:
-    table = _table(token)
+    table = _table(token, released=False)
+    if table.round.awaiting_release:  # the organisers are still checking the draw
+        return render(
+            request, "tournaments/entry/phone_not_released.html", {"table": table}, status=200
+        )
     device = device_of(request)  # the phone gets its id on its first visit
     number = _posted_int(request, "number") if request.method == "POST" else None
     # A posted deal needs only the players and the rules; the page, the whole sheet.
@@ -108,6 +117,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "form": form,
         "me": position,
         "my_name": sheet.seats[position].name,
+        "my_number": sheet.seats[position].number,
         # the shared standings page (no query string: it stays cached) with this player's
         # row marked by the fragment (static/js/standings-search.js)
         "standings_url": f"{standings_url}#entry-{sheet.seats[position].entry_id}",
@@ -257,6 +267,7 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
             "deal": deal,
             "form": form,
             "my_name": sheet.seats[position].name,
+            "my_number": sheet.seats[position].number,
             "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
         },
     )

@@ -222,6 +222,8 @@ class Command(BaseCommand):
             round_ = draws.draw_next_round(
                 tournament=tournament, number=number, seed=demo.DEMO_SEED + number
             )
+            if round_.awaiting_release:  # checked and shown, as on the day
+                round_ = draws.release_draw(round=round_, user=None)
             for table in round_.tables.order_by("number"):
                 size = table.seats.count()
                 for deal_number in range(1, tournament.deals_per_round + 1):
