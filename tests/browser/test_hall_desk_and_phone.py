@@ -1,0 +1,51 @@
+"""Issue 28 in a real browser (Debian's Chromium via Playwright), on a 390-px phone and a
+1280-px laptop: a penalty named as one on the confirming phone and the desk's sheet (which
+still fit), and the table's short address after its round closed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_day_without_friction import SIZES, desk, phone
+from tests.browser.test_phone_and_desk import DEALS, assert_fits, full_sheet, shot, table
+from tournaments.services.results import enter_deal
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+__all__ = ["table"]  # the fixture: four players with long names at table 1 of round 1
+
+PENALTY = DEALS[8]  # Eine, a revoke by the player in seat 2
+
+
+def offender(table) -> str:
+    player = table.seats.get(position=PENALTY["penalty"]["seat"]).entry.player
+    return f"{player.first_name} {player.last_name[:1]}."
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_penalty_is_named_on_the_confirming_phone_and_the_desk(
+    browser, live_server, django_user_model, table, size
+):
+    full_sheet(table)  # deal 9 is the penalty
+    enter_deal(table=table, number=13, inputs=PENALTY, via="table", entered_by_position=1)
+    name = offender(table)
+    page = phone(browser, live_server, table, 0, size)
+    head = page.locator("#pending-13 .pending-head")
+    head.wait_for()
+    text = head.inner_text()
+    assert f"Strafe gegen {name}, \u2212" in text and "statt Eine" in text, text
+    line = page.locator("#deal-9")
+    assert f"Strafe gegen {name}" in line.inner_text()
+    shot(page, f"penalty-phone-{size}")
+    assert_fits(page)
+
+    page = desk(browser, live_server, django_user_model, size)
+    tournament = table.round.tournament_id
+    page.goto(f"{live_server.url}/tournaments/{tournament}/rounds/1/tables/{table.number}/")
+    line = page.locator("#deal-9")
+    line.wait_for()
+    assert f"Strafe gegen {name}" in line.inner_text()
+    assert line.locator(".penalty-title").is_visible()
+    shot(page, f"penalty-desk-{size}")
+    assert_fits(page)
+    assert SIZES[size]
