@@ -49,3 +49,29 @@ def test_a_penalty_is_named_on_the_confirming_phone_and_the_desk(
     shot(page, f"penalty-desk-{size}")
     assert_fits(page)
     assert SIZES[size]
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_short_address_leads_to_the_table_after_its_round_closed(
+    browser, live_server, table, size
+):
+    from tournaments.models import Round
+    from tournaments.services.results import set_round_state
+
+    enter_deal(table=table, number=1, inputs=DEALS[0])
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=None, close_open=True)
+    context = browser.new_context(locale="de-DE", viewport=SIZES[size])
+    page = context.new_page()
+    response = page.goto(f"{live_server.url}/t/{table.short_code.lower()}")
+    assert response.status == 200
+    assert page.url == f"{live_server.url}/t/{table.token}/"
+    assert "Nicht gefunden" not in page.content()
+    assert page.locator("h1").inner_text().startswith("Tisch 1")
+    # the same page as the token's address: the table's players, the standings' link
+    page.get_by_role("link", name="Zwischenstand").wait_for()
+    with page.expect_navigation():
+        page.click("button[name=position][value='0']")
+    assert page.locator("#deal-1").is_visible()  # the sheet of the closed round
+    assert page.locator("#deal-form").count() == 0  # which takes no more deals
+    shot(page, f"short-address-closed-{size}")
+    context.close()
