@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import time
 from typing import Any
 
@@ -31,7 +32,7 @@ from django.contrib.auth import SESSION_KEY, logout
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from venue.client_ip import client_ip
+from venue.client_ip import client_ip, through_unknown_proxy
 
 CLIENT_KEY = "venue_client"
 SINCE_KEY = "venue_login_at"
@@ -93,6 +94,19 @@ class VenueSessionMiddleware:
         return self.get_response(request)
 
 
+def from_this_machine(request: HttpRequest) -> bool:
+    """The request came from the laptop itself (a loopback address, not through a proxy the
+    settings do not name): it never crossed the hall's Wi-Fi."""
+    address = client_ip(request)
+    if not address or through_unknown_proxy(request):
+        return False
+    ip = ipaddress.ip_address(address)
+    return (getattr(ip, "ipv4_mapped", None) or ip).is_loopback
+
+
 def venue_context(request: HttpRequest) -> dict[str, bool]:
-    """Template context: ``venue_mode`` (the base template's warning about the Wi-Fi)."""
-    return {"venue_mode": venue_mode()}
+    """Template context: ``venue_mode``, and ``hall_warning``: the warning about the open
+    Wi-Fi, in venue mode for a browser on the Wi-Fi (not on the laptop itself, whose
+    ``localhost`` traffic never leaves it)."""
+    mode = venue_mode()
+    return {"venue_mode": mode, "hall_warning": mode and not from_this_machine(request)}
