@@ -70,6 +70,9 @@ def test_the_organiser_is_warned_and_a_copied_login_does_not_work(
     stolen.goto(f"{live_server.url}/tournaments/new/")
     assert "/login/" in stolen.url
     assert "Bitte melden Sie sich erneut an" in stolen.inner_text("main")
+    # the organiser on her own laptop stays signed in (issue 28: the copy logged her out)
+    page.goto(f"{live_server.url}/tournaments/new/")
+    assert "/tournaments/new/" in page.url and page.locator(".logout").count() == 1
     context.close()
     thief.close()
 
