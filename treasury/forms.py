@@ -9,7 +9,6 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import cents
 
-
 MAX_PRIZE_EUROS = 1_000_000  # a share above this is a typing error
 
 
