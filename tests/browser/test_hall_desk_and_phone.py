@@ -75,3 +75,41 @@ def test_the_short_address_leads_to_the_table_after_its_round_closed(
     assert page.locator("#deal-form").count() == 0  # which takes no more deals
     shot(page, f"short-address-closed-{size}")
     context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_checkin_search_spells_umlauts_and_the_swap_list_is_alphabetical(
+    browser, live_server, django_user_model, size
+):
+    from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
+    from tournaments.services.draws import draw_next_round
+
+    tournament = TournamentFactory(rules_slug="swm")
+    for first, last in [
+        ("Karl", "Schäfer"),
+        ("Ute", "Ölschläger"),
+        ("Eva", "Maier"),
+        ("Otto", "Zeller"),
+    ]:
+        EntryFactory(
+            tournament=tournament,
+            checked_in=True,
+            player=PlayerFactory(first_name=first, last_name=last),
+        )
+    page = desk(browser, live_server, django_user_model, size)
+    checkin = f"{live_server.url}/tournaments/{tournament.pk}/checkin/"
+    for typed, found in (("Schaefer", "Schäfer"), ("oel", "Ölschläger")):
+        page.goto(checkin)
+        page.fill("#checkin-q", typed)
+        with page.expect_navigation():
+            page.press("#checkin-q", "Enter")
+        table = page.locator("table").first.inner_text()
+        assert found in table, (typed, table)
+        assert "Maier" not in table and "Zeller" not in table
+        shot(page, f"checkin-{typed}-{size}")
+
+    draw_next_round(tournament=tournament, number=1, seed=3)
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/rounds/1/draw/")
+    options = page.locator("select[name=first] option").all_inner_texts()
+    names = [o.split(",")[0] for o in options if "," in o]
+    assert names == ["Maier", "Ölschläger", "Schäfer", "Zeller"], names
