@@ -118,6 +118,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "cego_club.csp.ContentSecurityPolicyMiddleware",  # the app's own scripts and styles only
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "cego_club.language.ChosenLanguageMiddleware",  # German unless the switch says otherwise

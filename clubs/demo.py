@@ -1,6 +1,7 @@
 """Demo members and fees (``load_demo`` calls :func:`load_members_and_fees`).
 
-Derived from the players' order only, so loading twice gives the same rows.
+Derived from the players' order only (and today's date: no fee is paid in the future), so
+loading twice on one day gives the same rows.
 """
 
 from __future__ import annotations
@@ -12,6 +13,14 @@ from clubs.models import AnnualFee, Membership
 ACTIVE_FEE_CENTS = 3000
 PASSIVE_FEE_CENTS = 1200
 PRIZE_SHARES_CENTS = [6000, 4000, 3000, 2000, 1000]
+
+
+def paid_on(season, index: int, *, today: dt.date | None = None) -> dt.date:
+    """The demo's payment date of the ``index``-th member's fee: a day into the season, but
+    never after today (a fee is not paid on a future date; a season that starts later was
+    paid in advance, up to today)."""
+    today = today or dt.date.today()
+    return min(season.starts_on + dt.timedelta(days=index), today)
 
 
 def load_members_and_fees(*, club, season, players, tournaments=()) -> None:
@@ -41,7 +50,7 @@ def load_members_and_fees(*, club, season, players, tournaments=()) -> None:
                 if membership.status == "active"
                 else PASSIVE_FEE_CENTS,
                 "due_on": due_on,
-                "paid_on": season.starts_on + dt.timedelta(days=index) if paid else None,
+                "paid_on": paid_on(season, index) if paid else None,
                 "method": ("cash" if index % 2 else "transfer") if paid else "",
             },
         )

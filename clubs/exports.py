@@ -16,7 +16,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from clubs.cells import looks_like_formula
+from clubs.cells import looks_like_formula, print_setup
 from clubs.models import Player, category_label
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -50,11 +50,13 @@ def _cell(worksheet, value, bold: bool = False) -> WriteOnlyCell:
 
 def write_sheets(sheets: Iterable[tuple[str, Iterable[Sequence], Sequence[float]]]) -> bytes:
     """Sheets of (title, rows, column widths): the first row of each is the header (bold,
-    frozen, with an autofilter)."""
+    frozen, with an autofilter, repeated on every printed page). Every sheet prints as the
+    other workbooks' do: landscape, its columns fitted to the page's width."""
     workbook = Workbook(write_only=True)
     for title, rows, widths in sheets:
         worksheet = workbook.create_sheet(title[:31])
         worksheet.freeze_panes = "A2"
+        print_setup(worksheet, 1)
         for index, width in enumerate(widths, start=1):
             worksheet.column_dimensions[get_column_letter(index)].width = width
         count = 0

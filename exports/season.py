@@ -28,6 +28,7 @@ from seasons.selectors.standings import (
 from seasons.words import season_rule_text, side_label
 from tournaments.models import MAX_SEATS, Deal
 from tournaments.selectors.standings import Standings
+from tournaments.tables_standings import tournament_column_labels
 
 
 def season_overview_preamble(season) -> list[list]:
@@ -65,25 +66,41 @@ def season_overview_rows(lines: Sequence[TournamentLine]) -> Iterator[list]:
         ]
 
 
+def is_cup(standings: SeasonStandings) -> bool:
+    return standings.season.scoring == "cup"
+
+
 def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
+    """One row per player; per tournament its total, or in a cup season two number columns,
+    the place and the cup points it gives (so that they can be summed)."""
     best_n = standings.season.scoring == "best_n"
+    cup = is_cup(standings)
+    columns = tournament_columns(standings.tournaments)
+    place, points = _("place"), _("cup points")
     yield [
         _("Rank"),
         _("First name"),
         _("Last name"),
         _("Club"),
         _("Category"),
-        *[tournament_column(t) for t in standings.tournaments],
+        *(
+            [
+                heading
+                for column in columns
+                for heading in (f"{column} {place}", f"{column} {points}")
+            ]
+            if cup
+            else columns
+        ),
         _("Total"),
         _("Tournaments played"),
         *([_("Results not counted")] if best_n else []),
     ]
+    short = tournament_column_labels(standings.tournaments)
     for row in standings.rows:
         dropped = [
-            f"{t.date:%d.%m.}"
-            for t, total, counted in zip(
-                standings.tournaments, row.tournament_totals, row.counted, strict=True
-            )
+            label
+            for label, total, counted in zip(short, row.tournament_totals, row.counted, strict=True)
             if total is not None and not counted
         ]
         yield [
@@ -93,8 +110,8 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
             row.club,
             category_label(row.category),
             *(
-                [cup_cell(cell) for cell in row.cup]
-                if row.cup
+                [value for cell in (row.cup or (None,) * len(columns)) for value in cup_cells(cell)]
+                if cup
                 else [None if total is None else Points(total) for total in row.tournament_totals]
             ),
             Points(row.total),
@@ -103,14 +120,15 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
         ]
 
 
-def tournament_column(tournament) -> str:
-    """A tournament's column heading: its date, which the overview sheet names."""
-    return f"{tournament.date:%d.%m.%Y}"
+def tournament_columns(tournaments) -> list[str]:
+    """The tournaments' column headings: their dates (which the overview sheet names), never
+    two alike (``tables_standings.tournament_column_labels``)."""
+    return tournament_column_labels(tournaments, year=True)
 
 
-def cup_cell(cell: tuple[int, int] | None) -> str | None:
-    """A cup season's tournament cell: "3. · 16", the place and the cup points it gives."""
-    return None if cell is None else f"{cell[0]}. · {cell[1]}"
+def cup_cells(cell: tuple[int, int] | None) -> tuple[int | None, int | None]:
+    """A cup season's tournament as two number cells: the place and the cup points."""
+    return (None, None) if cell is None else (cell[0], cell[1])
 
 
 def widths_for(header: Sequence, at_least: Sequence[float]) -> list[float]:
@@ -140,7 +158,7 @@ def season_team_rows(standings: SeasonStandings) -> Iterator[list]:
     yield [
         _("Rank"),
         _("Team"),
-        *[tournament_column(t) for t in standings.tournaments],
+        *tournament_columns(standings.tournaments),
         _("Total"),
         _("Complete"),
     ]
@@ -283,7 +301,7 @@ def season_workbook(
                     18,
                     22,
                     10,
-                    *[9 if standings.rows and standings.rows[0].cup else 8] * tournaments,
+                    *([7, 9] * tournaments if is_cup(standings) else [8] * tournaments),
                     8,
                     8,
                     16,

@@ -25,7 +25,7 @@ from openpyxl.utils.datetime import to_excel
 from openpyxl.utils.exceptions import IllegalCharacterError
 from openpyxl.writer.excel import ExcelWriter
 
-from clubs.cells import looks_like_formula
+from clubs.cells import looks_like_formula, print_setup
 from exports.xlsx_rows import RowXmlSheet, encode_row, xml_text
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -108,18 +108,6 @@ def _save(workbook: Workbook, target: BinaryIO) -> None:
         target, "w", zipfile.ZIP_DEFLATED, allowZip64=True, compresslevel=ZIP_LEVEL
     )
     ExcelWriter(workbook, archive).save()
-
-
-def print_setup(worksheet: Any, header_line: int) -> None:
-    """How a sheet prints: landscape, one page wide (as many pages long as it takes), the
-    lines down to the header repeated on every page."""
-    worksheet.page_setup.orientation = "landscape"
-    worksheet.page_setup.paperSize = "9"  # A4
-    worksheet.page_setup.fitToWidth = 1
-    worksheet.page_setup.fitToHeight = 0
-    worksheet.sheet_properties.pageSetUpPr.fitToPage = True
-    worksheet.print_options.gridLines = True
-    worksheet.print_title_rows = f"1:{header_line}"
 
 
 def _write_sheet(worksheet: RowXmlSheet, sheet: Sheet, bold: Font) -> None:

@@ -1,7 +1,8 @@
 """Certificates ("Urkunden"), drawn with ReportLab: one A4 portrait page each, as clubs hand
 them out at the prize-giving. A double frame; "Urkunde" in large type; the tournament, its
 date and place; the name (a team's with its club and members) and "belegte den 1. Platz", the
-ranking (overall, a category, the teams) and the points; two lines to sign at the bottom
+ranking (overall, a category, the teams) and the points (only a total above zero: "mit
+−100 Punkten" honours nobody); two lines to sign at the bottom
 (tournament management, club). No footer: the page is handed out.
 
 The labels come in from :mod:`printing.printouts`; here they are laid out. A name too long
@@ -46,7 +47,7 @@ class CertificateText:
     club: str  # a player's club, a team's club; may be empty
     placed: str  # "belegte den 1. Platz"
     ranking: str  # "in der Gesamtwertung", "in der Wertung Damen", …
-    points: str  # "mit 24 Punkten"
+    points: str  # "mit 24 Punkten"; empty for a total of zero or below (no line)
     members: str = ""  # a team's members
 
 
@@ -95,7 +96,8 @@ def _page(page: PageCanvas, f: Fonts, occasion: Occasion, text: CertificateText)
     top += 12 * mm
     top = _centred_lines(page, top, [Span(text.placed, f.bold, 28, GREEN)])
     top = _centred_lines(page, top + 3 * mm, [Span(text.ranking, f.regular, 16)])
-    _centred_lines(page, top + 1 * mm, [Span(text.points, f.regular, 16)])
+    if text.points:
+        _centred_lines(page, top + 1 * mm, [Span(text.points, f.regular, 16)])
 
     # the signatures: place and date, then two lines with their roles below
     line_top = PAGE_HEIGHT - 52 * mm

@@ -118,9 +118,14 @@ def _certificate_text(placing: Placing) -> certificates.CertificateText:
         Category.SENIOR: _("in the seniors' ranking"),
         TEAMS: _("in the team ranking"),
     }
-    points = ngettext("with %(points)s point", "with %(points)s points", abs(placing.total)) % {
-        "points": str(placing.total).replace("-", "−")
-    }
+    # A certificate honours the place: a total of zero or below ("mit −100 Punkten", common in
+    # a side ranking) is left off, as an organiser pinning it up would; the place says it all.
+    points = (
+        ngettext("with %(points)s point", "with %(points)s points", placing.total)
+        % {"points": placing.total}
+        if placing.total > 0
+        else ""
+    )
     placed = _("finished in place %(place)s") % {"place": placing.place}
     ranking = rankings[placing.ranking]
     if placing.team is not None:

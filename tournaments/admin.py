@@ -1,4 +1,8 @@
+from functools import wraps
+
 from django.contrib import admin
+from django.shortcuts import render
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
@@ -227,6 +231,36 @@ def _superusers_only(request) -> bool:
 
 
 admin.site.has_permission = _superusers_only
+_admin_view = admin.site.admin_view
+
+
+def _signed_in_users_are_told(view, cacheable=False):
+    """Django's admin sends whoever may not enter it to its login page; the app's login sends
+    a signed-in user back to ``next``, the admin: an endless loop for a signed-in organiser.
+    Signed in without being a superuser, the admin answers 403 with the reason instead."""
+    guarded = _admin_view(view, cacheable)
+
+    @wraps(view)
+    def inner(request, *args, **kwargs):
+        user = request.user
+        if user.is_authenticated and not _superusers_only(request):
+            return render(
+                request,
+                "403.html",
+                {
+                    "reason": gettext(
+                        "The administration is for administrators (superusers) only. "
+                        "Organisers and referees work on the app's own pages."
+                    )
+                },
+                status=403,
+            )
+        return guarded(request, *args, **kwargs)
+
+    return inner
+
+
+admin.site.admin_view = _signed_in_users_are_told
 admin.site.site_header = _("Cego Club administration")
 admin.site.site_title = _("Cego Club")
 admin.site.index_title = _("Clubs, players and tournaments")

@@ -1,7 +1,13 @@
 """A deal in plain words, with the players' names: "Solo, declarer Bernd Maier, 50 card
 points: −40 / −40 / +120 / −40". The change log, the phone's "already entered" notice and the
 preview's penalty note say a deal this way; contract names as on every page
-(``contract_names``)."""
+(``contract_names``).
+
+A deal's name (``deal_title``) is its contract's, or for a penalty (stored as the game it
+interrupted, with ``details["penalty"] = {"seat", "kind"}``, scored as the penalty instead)
+"Penalty against Paul W., −120 points (revoke …), instead of Cego": the phone's waiting
+deals, the running sheet at the desk and on the phone, the log and the season workbook all
+name a deal this way, so a penalty is never shown as the game it replaced."""
 
 from __future__ import annotations
 
@@ -44,15 +50,73 @@ def penalty_text(*, penalty: Mapping[str, Any], names: Sequence[str]) -> str:
     }
 
 
+def penalty_of(details: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The penalty a stored deal's ``details`` (or a deal record) carries, else None."""
+    penalty = (details or {}).get("penalty")
+    return penalty if isinstance(penalty, Mapping) and penalty.get("kind") else None
+
+
+def deal_title(
+    *,
+    rules: RuleSource,
+    contract: str,
+    penalty: Mapping[str, Any] | None,
+    names: Sequence[str],
+    scores: Sequence[int | None] = (),
+    short: bool = False,
+) -> str:
+    """What a deal is called on every page and export: the contract's name, or for a penalty
+    "Penalty against Paul W., −120 points (revoke or wrong discard), instead of Cego" (the
+    offender's points where the scores are known); ``short``, for a sheet's narrow column
+    whose seat columns show the points: "Penalty against Paul W."."""
+    name = contract_name(rules, contract) if contract else ""
+    if not penalty:
+        return name
+    seat = penalty.get("seat")
+    kind = penalty.get("kind", "")
+    values = {"name": _name(names, seat), "reason": PENALTY_KINDS.get(kind, kind)}
+    if short:
+        return _("Penalty against %(name)s") % values
+    points = (
+        scores[seat]
+        if isinstance(seat, int) and 0 <= seat < len(scores) and scores[seat] is not None
+        else None
+    )
+    if points is None:
+        text = _("Penalty against %(name)s (%(reason)s)") % values
+    else:
+        text = _("Penalty against %(name)s, %(points)s points (%(reason)s)") % {
+            **values,
+            "points": signed(points),
+        }
+    return (
+        _("%(penalty)s, instead of %(contract)s") % {"penalty": text, "contract": name}
+        if name
+        else text
+    )
+
+
 def deal_parts(
-    *, rules: RuleSource, inputs: Mapping[str, Any], names: Sequence[str], labelled: bool = True
+    *,
+    rules: RuleSource,
+    inputs: Mapping[str, Any],
+    names: Sequence[str],
+    labelled: bool = True,
+    scores: Sequence[int | None] = (),
 ) -> list[str]:
-    """The deal's inputs, each a short phrase: contract, declarer, card points or result,
-    penalty. ``labelled``: "declarer Bernd Maier" (the log), else the bare name (the phone)."""
+    """The deal's inputs, each a short phrase: its name (``deal_title``: the contract, or the
+    penalty first, with the offender's points where ``scores`` are given), declarer, card
+    points or result. ``labelled``: "declarer Bernd Maier" (the log), else the bare name (the
+    phone)."""
     slug = inputs.get("contract", "")
     contract = rules.contracts.get(slug)
     kind = contract.kind if contract is not None else ""
-    parts = [contract_name(rules, slug)] if slug else []
+    penalty = penalty_of(inputs)
+    parts = (
+        [deal_title(rules=rules, contract=slug, penalty=penalty, names=names, scores=scores)]
+        if slug or penalty
+        else []
+    )
     declarer = inputs.get("declarer")
     if declarer is not None:
         name = _name(names, declarer)
@@ -84,8 +148,6 @@ def deal_parts(
         parts.append(_("last trick %(name)s") % {"name": _name(names, inputs["last_trick"])})
     if inputs.get("knocks"):
         parts.append(_("%(count)s knocks") % {"count": inputs["knocks"]})
-    if inputs.get("penalty"):
-        parts.append(penalty_text(penalty=inputs["penalty"], names=names))
     return parts
 
 
@@ -112,10 +174,11 @@ def snapshot_text(
     """A logged deal (``results._snapshot``) in words, with its scores; no status."""
     if not snapshot:
         return ""
-    scores = scores_text(snapshot.get("scores") or ())
+    values = snapshot.get("scores") or ()
+    scores = scores_text(values)
     if snapshot.get("kind") == "total":
         return _("round totals: %(scores)s") % {"scores": scores}
-    parts = deal_parts(rules=rules, inputs=snapshot.get("inputs") or {}, names=names)
+    parts = deal_parts(rules=rules, inputs=snapshot.get("inputs") or {}, names=names, scores=values)
     if snapshot.get("as_written"):
         parts.append(_("as written on the sheet"))
     text = ", ".join(str(part) for part in parts)

@@ -116,11 +116,15 @@ def field_label(field: str) -> str:
 def translate_scoring_error(error: ScoringError, rules: RuleSource | None = None) -> str:
     """The error in the active language, without the field name (shown next to the field).
 
-    Given the rule source, the message names it by its name, never by its slug."""
+    Given the rule source, the message names it by its name, never by its slug. A seat is
+    numbered as on the sheets, from 1 ("Platz 1 setzt in diesem Spiel aus", never "Platz 0")."""
     template = MESSAGES.get(error.code)
     if template is None:
         return error.message
     params = dict(error.params)
+    if isinstance(params.get("seat"), int):
+        # the engine counts seat positions from 0; people (sheets, pages) count from 1
+        params["seat"] += 1
     if rules is not None and params.get("source") == rules.slug:
         from tournaments.contract_names import rule_source_name
 

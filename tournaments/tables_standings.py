@@ -172,6 +172,34 @@ def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> Rankin
     return RankingTable("standings-table", headers, table_rows, gettext("No results yet."))
 
 
+def tournament_column_labels(tournaments: Iterable, *, year: bool = False) -> list[str]:
+    """A season's tournament columns headed by date ("28.11."; "28.11.2026" with ``year``),
+    never two alike: a date whose day and month another year's tournament shares gets its
+    year, tournaments on the same date their host club's short name ("28.11. CC Triberg"; the
+    tournament's name where the clubs do not tell them apart)."""
+    tournaments = list(tournaments)
+    labels = []
+    for tournament in tournaments:
+        day = f"{tournament.date:%d.%m.}"
+        other_years = any(
+            t.date != tournament.date and f"{t.date:%d.%m.}" == day for t in tournaments
+        )
+        label = f"{tournament.date:%d.%m.%Y}" if year or other_years else day
+        same_date = [t for t in tournaments if t.date == tournament.date]
+        if len(same_date) > 1:
+            clubs = [_host_short_name(t) for t in same_date]
+            club = _host_short_name(tournament)
+            label = f"{label} {club if club and clubs.count(club) == 1 else tournament.name}"
+        labels.append(label)
+    return labels
+
+
+def _host_short_name(tournament: Any) -> str:
+    if not getattr(tournament, "host_club_id", None):
+        return ""
+    return getattr(tournament.host_club, "short_name", "") or ""
+
+
 def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) -> RankingTable:
     """A season's standings, one row per ``SeasonRow``, one column per tournament. The total
     comes before the 12 to 14 tournament columns: on a phone it is in sight without scrolling.
@@ -184,12 +212,8 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
         Header(gettext("Total"), "number total"),
         Header(gettext("Played"), "number col-played"),
         *(
-            Header(
-                f"{t.date:%d.%m.}",
-                "number",
-                f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})",
-            )
-            for t in tournaments
+            Header(label, "number", f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})")
+            for t, label in zip(tournaments, tournament_column_labels(tournaments), strict=True)
         ),
     ]
     not_counted, not_ranked = gettext("does not count"), gettext("not ranked yet")

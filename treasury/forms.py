@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import cents
 
+MAX_PRIZE_EUROS = 1_000_000  # a share above this is a typing error
+
 
 class PrizeMoneyForm(forms.Form):
     shares = forms.CharField(
@@ -24,9 +26,15 @@ class PrizeMoneyForm(forms.Form):
         for word in text.split():
             try:
                 amount = Decimal(word.replace(",", "."))
+                # NaN, Infinity and 1e309 are Decimals too: refused like any other non-amount
+                valid = (
+                    amount.is_finite()
+                    and 0 <= amount <= MAX_PRIZE_EUROS
+                    and amount == amount.quantize(Decimal("0.01"))
+                )
             except ArithmeticError:
-                amount = None
-            if amount is None or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+                valid = False
+            if not valid:
                 raise forms.ValidationError(
                     _("“%(value)s” is not an amount in euros.") % {"value": word}
                 )

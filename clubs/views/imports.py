@@ -19,7 +19,13 @@ from django.utils.translation import gettext as _
 
 from clubs.forms import ImportForm, add_service_errors
 from clubs.models import Club
-from clubs.permissions import MANAGE_CLUB, check, manageable_clubs, organiser_required
+from clubs.permissions import (
+    MANAGE_CLUB,
+    check,
+    is_superuser,
+    manageable_clubs,
+    organiser_required,
+)
 from clubs.services import imports as services
 from clubs.services.imports import CREATE, MAP, NO_CLUB, ClubChoice, Plan
 from clubs.tabular import TabularError, read_table
@@ -127,6 +133,32 @@ def _club_blocks(plan: Plan | None, user) -> list[dict]:
     return blocks
 
 
+def created_clubs_note(plan: Plan | None, user) -> str:
+    """What the preview says before clubs are created from a list: which, and who will run
+    them (an administrator runs every club; an organiser does not run a club she creates:
+    it has no organisers until an administrator names them)."""
+    if plan is None:
+        return ""
+    names = [
+        f"{u.name} ({u.choice.short_name})"
+        for u in plan.unknown_clubs
+        if u.choice is not None and u.choice.action == CREATE
+    ]
+    if not names:
+        return ""
+    clubs = ", ".join(names)
+    if is_superuser(user):
+        return _(
+            "Created on import: %(clubs)s. You will run them, as an administrator runs every "
+            "club (members, fees, tournaments); name their organisers in the administration."
+        ) % {"clubs": clubs}
+    return _(
+        "Created on import: %(clubs)s. You will not run them: a new club has no organisers "
+        "until an administrator names them. Until then you cannot change them, their "
+        "members or their fees."
+    ) % {"clubs": clubs}
+
+
 def import_page(
     request, *, template: str, context: dict, plan_fn, apply_fn, club_names: bool = False
 ):
@@ -212,6 +244,7 @@ def import_page(
             "filename": name,
             "club_pk": request.POST.get("club", ""),
             "club_blocks": _club_blocks(plan, request.user) if club_names else [],
+            "created_clubs_note": created_clubs_note(plan, request.user) if club_names else "",
         },
     )
 

@@ -54,10 +54,11 @@ def first_run(request):
             add_service_errors(form, error)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # The home page lists the next steps (member list, then a tournament) itself: the
+            # welcome said them a second time (issue 28).
             messages.success(
                 request,
-                _("Welcome! Your account runs %(club)s. Next: the member list, then a tournament.")
-                % {"club": data["club_name"].strip()},
+                _("Welcome! Your account runs %(club)s.") % {"club": data["club_name"].strip()},
             )
             return redirect("tournaments:home")
     return render(request, "clubs/first_run.html", {"form": form, "needs_code": needs_code})

@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce
 from scoring import rule_source_from_dict
 from seasons.models import Season
 from tournaments.contract_names import contract_name, rule_source_name
+from tournaments.deal_words import deal_title, penalty_of
 from tournaments.models import (
     MAX_SEATS,
     SCORE_FIELDS,
@@ -109,7 +110,7 @@ class DealLine(NamedTuple):
     number: int
     kind: str
     dealer: str
-    contract: str  # its name in the tournament's rule source (Geiß, Halbe, …)
+    contract: str  # its name in the tournament's rule source (Geiß, Halbe, …), or the penalty
     declarer: str
     declarer_points: int | None
     won: bool | None
@@ -208,6 +209,7 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
             "table__round__tournament__name",
             "table__round__tournament__date",
             "table__round__tournament_id",
+            "details__penalty",
             *SCORE_FIELDS,
         )
         .iterator(chunk_size=chunk_size)
@@ -229,9 +231,11 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
         tournament,
         day,
         tournament_id,
+        penalty,
         *scores,
     ) in deals:
         at_table = sitters_at(table_id, number)
+        penalty = penalty_of({"penalty": penalty}) if kind == Deal.Kind.DEAL else None
         yield DealLine(
             tournament=tournament,
             date=day,
@@ -240,7 +244,19 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
             number=number,
             kind=kind,
             dealer=_name_at(at_table, dealer),
-            contract=contract_of(tournament_id, contract) if contract else "",
+            contract=(
+                deal_title(  # a penalty in words, with the offender and the points
+                    rules=rules[tournament_id],
+                    contract=contract,
+                    penalty=penalty,
+                    names=[name or "" for name in at_table],
+                    scores=scores,
+                )
+                if penalty
+                else contract_of(tournament_id, contract)
+                if contract
+                else ""
+            ),
             declarer=_name_at(at_table, declarer),
             declarer_points=declarer_points,
             won=won,

@@ -19,6 +19,7 @@ from tournaments.tables_standings import (
     rank_html,
     season_table,
     signed_html,
+    tournament_column_labels,
 )
 
 # Season side rankings: shown openly, the rest behind "show all".
@@ -52,6 +53,10 @@ def season_context(season: Season, user=None) -> dict:
         "table": season_table(result.rows, tournaments=result.tournaments, linked_players=linked),
         "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
         "teams": result.teams,
+        # (tournament, its column's heading): dates, never two alike
+        "columns": list(
+            zip(result.tournaments, tournament_column_labels(result.tournaments), strict=True)
+        ),
     }
 
 

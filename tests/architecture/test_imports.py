@@ -60,6 +60,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.catalogues",
             "cego_club.formats*",
             "cego_club.language",
+            "cego_club.csp",
         ],
     ),
     (

@@ -23,6 +23,12 @@ def hall(settings):
     settings.VENUE_MODE = True
     settings.SESSION_EXPIRE_AT_BROWSER_CLOSE = True
     settings.SESSION_COOKIE_AGE = 16 * 3600
+    # The live server listens on loopback, the laptop's own address (no warning there, issue
+    # 28): a browser "on the Wi-Fi" comes through one named proxy with a Wi-Fi address.
+    settings.TRUSTED_PROXY_COUNT = 1
+
+
+ON_THE_WIFI = {"X-Forwarded-For": "192.168.1.57"}
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -30,7 +36,14 @@ def test_the_organiser_is_warned_and_a_copied_login_does_not_work(
     browser, live_server, hall, django_user_model, size
 ):
     django_user_model.objects.create_superuser("orga", "", "ein-eigenes-passwort")
-    context = browser.new_context(locale="de-DE", viewport=SIZES[size])
+    laptop = browser.new_context(locale="de-DE", viewport=SIZES[size])
+    on_the_laptop = laptop.new_page()
+    on_the_laptop.goto(f"{live_server.url}/login/")
+    assert on_the_laptop.locator(".hall-warning").count() == 0  # localhost: no Wi-Fi crossed
+    laptop.close()
+    context = browser.new_context(
+        locale="de-DE", viewport=SIZES[size], extra_http_headers=ON_THE_WIFI
+    )
     page = context.new_page()
     page.goto(f"{live_server.url}/login/")
     warning = page.locator(".hall-warning")
@@ -46,12 +59,20 @@ def test_the_organiser_is_warned_and_a_copied_login_does_not_work(
     session = next(c for c in cookies if c["name"] == "sessionid")
     assert session["expires"] == -1  # a browser-session cookie
     # the cookie copied into another browser (another User-Agent, as another device has)
-    thief = browser.new_context(locale="de-DE", viewport=SIZES[size], user_agent=PHONE_AGENTS[0])
+    thief = browser.new_context(
+        locale="de-DE",
+        viewport=SIZES[size],
+        user_agent=PHONE_AGENTS[0],
+        extra_http_headers=ON_THE_WIFI,
+    )
     thief.add_cookies([session])
     stolen = thief.new_page()
     stolen.goto(f"{live_server.url}/tournaments/new/")
     assert "/login/" in stolen.url
     assert "Bitte melden Sie sich erneut an" in stolen.inner_text("main")
+    # the organiser on her own laptop stays signed in (issue 28: the copy logged her out)
+    page.goto(f"{live_server.url}/tournaments/new/")
+    assert "/tournaments/new/" in page.url and page.locator(".logout").count() == 1
     context.close()
     thief.close()
 

@@ -60,6 +60,11 @@ def test_unknown_clubs_chosen_in_the_preview(
     assert "CV Vöhrenbach" in page.locator(".import-table").inner_text()
     assert page.locator("select[name=unknown-2-choice]").input_value() == "create"
     assert not Club.objects.filter(short_name="CV Vöhrenbach").exists()  # still a preview
+    # before anything is written the preview says who will run the new club (issue 28)
+    note = page.locator(".created-clubs-note")
+    assert note.is_visible()
+    assert "Beim Import neu angelegt: Cego Vöhrenbach e.V. (CV Vöhrenbach)" in note.inner_text()
+    assert "Sie führen diese Vereine nicht" in note.inner_text()
     assert fits(page)
     page.screenshot(path=str(out / f"import-clubs-chosen-{size}.png"), full_page=True)
 

@@ -286,13 +286,21 @@ def test_a_cup_season_shows_place_and_cup_points_per_tournament(season, organise
     season.refresh_from_db()
     standings = list(book_of(season)["Season standings"].iter_rows(values_only=True))
     header = standings[0]
-    assert header[5:7] == ("14.11.2026", "28.11.2026")
+    # issue 28: the place and the cup points each a number column of their own (the cup
+    # points were text, "3. · 16", and could not be summed)
+    assert header[5:9] == (
+        "14.11.2026 place",
+        "14.11.2026 cup points",
+        "28.11.2026 place",
+        "28.11.2026 cup points",
+    )
     for row in standings[1:]:
-        cells = [c for c in row[5:7] if c is not None]
-        # "3. · 16": the place and its cup points, which add up to the total
-        points = [int(c.split(" · ")[1]) for c in cells]
-        assert all(". · " in c for c in cells)
-        assert row[7] == sum(points)
+        places, points = row[5:9:2], row[6:9:2]
+        assert all(p is None or isinstance(p, int) for p in (*places, *points)), row
+        assert all((p is None) == (q is None) for p, q in zip(places, points, strict=True))
+        assert row[9] == sum(p for p in points if p is not None)
+    played = [row for row in standings[1:] if row[5] is not None]
+    assert played and {row[5] for row in played} <= {1, 2, 3, 4, 5}
 
 
 def test_libreoffice_prints_every_sheet_one_page_wide(season, organiser, pdftotext):

@@ -79,13 +79,19 @@ def test_database_refuses_a_duplicate_or_badly_shaped_code(cego_round):
         Table.objects.filter(pk=second.pk).update(short_code="ABC23")
 
 
-def test_a_short_code_opens_nothing_once_its_round_is_closed(client, cego_round):
+def test_a_short_code_leads_where_the_token_leads_once_its_round_is_closed(client, cego_round):
+    """Issue 28: the sheet prints the short address; after the round it answered "not
+    found" while the token's address worked. Both lead to the table's page."""
     from tournaments.models import Round
     from tournaments.services.results import set_round_state
 
     table = cego_round["tables"][0]
     set_round_state(round=table.round, state=Round.State.CLOSED, user=None, close_open=True)
-    assert client.get(f"/t/{table.short_code}").status_code == 404
+    response = client.get(f"/t/{table.short_code.lower()}")
+    assert response.status_code == 302
+    token_page = reverse("tournaments:table_entry", args=[table.token])
+    assert response["Location"] == token_page
+    assert client.get(token_page).status_code == 200
 
 
 def test_misses_are_throttled_per_address(client, cego_round, settings):

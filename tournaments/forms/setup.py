@@ -236,9 +236,9 @@ class ExistingPlayerForm(CapitalisedForm):
 
 
 def entry_choices(tournament: Tournament):
-    return tournament.entries.select_related("player").order_by(
-        "player__last_name", "player__first_name"
-    )
+    """The tournament's entries for a choice list, in German alphabetical order (the
+    player's ``sort_key``: "Ähnle" before "Bauer", "Müller" before "Muster")."""
+    return tournament.entries.select_related("player").order_by("player__sort_key", "number")
 
 
 class EntryChoiceField(forms.ModelChoiceField):

@@ -89,8 +89,13 @@ class Standings:
     teams: tuple[TeamInfo, ...] = field(default=())
 
     @property
+    def started(self) -> bool:
+        """A round is drawn (or paper totals are in): before that nothing is "finished"."""
+        return bool(self.round_numbers)
+
+    @property
     def finished(self) -> bool:
-        return not self.open_tables
+        return self.started and not self.open_tables
 
 
 @dataclass

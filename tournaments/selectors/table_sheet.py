@@ -7,6 +7,7 @@ from typing import Any
 
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
+from tournaments.deal_words import deal_title, penalty_of
 from tournaments.models import Deal, Seat, Table
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
@@ -22,6 +23,10 @@ class SheetLine:
     scores: tuple[int | None, ...]
     running: tuple[int, ...]  # running totals after this deal (counting deals only)
     counts: bool
+    title: str = ""  # the contract's name, or the penalty in words (``deal_words.deal_title``)
+    penalty: bool = False
+    short_title: str = ""  # the sheet's column: "Strafe gegen Paul W." (points in the seats)
+    offender: int | None = None  # the penalised seat position
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,18 @@ def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
     )
 
 
+def _short_names_at(seats: tuple[SeatInfo, ...], number: int) -> list[str]:
+    """Who sat in each seat at deal ``number`` (a substitute from their first deal on)."""
+    names = []
+    for seat in seats:
+        name = seat.short_name or seat.name
+        for from_deal, substitute in seat.substitutes:
+            if from_deal <= number:
+                name = substitute
+        names.append(name)
+    return names
+
+
 def table_sheet(*, table: Table) -> TableSheet:
     """Three queries: seats with players and substitutes, and the deals."""
     tournament = table.round.tournament
@@ -149,18 +166,43 @@ def table_sheet(*, table: Table) -> TableSheet:
         counts = deal.status == Deal.Status.CONFIRMED and not table.voided
         if counts:
             running = [total + (score or 0) for total, score in zip(running, scores, strict=True)]
+        is_deal = deal.kind == Deal.Kind.DEAL
+        penalty = penalty_of(deal.details) if is_deal else None
+        names = _short_names_at(seat_infos, deal.number) if penalty else []
         lines.append(
             SheetLine(
                 deal=deal,
                 number=deal.number,
                 dealer=deal.dealer_position if deal.dealer_position is not None else 0,
-                contract_name=(
-                    contract_name(rules, deal.contract) if deal.kind == Deal.Kind.DEAL else ""
-                ),
+                contract_name=contract_name(rules, deal.contract) if is_deal else "",
                 declarer=deal.declarer_position,
                 scores=scores,
                 running=tuple(running),
                 counts=counts,
+                title=(
+                    deal_title(
+                        rules=rules,
+                        contract=deal.contract,
+                        penalty=penalty,
+                        names=names,
+                        scores=scores,
+                    )
+                    if is_deal
+                    else ""
+                ),
+                penalty=penalty is not None,
+                short_title=(
+                    deal_title(
+                        rules=rules,
+                        contract=deal.contract,
+                        penalty=penalty,
+                        names=names,
+                        short=True,
+                    )
+                    if penalty
+                    else ""
+                ),
+                offender=penalty.get("seat") if penalty else None,
             )
         )
     taken = {line.number for line in lines}

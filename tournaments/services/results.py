@@ -556,7 +556,33 @@ def confirm_deal(
         DealChange.Action.CONFIRMED,
         user=None,
         actor=actor,
+        reason=_same_address_note(deal, device),
         device=device,
+    )
+
+
+def _same_address_note(deal: Deal, device: Device) -> str:
+    """A confirmation from the address the deal was entered (or last changed) from, in
+    another browser: maybe the same phone's second browser. Marked in the deal's history, not
+    refused: behind a club server's proxy two phones on one home router share an address."""
+    if not device.ip_address:
+        return ""
+    entered = (
+        DealChange.objects.filter(
+            deal=deal,
+            action__in=[DealChange.Action.CREATED, DealChange.Action.CORRECTED],
+            changed_by__isnull=True,
+        )
+        .exclude(device="")
+        .order_by("-pk")
+        .values_list("ip_address", flat=True)
+        .first()
+    )
+    if entered != device.ip_address:
+        return ""
+    return _(
+        "Confirmed from the same device? The same address as the phone that entered the deal, "
+        "another browser."
     )
 
 

@@ -5,7 +5,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -16,6 +16,7 @@ from django_tables2 import RequestConfig
 from clubs.forms import add_service_errors
 from clubs.models import Category, Player
 from clubs.permissions import MANAGE_TOURNAMENT, registry_player_ids
+from clubs.search import normalise
 from clubs.selectors import players_like
 from tournaments.addresses import public_base_url
 from tournaments.forms.setup import (
@@ -62,10 +63,10 @@ def filtered_entries(tournament: Tournament, query: str, show: str):
     if query.isdigit():
         entries = entries.filter(number=int(query))
     elif query:
-        for word in query.split():
-            entries = entries.filter(
-                Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-            )
+        # keyed as the stored search key is (umlauts spelt out): "Schaefer" finds "Schäfer",
+        # "oel" finds "Öl…", "Schäfer" finds "Schaefer"
+        for word in normalise(query).split():
+            entries = entries.filter(player__search_key__contains=word)
     if show == "not_checked_in":
         entries = entries.filter(checked_in=False, withdrawn_after_round__isnull=True)
     elif show == "not_paid":

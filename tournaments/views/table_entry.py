@@ -275,7 +275,10 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
 
 # A short code is six characters from 31: about 10**9 codes, and 40 open tables make a
 # random guess hit one in 22 million. Unthrottled, 500 guesses a second gave even odds over
-# a day; with 20 misses per address per 10 minutes a guesser needs centuries.
+# a day; with 20 misses per address per 10 minutes a guesser needs centuries. A code leads
+# where the table's token leads, also after its round closed (the sheet prints the short
+# address; a closed round's page takes no entry and shows what the standings show): a
+# server keeping 10,000 tables still leaves one address some 35 days of guessing a table.
 SHORT_CODE_MISSES = 20
 SHORT_CODE_WINDOW_SECONDS = 10 * 60
 
@@ -285,9 +288,10 @@ def _short_code_misses_key(request: HttpRequest) -> str:
 
 
 def short_code(request: HttpRequest, code: str) -> HttpResponse:
-    """A table's short code, typed on a phone that cannot scan: on to the table's page, while
-    its round is open. Codes that lead nowhere are counted per address; after
-    ``SHORT_CODE_MISSES`` within the window that address gets no table at all (429)."""
+    """A table's short code, typed on a phone that cannot scan: on to the table's page (the
+    token's address, whatever the round's state: open, closed or the table voided). Codes
+    that lead nowhere are counted per address; after ``SHORT_CODE_MISSES`` within the window
+    that address gets no table at all (429)."""
     misses_key = _short_code_misses_key(request)
     if cache.get(misses_key, 0) >= SHORT_CODE_MISSES:
         return render(
@@ -296,16 +300,14 @@ def short_code(request: HttpRequest, code: str) -> HttpResponse:
             {"minutes": SHORT_CODE_WINDOW_SECONDS // 60},
             status=429,
         )
-    table = (
-        Table.objects.select_related("round").filter(short_code=normalise_short_code(code)).first()
-    )
-    if table is None or not _is_open(table):
+    table = Table.objects.filter(short_code=normalise_short_code(code)).only("token").first()
+    if table is None:
         cache.add(misses_key, 0, SHORT_CODE_WINDOW_SECONDS)
         try:
             cache.incr(misses_key)
         except ValueError:  # expired between add and incr: this miss starts a new window
             cache.set(misses_key, 1, SHORT_CODE_WINDOW_SECONDS)
-        raise Http404(_("No open table has this short address."))
+        raise Http404(_("No table has this short address."))
     return redirect("tournaments:table_entry", table.token)
 
 

@@ -174,7 +174,9 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
     sheet = table_sheet(table=table)
     taken = {line.number for line in sheet.lines}
     numbers = [n for n in range(1, sheet.deals_per_round + 1) if n not in taken]
-    form = WrittenSheetForm(request.POST or None, sheet=sheet, numbers=numbers)
+    # Bound on every POST, an empty one too (unbound, it had no rows and the check crashed).
+    posted = request.method == "POST"
+    form = WrittenSheetForm(request.POST if posted else None, sheet=sheet, numbers=numbers)
     lines = form.lines()
     totals = list(sheet.totals)
     checked = False
@@ -198,7 +200,7 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
                     % {"count": len(deals)},
                 )
                 return redirect("tournaments:desk_written", pk, round_number, table_number)
-        elif request.POST.get("action") == "save" and valid and not form.rows:
+        elif valid and not form.rows:  # nothing typed: saving or checking, say so
             form.add_error(None, _("Type at least one line of the sheet."))
     return render(
         request,
@@ -235,13 +237,16 @@ def deal_correct_written(request: HttpRequest, deal_pk: int) -> HttpResponse:
     }
     for position, score in enumerate(deal.scores[: len(sheet.seats)]):
         initial[f"amount_{deal.number}_{position}"] = score
+    posted = request.method == "POST"
     form = WrittenSheetForm(
-        request.POST or None, sheet=sheet, numbers=[deal.number], initial=initial
+        request.POST if posted else None, sheet=sheet, numbers=[deal.number], initial=initial
     )
     lines = form.lines()
-    if request.method == "POST" and form.is_valid():
+    if posted and form.is_valid():
         lines, _totals, ok = _check_rows(form, table, sheet)
-        if ok and form.rows:
+        if not form.rows:
+            form.add_error(None, _("Type at least one line of the sheet."))
+        elif ok:
             try:
                 results.revise_written_deal(
                     deal=deal,
