@@ -203,7 +203,7 @@ class SeasonServer:
         self.process.wait(timeout=30)
 
 
-def build(*, players: int, rounds_played: int):
+def build(*, players: int, rounds_played: int, name: str = "Live"):
     """A tournament of ``players`` (tables of 4, swm) with ``rounds_played`` rounds of 24 deals
     stored a round at a time (``results.enter_round_deals``, the demo of any size's way)."""
     from clubs.models import Club, Player
@@ -213,7 +213,7 @@ def build(*, players: int, rounds_played: int):
 
     club, _ = Club.objects.get_or_create(name=CLUB[0], short_name=CLUB[1], town=CLUB[2])
     tournament = setup.create_tournament(
-        name="Live", host_club=club, date=datetime.date(2026, 12, 5), rules_slug="swm",
+        name=name, host_club=club, date=datetime.date(2026, 12, 5), rules_slug="swm",
         rounds=rounds_played + 1, deals_per_round=24,
     )  # fmt: skip
     Player.objects.bulk_create(
@@ -248,7 +248,9 @@ def build(*, players: int, rounds_played: int):
     return tournament
 
 
-def laptop(*, players: int, rounds_played: int, open_round: bool) -> tuple[Path, dict]:
+def laptop(
+    *, players: int, rounds_played: int, open_round: bool, name: str = "Live"
+) -> tuple[Path, dict]:
     """A venue data folder with a tournament built in this process (Django is set up on it:
     one laptop per process; the big one is built by a child process)."""
     folder = venue_folder()
@@ -256,7 +258,7 @@ def laptop(*, players: int, rounds_played: int, open_round: bool) -> tuple[Path,
     from tournaments.models import Table
     from tournaments.services import draws
 
-    tournament = build(players=players, rounds_played=rounds_played)
+    tournament = build(players=players, rounds_played=rounds_played, name=name)
     tables = []
     if open_round:
         round_ = draws.draw_next_round(
@@ -405,7 +407,7 @@ def run(args, scratch: Path, server: SeasonServer) -> int:
 
 if __name__ == "__main__":
     if "--build-big" in sys.argv:
-        folder, built = laptop(players=168, rounds_played=4, open_round=False)
+        folder, built = laptop(players=168, rounds_played=4, open_round=False, name="Groß")
         print(folder, built["archive_id"])
         sys.exit(0)
     random.seed(1)
