@@ -1,5 +1,5 @@
 """WeasyPrint, for the PDFs made away from the hall: the season's notice board, the player
-list and the tariff cards (templates in ``cego_club/templates/print/`` and ``cego_club/templates/rules/``). Every
+list and the tariff cards (templates in ``printing/templates/print/`` and ``rules/templates/rules/``). Every
 tournament-day printout is drawn with ReportLab instead (``printing.drawing``), so the venue
 laptop needs no system library.
 

@@ -41,7 +41,7 @@ from treasury.selectors import tournament_money, treasurer_view
 def club_list(request):
     return render(
         request,
-        "clubs/club_list.html",
+        "treasury/club_list.html",
         {"clubs": manageable_clubs(request.user), "seasons": Season.objects.all()},
     )
 
@@ -88,7 +88,7 @@ def treasurer(request, pk: int, season_pk: int | None = None):
         return redirect("treasury:treasurer", pk=club.pk, season_pk=season.pk)
     return render(
         request,
-        "clubs/treasurer.html",
+        "treasury/treasurer.html",
         {
             "club": club,
             "season": season,
@@ -160,7 +160,7 @@ def fee_form(request, pk: int, season_pk: int, membership_pk: int):
             return back
     return render(
         request,
-        "clubs/fee_form.html",
+        "treasury/fee_form.html",
         {
             "club": club,
             "season": season,
@@ -223,7 +223,7 @@ def prize_money(request, pk: int):
     )
     return render(
         request,
-        "clubs/prize_money.html",
+        "treasury/prize_money.html",
         {"tournament": tournament, "form": form, "money": money},
     )
 

@@ -22,7 +22,7 @@ from seasons.models import Season
 
 @organiser_required
 def season_list(request):
-    return render(request, "clubs/season_list.html", {"seasons": Season.objects.all()})
+    return render(request, "seasons/season_list.html", {"seasons": Season.objects.all()})
 
 
 @organiser_required

@@ -34,7 +34,7 @@ def player_detail(request, pk: int):
     ]
     return render(
         request,
-        "tournaments/players/player.html",
+        "seasons/player.html",
         {
             "player": player,
             "page": page,

@@ -48,7 +48,7 @@ def season_rules(request, pk: int):
                 "min_tournaments": season.min_tournaments,
             }
         )
-    return render(request, "tournaments/seasons/rules.html", {"season": season, "form": form})
+    return render(request, "seasons/rules.html", {"season": season, "form": form})
 
 
 urlpatterns = [

@@ -63,7 +63,7 @@ def season_context(season: Season, user=None) -> dict:
 def season_standings_view(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
     context = season_context(season, request.user)
-    return render(request, "tournaments/standings/season.html", context)
+    return render(request, "seasons/standings.html", context)
 
 
 urlpatterns = [

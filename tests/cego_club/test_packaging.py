@@ -70,7 +70,9 @@ def test_the_wheel_carries_the_apps_and_their_files(wheel):
     for package in PACKAGES:
         assert f"{package}/__init__.py" in names
     assert "cego_club/templates/base.html" in names
-    assert any(name.startswith("cego_club/templates/print/") for name in names)
+    assert any(name.startswith("printing/templates/print/") for name in names)
+    for app in ("clubs", "tournaments", "seasons", "treasury", "publishing", "rules"):
+        assert any(name.startswith(f"{app}/templates/{app}/") for name in names), app
     assert "cego_club/static/css/app.css" in names
     assert "cego_club/static/js/offline-deals.js" in names
     assert {"cego_club/static/img/favicon.svg", "cego_club/static/img/favicon.ico"} <= names

@@ -55,7 +55,7 @@ def registration(request, pk: int):
     entries = tournament.entries.select_related("player").order_by("number")
     return render(
         request,
-        "clubs/registration.html",
+        "tournaments/registration.html",
         {
             "tournament": tournament,
             "query": query,

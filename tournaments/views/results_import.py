@@ -25,7 +25,7 @@ def results_import(request, pk: int):
 
     response = import_page(
         request,
-        template="clubs/import_results.html",
+        template="tournaments/import_results.html",
         context={"tournament": tournament},
         plan_fn=plan_fn,
         apply_fn=apply_fn,
