@@ -214,7 +214,7 @@ def build(*, players: int, rounds_played: int, name: str = "Live"):
     club, _ = Club.objects.get_or_create(name=CLUB[0], short_name=CLUB[1], town=CLUB[2])
     tournament = setup.create_tournament(
         name=name, host_club=club, date=datetime.date(2026, 12, 5), rules_slug="swm",
-        rounds=rounds_played + 1, deals_per_round=24,
+        rounds=rounds_played + 1, deals_per_round=24, review_draws=False,
     )  # fmt: skip
     Player.objects.bulk_create(
         Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}") for i in range(players)
