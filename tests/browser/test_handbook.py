@@ -10,6 +10,7 @@ import pytest
 
 from handbook.views import CHAPTERS, SCREENS
 from tests.browser.test_first_run import SIZES, fits, shots_dir
+from tests.browser.waiting import wait_for_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,9 +45,7 @@ def test_the_handbook_reads_on_a_phone_and_a_laptop(browser, live_server, tmp_pa
         src = image.get_attribute("src")
         assert page.request.get(f"{live_server.url}{src}").status == 200, src
         image.scroll_into_view_if_needed()
-        page.wait_for_function(
-            "img => img.complete && img.naturalWidth > 0", arg=image.element_handle()
-        )
+        wait_for_js(page, "img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
         box = image.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"] + 1, src
     assert fits(page)
@@ -58,7 +57,7 @@ def test_the_handbook_reads_on_a_phone_and_a_laptop(browser, live_server, tmp_pa
     for anchor, title in CHAPTERS:
         page.evaluate("window.scrollTo(0, 0)")
         page.locator(f".hb-toc a[href='#{anchor}']").click()
-        page.wait_for_function("a => location.hash === '#' + a", arg=anchor)
+        wait_for_js(page, "a => location.hash === '#' + a", arg=anchor)
         assert in_view(page, f"#{anchor} h2"), anchor
         assert title in page.locator(f"#{anchor} h2").inner_text()
     page.context.close()

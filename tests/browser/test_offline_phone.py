@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from tests.browser.waiting import wait_for_js
 from tests.factories import TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, DealChange
@@ -56,9 +57,10 @@ def test_deal_saved_offline_is_sent_once_when_back_online(browser, live_server, 
     # Deal 2 offline too, then the connection comes back: both arrive, in order, once each.
     fill(page, points=50)
     page.click("#deal-form button[type=submit].primary")
-    page.wait_for_function("document.querySelectorAll('#offline-queue li').length === 2")
+    wait_for_js(page, "document.querySelectorAll('#offline-queue li').length === 2")
     context.set_offline(False)
-    page.wait_for_function(
+    wait_for_js(
+        page,
         "!document.querySelector('#offline-queue') || document.querySelector('#offline-queue').hidden"
         " && !window.localStorage.length",
         timeout=20000,
@@ -95,7 +97,7 @@ def test_deal_sent_twice_with_one_key_is_stored_once(browser, live_server, table
     assert Deal.objects.count() == 1
     page.reload()
     page.wait_for_selector("#pending-1")
-    page.wait_for_function("!window.localStorage.length", timeout=20000)
+    wait_for_js(page, "!window.localStorage.length", timeout=20000)
     page.wait_for_load_state()  # the page reloads once the copy is sent
     page.wait_for_selector("#pending-1")
     assert Deal.objects.count() == 1

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from tests.browser.test_projector import keep
+from tests.browser.waiting import wait_for_js
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.printing.conftest import seat_round
 from tournaments.models import Deal, Round
@@ -53,7 +54,7 @@ def test_my_seat_on_a_phone(browser, live_server, monkeypatch, tmp_path):
     page.fill("#me-q", "Schaefer")
     page.click("button:has-text('Suchen')")
     page.click("text=Schäfer, Franz-Xaver")
-    page.wait_for_function("document.querySelector('.clock-left').textContent.includes(':')")
+    wait_for_js(page, "document.querySelector('.clock-left').textContent.includes(':')")
     keep(page, "my-seat-390.png", tmp_path)
     found = page.evaluate(FITS)
     assert not found["wide"] and found["table"] >= 3 * found["body"]

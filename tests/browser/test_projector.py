@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from tests.browser.waiting import wait_for_js
 from tests.factories import (
     ClubFactory,
     EntryFactory,
@@ -167,7 +168,7 @@ def test_projector_fits_totals_and_lays_out_again_after_a_refresh(
     assert page.locator(".projector-qr img").is_visible()
     # The refresh brings a new board: laid out again, nothing left unsorted.
     page.evaluate("document.querySelector('.projector-page td.name').dataset.old = '1'")
-    page.wait_for_function("!document.querySelector('td.name[data-old]')", timeout=12000)
+    wait_for_js(page, "!document.querySelector('td.name[data-old]')", timeout=12000)
     page.wait_for_selector(".projector-page")
     found = page.evaluate(MEASURE)
     assert not found["fresh"] and found["cut"] == [] and found["rows"] >= 30

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from tests.browser.test_projector import big_totals  # noqa: F401 (fixture)
+from tests.browser.waiting import wait_for_js
 from tournaments.models import Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,7 +39,7 @@ def test_projector_clock_is_large(browser, live_server, big_totals, width, heigh
     )
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(f"{live_server.url}/tournaments/{big_totals.pk}/standings/projector/")
-    page.wait_for_function("document.querySelector('.clock-left').textContent.includes(':14:')")
+    wait_for_js(page, "document.querySelector('.clock-left').textContent.includes(':14:')")
     page.screenshot(path=str(tmp_path / f"projector-clock-{width}.png"))
     found = page.evaluate(MEASURE)
     assert found["text"].startswith("1:14:")  # the longest it shows: hours, minutes, seconds
