@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 
 def wait_for_js(page, expression: str, *, arg: Any = None, timeout: float = 30000) -> Any:
     """Poll ``expression`` (a JavaScript expression, or a function of ``arg``) until it is
@@ -16,7 +18,12 @@ def wait_for_js(page, expression: str, *, arg: Any = None, timeout: float = 3000
     function = expression if "=>" in expression else f"() => ({expression})"
     deadline = time.monotonic() + timeout / 1000
     while True:
-        value = page.evaluate(function, arg) if arg is not None else page.evaluate(function)
+        try:
+            value = page.evaluate(function, arg) if arg is not None else page.evaluate(function)
+        except PlaywrightError as error:  # the page navigated meanwhile: ask the new one
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:
