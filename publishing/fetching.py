@@ -256,9 +256,11 @@ def _register(*, publication: Publication, rows: list[Any]) -> int:
 def take_all_registrations() -> int:
     """One pass over the fetched tournaments with no round drawn (for the sender)."""
     taken = 0
-    for publication in Publication.objects.filter(
-        registrations_after__isnull=False, tournament__round__isnull=True
-    ).select_related("tournament"):
+    for publication in (
+        Publication.objects.filter(registrations_after__isnull=False)
+        .exclude(tournament_id__in=Round.objects.values("tournament_id"))
+        .select_related("tournament")
+    ):
         try:
             taken += take_registrations(publication=publication)
         except (PublishError, FetchError) as error:
