@@ -333,3 +333,52 @@ def test_registrations_are_taken_once(prepared, tokens, monkeypatch):
     )
     assert take_registrations(publication=publication) == 0  # a round is drawn: closed
     assert take_all_registrations() == 0
+
+
+def test_the_venue_home_page_leads_to_fetching_one_with_one_click(
+    client, prepared, settings, monkeypatch
+):
+    """The button on the venue's home page, the address of ``--publish-to`` offered, the
+    running venue's token used, the list, one click."""
+    from django.contrib.auth import get_user_model
+
+    from publishing import sender, views
+    from publishing.fetching import Fetched
+
+    settings.VENUE_MODE = True
+    get_user_model().objects.create_superuser("orga", "", "pw")
+    client.post(reverse("login"), {"username": "orga", "password": "pw"})  # held to this device
+    page = reverse("publishing:fetch_from_server")
+    assert page in client.get(reverse("tournaments:home")).content.decode()
+    monkeypatch.setitem(sender._configured, "url", "https://saison.example")
+    monkeypatch.setitem(sender._configured, "token", "started-with")
+    assert 'value="https://saison.example"' in client.get(page).content.decode()
+    asked = {}
+
+    def listing(*, url, token):
+        asked.update(url=url, token=token)
+        return [
+            {
+                "archive_id": str(prepared.archive_id),
+                "name": "Herbstturnier",
+                "date": "2026-11-28",
+                "registrations": 4,
+                "in_hall_since": None,
+            }
+        ]
+
+    monkeypatch.setattr(views, "fetchable", listing)
+    shown = client.post(page, {"url": "https://saison.example", "token": ""})
+    assert asked == {"url": "https://saison.example", "token": "started-with"}
+    assert str(prepared.archive_id) in shown.content.decode()
+
+    def fetching(*, url, token, archive_id):
+        asked.update(fetched=(url, token, archive_id))
+        publication = Publication.objects.create(tournament=prepared, url=url, token=token)
+        return Fetched(tournament=prepared, publication=publication, entries=4)
+
+    monkeypatch.setattr(views, "fetch_tournament", fetching)
+    done = client.post(page, {"archive_id": str(prepared.archive_id)})
+    assert done.status_code == 302
+    assert done["Location"] == reverse("tournaments:tournament_detail", args=[prepared.pk])
+    assert asked["fetched"] == ("https://saison.example", "started-with", str(prepared.archive_id))
