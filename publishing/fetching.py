@@ -150,9 +150,17 @@ def take_over(*, url: str, token: str, answer: dict[str, Any]) -> Fetched:
             % {"problem": message}
         ) from error
     tournament = outcome.tournament
-    # Written here from now on, like a tournament created here: no copy's marks.
+    # Written here from now on, like a tournament created here: no copy's marks; its
+    # revision past the one the server holds (fetched again after another laptop sent
+    # revisions), else the server would take this laptop's batches for older ones.
+    held = answer.get("revision")
+    held = held if isinstance(held, int) and held >= 0 else 0
     ArchiveItem.objects.filter(tournament=tournament).delete()
-    Tournament.objects.filter(pk=tournament.pk).update(archive_revision=None, archive_hash="")
+    Tournament.objects.filter(pk=tournament.pk).update(
+        archive_revision=None,
+        archive_hash="",
+        revision=max(tournament.revision, held + 1),
+    )
     tournament.refresh_from_db()
     publication, _created = Publication.objects.update_or_create(
         tournament=tournament,

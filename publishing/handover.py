@@ -135,6 +135,7 @@ class HandedOver:
     archive: dict[str, Any]
     state: str
     digests: dict[str, str]
+    revision: int = 0  # the revision the server holds (a laptop's batches must go past it)
     warning: str = ""  # fetched before: when and with which token
 
 
@@ -217,7 +218,13 @@ def hand_over(*, token: PublishToken, archive_id: Any) -> HandedOver:
     )
     PublishToken.objects.filter(pk=token.pk).update(last_used_at=now)
     bump_revision(tournament_id=tournament.pk)
-    return HandedOver(archive=archive, state=state, digests=digests, warning=warning)
+    return HandedOver(
+        archive=archive,
+        state=state,
+        digests=digests,
+        revision=tournament.archive_revision or 0,
+        warning=warning,
+    )
 
 
 def registrations_for_the_hall(

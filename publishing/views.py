@@ -203,6 +203,7 @@ def hall_fetch_endpoint(request, archive_id):
             "archive": handed.archive,
             "state": handed.state,
             "digests": handed.digests,
+            "revision": handed.revision,
             "warning": handed.warning,
         },
         json_dumps_params={"ensure_ascii": False},

@@ -278,12 +278,15 @@ def test_the_laptop_takes_it_over_and_sends_only_the_difference(client, prepared
     """The laptop's side (in this one database: the server's tournament is gone first, as
     if the answer had travelled to another machine)."""
     answer = post(client, fetch_path(prepared.archive_id), tokens[0]).json()
+    assert answer["revision"] == 0
+    answer["revision"] = 40  # as if another laptop had sent revision 40 before
     Tournament.objects.filter(pk=prepared.pk).delete()
     url = "http://127.0.0.1:9"
     fetched = take_over(url=url, token=tokens[0], answer=answer)
     here = fetched.tournament
     assert here.archive_id == prepared.archive_id and fetched.entries == 4
     assert here.archive_revision is None and here.archive_hash == ""  # like one created here
+    assert here.revision > 40  # its batches are newer than what the server holds
     assert Entry.objects.filter(tournament=here, team__name="Bräunlingen 1").count() == 2
     assert KeepApart.objects.filter(tournament=here).count() == 1
     publication = Publication.objects.get(tournament=here, url=url)
