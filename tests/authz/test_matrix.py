@@ -363,6 +363,29 @@ MATRIX: dict[str, Spec] = {
         lambda w: {}, frozenset(), token_refusal=frozenset({401, 405}), post_only=True
     ),
     "publishing:registry": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
+    "publishing:publish_changes": Spec(
+        lambda w: {}, frozenset(), token_refusal=frozenset({401, 405}), post_only=True
+    ),
+    "publishing:publish_state": Spec(
+        lambda w: {"archive_id": w.day.archive_id},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+    ),
+    # The way back: the season server's list, hand-over and registrations (a token's), and
+    # the venue laptop's page that fetches (any club's organiser).
+    "publishing:hall_list": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
+    "publishing:hall_fetch": Spec(
+        lambda w: {"archive_id": str(w.day.archive_id)},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+        post_only=True,
+    ),
+    "publishing:hall_registrations": Spec(
+        lambda w: {"archive_id": str(w.day.archive_id)},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+    ),
+    "publishing:fetch_from_server": Spec(lambda w: {}, CLUB_ORGANISERS),
     "publishing:club_tokens": Spec(
         lambda w: {"pk": w.club_a.pk}, MANAGE, post=lambda w, p: {"label": "Laptop"}, changes=True
     ),
