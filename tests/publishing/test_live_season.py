@@ -123,6 +123,7 @@ def set_up(tmp_path_factory):
     """Migrating both sides and collecting the static files takes most of a minute: done
     once for the module. The season server's database (clubs, season, tokens) and an empty,
     migrated venue data folder, for each test to copy."""
+    _skip_unless_this_pass()  # before the minute this takes
     folder = tmp_path_factory.mktemp("set-up")
     season = Season(folder)
     seeded = season.run("setup", SEASON)
@@ -376,11 +377,15 @@ def test_the_way_back_a_tournament_set_up_on_the_server_is_run_in_the_hall(tmp_p
     assert "Traceback" not in season.logs(), season.logs()[-3000:]
 
 
-@pytest.fixture(autouse=True)
-def _posix_only():
+def _skip_unless_this_pass() -> None:
     if os.name != "posix":
         pytest.skip("gunicorn and SIGKILL: POSIX only")
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
         # Both sides run on SQLite files of their own, whatever the test database is: the
         # SQLite pass runs it; test_venue_to_season_server runs the PostgreSQL server.
         pytest.skip("runs in the SQLite pass (it uses no test database)")
+
+
+@pytest.fixture(autouse=True)
+def _posix_only():
+    _skip_unless_this_pass()
