@@ -57,6 +57,7 @@ bench: install
 	$(BIN)/python bench/bench_spectators.py
 	$(BIN)/python bench/bench_entry.py
 	$(BIN)/python bench/bench_five_seasons.py
+	$(BIN)/python bench/bench_publish.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build dist

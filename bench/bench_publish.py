@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import os
 import random
 import secrets
@@ -38,7 +39,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from _support import ROOT, build_tournament, setup_django, venue_folder
+from _support import ROOT, setup_django, venue_folder
 
 from tests.servers import Phone, clean_env, start_venue, stored
 
@@ -202,17 +203,60 @@ class SeasonServer:
         self.process.wait(timeout=30)
 
 
+def build(*, players: int, rounds_played: int):
+    """A tournament of ``players`` (tables of 4, swm) with ``rounds_played`` rounds of 24 deals
+    stored a round at a time (``results.enter_round_deals``, the demo of any size's way)."""
+    from clubs.models import Club, Player
+    from tournaments import demo
+    from tournaments.seating import sitting_out_position
+    from tournaments.services import checkin, draws, registration, results, setup
+
+    club, _ = Club.objects.get_or_create(name=CLUB[0], short_name=CLUB[1], town=CLUB[2])
+    tournament = setup.create_tournament(
+        name="Live", host_club=club, date=datetime.date(2026, 12, 5), rules_slug="swm",
+        rounds=rounds_played + 1, deals_per_round=24,
+    )  # fmt: skip
+    Player.objects.bulk_create(
+        Player(first_name=f"Vorname{i}", last_name=f"Nachname{i}") for i in range(players)
+    )
+    field = list(Player.objects.order_by("-pk")[:players])
+    registration.register_players(tournament=tournament, players=field)
+    for entry in tournament.entries.all():
+        checkin.set_checked_in(entry=entry, checked_in=True)
+    rules = results.rule_source_of(tournament)
+    rng = random.Random(1)
+    for number in range(1, rounds_played + 1):
+        round_ = draws.draw_next_round(
+            tournament=tournament, number=number, seed=number, while_previous_open=True
+        )
+        deals = {}
+        for table in round_.tables.all():
+            size = table.seats.count()
+            deals[table.number] = [
+                demo.plausible_deal(
+                    rng,
+                    rules=rules,
+                    active_seats=[
+                        s
+                        for s in range(size)
+                        if s != sitting_out_position(rules=rules, table_size=size, deal_number=d)
+                    ],
+                )
+                for d in range(1, 25)
+            ]
+        results.enter_round_deals(round=round_, deals=deals)
+    return tournament
+
+
 def laptop(*, players: int, rounds_played: int, open_round: bool) -> tuple[Path, dict]:
-    """A venue data folder with a tournament built in this process (then Django is set up on
-    it: one laptop per bench run that builds; the big one is built by a child process)."""
+    """A venue data folder with a tournament built in this process (Django is set up on it:
+    one laptop per process; the big one is built by a child process)."""
     folder = venue_folder()
     setup_django(f"sqlite:///{folder / 'db.sqlite3'}")
     from tournaments.models import Table
     from tournaments.services import draws
 
-    tournament = build_tournament(
-        players=players, rounds_played=rounds_played, rounds=rounds_played + 1, name="Live"
-    )
+    tournament = build(players=players, rounds_played=rounds_played)
     tables = []
     if open_round:
         round_ = draws.draw_next_round(
@@ -238,8 +282,20 @@ def main() -> int:
     parser.add_argument("--skip-big", action="store_true")
     args = parser.parse_args()
     print(f"bench_publish (load {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores)")
+    for port in (SERVER_PORT, RELAY_PORT):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                print(f"port {port} is in use (a bench left running?): stop it first")
+                return 1
     scratch = Path(venue_folder()).parent
     server = SeasonServer(scratch)
+    try:
+        return run(args, scratch, server)
+    finally:
+        server.stop()
+
+
+def run(args, scratch: Path, server: SeasonServer) -> int:
     relay = Relay(RELAY_PORT, SERVER_PORT)
     started = time.perf_counter()
     folder, built = laptop(players=160, rounds_played=2, open_round=True)
@@ -344,7 +400,6 @@ def main() -> int:
             )
         finally:
             venue2.stop()
-    server.stop()
     return 0
 
 

@@ -48,6 +48,7 @@ class Applied:
     state: str
     upserts: int = 0
     deletes: int = 0
+    notes: tuple[str, ...] = ()  # what the organiser should know (shown on the laptop)
 
 
 def _lost_track(tournament: Tournament | None) -> Refused:
@@ -133,6 +134,7 @@ def receive_changes(*, token: PublishToken, raw: bytes) -> Applied:
         state=outcome.state,
         upserts=len(batch.upserts),
         deletes=len(batch.deletes),
+        notes=outcome.notes,
     )
 
 

@@ -68,6 +68,9 @@ class Publication(models.Model):
     # The server refused this revision for a reason sending again cannot mend (shown to the
     # organiser); tried again once the tournament changes, or when the organiser asks.
     refused_revision = models.PositiveIntegerField(_("revision refused"), null=True, blank=True)
+    # What the server said the organiser should know (no season holds the date, a club it
+    # does not know), shown on the tournament's page here.
+    server_notes = models.JSONField(_("notes from the server"), default=list, blank=True)
     failures = models.PositiveIntegerField(_("failed attempts"), default=0)
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True)

@@ -86,9 +86,12 @@ def next_batch(*, publication: Publication) -> Batch:
     )
 
 
-def acknowledge(*, batch: Batch) -> None:
-    """The server applied ``batch`` (or already held its state): the position moves on."""
+def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
+    """The server applied ``batch`` (or already held its state): the position moves on.
+    ``notes``: what the server said the organiser should know (None: it said nothing new)."""
+    said = {} if notes is None else {"server_notes": [str(note)[:500] for note in notes][:20]}
     Publication.objects.filter(pk=batch.publication_id).update(
+        **said,
         sent_revision=batch.revision,
         sent_hash=batch.state,
         sent_digests=batch.digests,

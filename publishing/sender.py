@@ -19,7 +19,7 @@ import time
 from django.db import close_old_connections
 
 from publishing import fetching, outbox
-from publishing.client import PublishError, request
+from publishing.client import TIMEOUT_SECONDS, PublishError, request
 from publishing.models import Publication
 from publishing.services import follow
 from tournaments.models import Tournament
@@ -61,8 +61,14 @@ def send(*, publication: Publication) -> str:
             outbox.acknowledge(batch=batch)
             return "unchanged"
         try:
+            # A snapshot of thousands of deals takes the server a while to check and write.
+            timeout = TIMEOUT_SECONDS + len(batch.body["upserts"]) / 200
             answer = request(
-                publication.url, token=publication.token, path=CHANGES_PATH, payload=batch.body
+                publication.url,
+                token=publication.token,
+                path=CHANGES_PATH,
+                payload=batch.body,
+                timeout=timeout,
             )
         except PublishError as error:
             if error.code == "lost_track":
@@ -78,7 +84,8 @@ def send(*, publication: Publication) -> str:
         if answer.get("state") != batch.state:
             outbox.server_holds(publication=publication, answer=answer)
             continue
-        outbox.acknowledge(batch=batch)
+        notes = answer.get("notes") if answer.get("status") != "unchanged" else None
+        outbox.acknowledge(batch=batch, notes=notes if isinstance(notes, list) else None)
         return "sent"
     error = PublishError("the season server's state keeps moving; trying again")
     outbox.failed(publication=publication, message=error.message)

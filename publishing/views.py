@@ -132,6 +132,7 @@ def _changes_answer(applied) -> dict:
         "tournament": applied.tournament.pk,
         "revision": applied.tournament.archive_revision,
         "state": applied.state,
+        "notes": list(applied.notes),
     }
 
 

@@ -171,15 +171,14 @@ def raeuber_points_possible(
     them, for some way of sharing the ``deal_tricks`` tricks.
 
     The blind counts to nobody (REFERENCE §3), or whole to one player: the rule book's printed
-    swm example (30, 20, 15, 14: all 79 points) counts it, so that is not refused either."""
+    swm example (30, 20, 15, 14: all 79 points) counts it, so that is not refused either.
+
+    A player's tricks outside 0..``deal_tricks`` end no deal (False); a pack too small for the
+    deal's tricks is a ``ValueError``. Fast: what the pack allows is worked out once per pack
+    and table (``_RaeuberTables``); ``tests/scoring/test_scoring_raeuber_oracle.py`` compares
+    every answer with the plain search it replaced."""
     return _raeuber_possible(
-        tuple(pack),
-        tuple(points),
-        None if tricks is None else tuple(tricks),
-        active,
-        deal_tricks,
-        method,
-        leftover_deduction,
+        tuple(pack), points, tricks, active, deal_tricks, method, leftover_deduction
     )
 
 
@@ -199,52 +198,156 @@ def raeuber_seat_range(
     return pile_points_range(pack, range(cards, cards + blind + 1), method, leftover_deduction)
 
 
-@lru_cache(maxsize=4096)
 def _raeuber_possible(
     pack: tuple[int, ...],
-    points: tuple[int, ...],
-    tricks: tuple[int, ...] | None,
+    points: Sequence[int],
+    tricks: Sequence[int] | None,
     active: int,
     deal_tricks: int,
     method: CountingMethod,
     leftover_deduction: int,
 ) -> bool:
-    lows, highs, deductions, fewest, most = _pack_tables(pack, method, leftover_deduction)
-    blind = len(pack) - active * deal_tricks
-    # each player's possible piles: (tricks taken, with the blind, the pile's deduction)
-    options: list[list[tuple[int, bool, int]]] = []
-    for seat, value in enumerate(points):
-        takes = range(deal_tricks + 1) if tricks is None else (tricks[seat],)
-        fits = [
-            (taken, with_blind, deductions[cards])
-            for taken in takes
-            for with_blind in ((False, True) if taken else (False,))  # the blind goes with tricks
-            if lows[cards := active * taken + (blind if with_blind else 0)] <= value <= highs[cards]
-        ]
-        if not fits:
-            return False
-        options.append(fits)
-    # every trick taken once, the blind by one player or nobody: the deductions the piles can
-    # add up to, by (tricks so far, blind given)
-    reach: dict[tuple[int, bool], set[int]] = {(0, False): {0}}
-    for fits in options:
-        following: dict[tuple[int, bool], set[int]] = {}
-        for (taken_so_far, blind_given), sums in reach.items():
-            for taken, with_blind, deduction_ in fits:
-                if taken_so_far + taken > deal_tricks or (with_blind and blind_given):
-                    continue
-                key = (taken_so_far + taken, blind_given or with_blind)
-                following.setdefault(key, set()).update(total + deduction_ for total in sums)
-        reach = following
+    """Every player's points fit some pile (their tricks, perhaps with the blind), every trick
+    is taken once, the blind by one player or nobody, and the piles' face values add up to
+    what the cards they hold can have between them.
+
+    What a pile of a player can be depends on their points alone (or on their points and
+    tricks), so the players are sorted into a few kinds of pile (``_RaeuberTables.fits``);
+    the deductions a table of players can reach depend on the kinds only (``reach``,
+    remembered), and the points' sum picks the answer from them."""
+    tables = _raeuber_tables(pack, active, deal_tricks, method, leftover_deduction)
+    fits, per_trick = tables.fits, tables.per_trick
+    kinds: list[int] = []
+    if tricks is None:
+        for value in points:
+            kind = fits[value] if 0 <= value < len(fits) else 0
+            if not kind:
+                return False
+            kinds.append(kind)
+    else:
+        for value, taken in zip(points, tricks, strict=True):
+            if not (0 <= value < len(fits) and 0 <= taken <= deal_tricks):
+                return False
+            kind = fits[value] & per_trick[taken]
+            if not kind:
+                return False
+            kinds.append(kind)
+    kinds.sort()
+    reached = tables.reach(tuple(kinds))
     total_points = sum(points)
-    for (taken_so_far, blind_given), sums in reach.items():
-        if taken_so_far != deal_tricks:
-            continue
-        cards = active * deal_tricks + (blind if blind_given else 0)
-        # the piles' face values add up to those of the cards they hold
-        if any(fewest[cards] <= total_points + total <= most[cards] for total in sums):
+    # the piles' face values add up to those of the cards they hold: the deductions between
+    # fewest - points and most - points
+    for deductions, (fewest, most) in zip(reached, tables.face_bounds, strict=True):
+        low, high = max(0, fewest - total_points), most - total_points
+        if high >= low and deductions >> low & ((1 << (high - low + 1)) - 1):
             return True
     return False
+
+
+class _RaeuberTables:
+    """What a pack allows a Räuber of ``active`` players and ``deal_tricks`` tricks.
+
+    A pile is an option ``2 * tricks + with_blind``; a kind of pile is a bit mask of options.
+    The piles of players so far are one bit mask too: bit ``(2 * tricks + blind_given) * width
+    + deduction`` says that some piles take that many tricks, give the blind or not, and have
+    that sum of deductions; a player's pile shifts it by its tricks, blind and deduction."""
+
+    #: how many tables of kinds are remembered (then forgotten and started again)
+    REMEMBERED = 65536
+
+    def __init__(
+        self,
+        pack: tuple[int, ...],
+        active: int,
+        deal_tricks: int,
+        method: CountingMethod,
+        leftover_deduction: int,
+    ) -> None:
+        lows, highs, deductions, fewest, most = _pack_tables(pack, method, leftover_deduction)
+        blind = len(pack) - active * deal_tricks
+        if active < 1 or deal_tricks < 0 or blind < 0 or leftover_deduction < 0:
+            raise ValueError(f"{deal_tricks} tricks at {active} players from {len(pack)} cards")
+        self.deal_tricks = deal_tricks
+        #: more than the deductions of any piles can add up to (a pile without tricks has
+        #: none; the piles' full groups hold at most the pack's; a leftover group a pile)
+        self.width = width = deductions[len(pack)] + leftover_deduction * deal_tricks + 1
+        #: option -> (tricks, with the blind, its shift of the piles' bit mask)
+        self.options: dict[int, tuple[int, bool, int]] = {}
+        for taken in range(deal_tricks + 1):
+            for with_blind in (False, True) if taken else (False,):
+                cards = active * taken + (blind if with_blind else 0)
+                option = 2 * taken + with_blind
+                self.options[option] = (taken, with_blind, option * width + deductions[cards])
+        #: points -> the kind of pile that can count them (0: none)
+        self.fits: tuple[int, ...] = tuple(
+            sum(
+                1 << option
+                for option, (taken, with_blind, _) in self.options.items()
+                if lows[cards := active * taken + (blind if with_blind else 0)]
+                <= value
+                <= highs[cards]
+            )
+            for value in range(max(highs) + 1)
+        )
+        #: tricks -> the options with that many tricks
+        self.per_trick: tuple[int, ...] = tuple(
+            sum(1 << option for option in self.options if option // 2 == taken)
+            for taken in range(deal_tricks + 1)
+        )
+        #: without the blind and with it: the least and greatest face values of all tricks
+        self.face_bounds: tuple[tuple[int, int], ...] = tuple(
+            (fewest[cards], most[cards])
+            for cards in (active * deal_tricks, active * deal_tricks + blind)
+        )
+        slot = (1 << width) - 1
+        #: the bits of piles that have not given the blind, and of all piles
+        self.blind_kept = sum(slot << (2 * taken * width) for taken in range(deal_tricks + 1))
+        self.valid = (1 << (2 * (deal_tricks + 1) * width)) - 1
+        self._piles: dict[int, tuple[tuple[bool, int], ...]] = {}
+        self._reached: dict[tuple[int, ...], tuple[int, int]] = {}
+
+    def reach(self, kinds: tuple[int, ...]) -> tuple[int, int]:
+        """The deductions the players' piles can add up to (bit masks) when every trick is
+        taken, without the blind and with it given, for players of these ``kinds`` (in any
+        order; sorted, the same players are found again)."""
+        reached = self._reached.get(kinds)
+        if reached is None:
+            if len(self._reached) >= self.REMEMBERED:
+                self._reached.clear()
+            piles, blind_kept, valid = 1, self.blind_kept, self.valid
+            for kind in kinds:
+                following = 0
+                for with_blind, shift in self._piles_of(kind):
+                    following |= (piles & blind_kept if with_blind else piles) << shift
+                piles = following & valid
+            slot, width = (1 << self.width) - 1, self.width
+            reached = self._reached[kinds] = (
+                piles >> (2 * self.deal_tricks * width) & slot,
+                piles >> ((2 * self.deal_tricks + 1) * width) & slot,
+            )
+        return reached
+
+    def _piles_of(self, kind: int) -> tuple[tuple[bool, int], ...]:
+        """(with the blind, shift) of each pile of a ``kind``."""
+        piles = self._piles.get(kind)
+        if piles is None:
+            piles = self._piles[kind] = tuple(
+                (with_blind, shift)
+                for option, (_, with_blind, shift) in self.options.items()
+                if kind >> option & 1
+            )
+        return piles
+
+
+@lru_cache(maxsize=64)
+def _raeuber_tables(
+    pack: tuple[int, ...],
+    active: int,
+    deal_tricks: int,
+    method: CountingMethod,
+    leftover_deduction: int,
+) -> _RaeuberTables:
+    return _RaeuberTables(pack, active, deal_tricks, method, leftover_deduction)
 
 
 @lru_cache(maxsize=64)

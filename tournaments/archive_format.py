@@ -296,7 +296,7 @@ def _decode(raw: bytes | str | Any) -> Any:
 
 
 _MISSING = re.compile(r"Object missing required field `(?P<key>[^`]+)`(?: - at `(?P<at>.+)`)?$")
-_EXPECTED = re.compile(r"Expected `(?P<want>.+)`, got `(?P<got>.+)`(?: - at `(?P<at>.+)`)?$")
+_EXPECTED = re.compile(r"Expected `(?P<want>[^`]+)`, got `(?P<got>[^`]+)`(?: - at `(?P<at>.+)`)?$")
 
 
 def _validation_error(error: msgspec.ValidationError, where: str) -> ArchiveError:
@@ -439,12 +439,8 @@ def _twice(what: str) -> str:
     return _("%(what)s is given twice; nothing was imported.") % {"what": what}
 
 
-def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The archive cut into items by stable identity (see the module's text). An archive
-    that names one thing twice (a start number, a deal …) is an ArchiveError."""
-    items: dict[str, dict[str, Any]] = {
-        "tournament": {"archive_id": str(archive["archive_id"]), **archive["tournament"]}
-    }
+def _people_items(archive: Mapping[str, Any], items: dict[str, dict[str, Any]]) -> None:
+    """Clubs, entries with their players, teams, keep-apart pairs, draws by lot."""
     for club in archive.get("clubs") or []:
         _put(items, f"club:{club['short_name']}", dict(club), _twice(club["short_name"]))
     players = {player["key"]: player for player in archive.get("players") or []}
@@ -455,11 +451,10 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
                 _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
                 % {"key": entry["player"]}
             )
-        item = {**entry, "player": dict(player)}
         _put(
             items,
             f"entry:{entry['number']}",
-            item,
+            {**entry, "player": dict(player)},
             _twice(_("start number %(n)s") % {"n": entry["number"]}),
         )
     for team in archive.get("teams") or []:
@@ -469,6 +464,32 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         _put(items, key, dict(pair), _twice(key))
     for index, draw in enumerate(archive.get("lot_draws") or [], start=1):
         items[f"lot:{index}"] = dict(draw)
+
+
+def _table_items(number: int, table: Mapping[str, Any], items: dict[str, dict[str, Any]]) -> None:
+    """A table of round ``number`` (seats, substitutions) and its deals (with history)."""
+    fields = {k: v for k, v in table.items() if k != "deals"}
+    # Thousands of tables and deals: the message is made only for a duplicate.
+    key = table_key(number, table["number"])
+    if key in items:
+        raise ArchiveError(
+            _twice(
+                _("round %(round)s, table %(table)s") % {"round": number, "table": table["number"]}
+            )
+        )
+    items[key] = {"round": number, **fields}
+    for deal in table["deals"]:
+        key = deal_key(number, table["number"], deal["number"])
+        if key in items:
+            raise ArchiveError(
+                _("Round %(round)s, table %(table)s: deal %(deal)s twice; nothing was imported.")
+                % {"round": number, "table": table["number"], "deal": deal["number"]}
+            )
+        items[key] = {"round": number, "table": table["number"], **deal}
+
+
+def _round_items(archive: Mapping[str, Any], items: dict[str, dict[str, Any]]) -> None:
+    """Rounds with their history, their tables and deals."""
     history: dict[Any, list] = {}
     for change in archive.get("round_history") or []:
         history.setdefault(change["round"], []).append(dict(change))
@@ -483,32 +504,22 @@ def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             _twice(_("round %(round)s") % {"round": number}),
         )
         for table in round_["tables"]:
-            fields = {k: v for k, v in table.items() if k != "deals"}
-            _put(
-                items,
-                table_key(number, table["number"]),
-                {"round": number, **fields},
-                _twice(
-                    _("round %(round)s, table %(table)s")
-                    % {"round": number, "table": table["number"]}
-                ),
-            )
-            for deal in table["deals"]:
-                _put(
-                    items,
-                    deal_key(number, table["number"], deal["number"]),
-                    {"round": number, "table": table["number"], **deal},
-                    _(
-                        "Round %(round)s, table %(table)s: deal %(deal)s twice; nothing was "
-                        "imported."
-                    )
-                    % {"round": number, "table": table["number"], "deal": deal["number"]},
-                )
+            _table_items(number, table, items)
     if history:
         raise ArchiveError(
             _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
             % {"key": _("round %(round)s") % {"round": next(iter(history))}}
         )
+
+
+def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The archive cut into items by stable identity (see the module's text). An archive
+    that names one thing twice (a start number, a deal …) is an ArchiveError."""
+    items: dict[str, dict[str, Any]] = {
+        "tournament": {"archive_id": str(archive["archive_id"]), **archive["tournament"]}
+    }
+    _people_items(archive, items)
+    _round_items(archive, items)
     return items
 
 

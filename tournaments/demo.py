@@ -190,12 +190,34 @@ def plausible_deal(
         ):
             points[seat] = share
         return {"contract": contract, "declarer": active_seats[0], "points": points}
-    win_at = rules.counting.win_at
-    if rng.random() < 0.6:
-        points = rng.randint(win_at, min(total, win_at + 25))
-    else:
-        points = rng.randint(max(0, win_at - 22), win_at - 1)
+    won = rng.random() < 0.6
+    points = declarer_points(rng, rules, len(active_seats), won=won)
+    if points is None:  # a pack these bounds do not know: a believable count
+        win_at = rules.counting.win_at
+        if won:
+            points = rng.randint(win_at, min(total, win_at + 25))
+        else:
+            points = rng.randint(max(0, win_at - 22), win_at - 1)
     return {"contract": contract, "declarer": declarer, "declarer_points": points}
+
+
+def declarer_points(rng: random.Random, rules: RuleSource, active: int, *, won: bool) -> int | None:
+    """A declarer's card points dealt from a shuffled pack: the blind (where it counts to the
+    declarer) and the cards of the tricks they took, dealt again until the game is ``won`` or
+    lost. None where the table's pack is not known (a club counting to another total)."""
+    table = next(t for t in rules.tables.values() if t.active == active)
+    counting = rules.counting
+    pack = pack_for(table.entered_total, counting.method, counting.leftover_deduction)
+    if pack is None or table.tricks is None or len(pack) < active * table.tricks:
+        return None
+    cards = list(pack)
+    blind = len(pack) - active * table.tricks if counting.blind_to_declarer else 0
+    while True:
+        rng.shuffle(cards)
+        pile = cards[: blind + active * rng.randint(1, table.tricks)]
+        points = count_card_points(pile, counting.method, counting.leftover_deduction)
+        if (points >= counting.win_at) == won:
+            return points
 
 
 # --- the season's other tournaments, at other host clubs, with teams ---------------------
@@ -297,3 +319,167 @@ def _demo_teams(tournament, entries, teams_service) -> None:
             name=DEMO_TEAM_NAMES[index % len(DEMO_TEAM_NAMES)],
             members=entries[index * 4 : index * 4 + 4],
         )
+
+
+# --- a demo of any size: one more finished tournament, for trials and benchmarks ----------
+
+SIZED_MAX_PLAYERS = 400
+SIZED_MAX_ROUNDS = 10
+SIZED_DEALS_PER_ROUND = 24
+SIZED_TABLE_SIZES = frozenset({4})  # the championship's tables (swm is played at four)
+SIZED_CLUBS = [DEMO_CLUB, *DEMO_HOST_CLUBS, GUEST_CLUB]
+
+
+def sized_demo_name(players: int, rounds: int) -> str:
+    return f"Demoturnier: {players} Spieler, {rounds} Runden"
+
+
+def sized_demo_problem(players: int, rounds: int) -> str:
+    """Why a demo tournament of ``players`` and ``rounds`` cannot be built ("" when it can)."""
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    from tournaments import draw as seat_draw
+
+    if not 1 <= players <= SIZED_MAX_PLAYERS:
+        return _("The demo tournament has 1 to %(most)s players, not %(players)s.") % {
+            "most": SIZED_MAX_PLAYERS,
+            "players": players,
+        }
+    if not 1 <= rounds <= SIZED_MAX_ROUNDS:
+        return _("The demo tournament has 1 to %(most)s rounds, not %(rounds)s.") % {
+            "most": SIZED_MAX_ROUNDS,
+            "rounds": rounds,
+        }
+    try:
+        seat_draw.plan_table_sizes(
+            players=players, allowed_sizes=SIZED_TABLE_SIZES, preferred_size=4
+        )
+    except seat_draw.DrawError:
+        return ngettext(
+            "%(count)s player cannot be seated at tables of %(sizes)s.",
+            "%(count)s players cannot be seated at tables of %(sizes)s.",
+            players,
+        ) % {"count": players, "sizes": ", ".join(str(s) for s in sorted(SIZED_TABLE_SIZES))}
+    return ""
+
+
+def sized_demo_players(count: int) -> list[dict]:
+    """``count`` distinct players: the 40 of the demo first, then more names made of the same
+    first and last names (every third a woman, every seventh a youth)."""
+    players = demo_players()[:count]
+    taken = {(p["first_name"], p["last_name"]) for p in players}
+    index = len(players)
+    while len(players) < count:
+        is_woman = index % 3 == 0
+        first_names = FIRST_NAMES_WOMEN if is_woman else FIRST_NAMES_MEN
+        last = LAST_NAMES[index % len(LAST_NAMES)]
+        step = index // len(LAST_NAMES)
+        first = first_names[(index + step) % len(first_names)]
+        while (first, last) in taken:  # the first names of a last name, one after the other
+            step += 1
+            first = first_names[(index + step) % len(first_names)]
+        taken.add((first, last))
+        youth = index % 7 == 3
+        players.append(
+            {
+                "first_name": first,
+                "last_name": last,
+                "birth_year": 2009 + index % 5 if youth else 1945 + (index * 7) % 50,
+                "category": "youth" if youth else ("woman" if is_woman else "open"),
+            }
+        )
+        index += 1
+    return players
+
+
+def load_sized_demo(*, players: int, rounds: int, seed: int, season, host_club, organiser):
+    """One more finished tournament of ``players`` (registered, checked in, fees taken) and
+    ``rounds`` drawn by the app's draw, 24 deals a table each dealt from a shuffled pack
+    (:func:`plausible_deal`), scored by the engine and stored a round at a time
+    (``results.enter_round_deals``); every round closed and the tournament finished by
+    ``organiser``. Players the registry lacks are created, members of the demo's clubs in
+    turn. Deterministic for a ``seed``. Returns the tournament and whether it was built now
+    (False: one of that size exists already and is left alone). Raises ValueError with
+    :func:`sized_demo_problem`'s message."""
+    import datetime as dt
+
+    from clubs.models import Club, Membership, Player
+    from tournaments.models import Round, Tournament
+    from tournaments.seating import sitting_out_position
+    from tournaments.services import checkin, draws, finish, registration, results, setup
+
+    problem = sized_demo_problem(players, rounds)
+    if problem:
+        raise ValueError(problem)
+    name = sized_demo_name(players, rounds)
+    existing = Tournament.objects.filter(name=name, host_club=host_club).first()
+    if existing is not None:
+        return existing, False
+
+    wanted = sized_demo_players(players)
+    pairs = [(w["first_name"], w["last_name"]) for w in wanted]
+
+    def registry() -> dict[tuple[str, str], Player]:
+        candidates = Player.objects.filter(
+            first_name__in={first for first, _ in pairs}, last_name__in={last for _, last in pairs}
+        ).order_by("-pk")  # two records of one name: the first made
+        return {(p.first_name, p.last_name): p for p in candidates}
+
+    found = registry()
+    missing = [pair for pair in pairs if pair not in found]
+    if missing:
+        Player.objects.bulk_create(
+            [Player(**w) for w in wanted if (w["first_name"], w["last_name"]) not in found]
+        )
+        found = registry()
+        clubs = [
+            Club.objects.get_or_create(short_name=data["short_name"], defaults=data)[0]
+            for data in SIZED_CLUBS
+        ]
+        Membership.objects.bulk_create(
+            [
+                Membership(player=found[pair], club=clubs[index % len(clubs)])
+                for index, pair in enumerate(missing)
+            ]
+        )
+    field = [found[pair] for pair in pairs]
+
+    tournament = setup.create_tournament(
+        name=name,
+        host_club=host_club,
+        season=season,
+        date=dt.date(2026, 12, 12),
+        venue="Stadthalle Bräunlingen",
+        rules_slug="swm",
+        rounds=rounds,
+        deals_per_round=SIZED_DEALS_PER_ROUND,
+        table_sizes=SIZED_TABLE_SIZES,
+        user=organiser,
+    )
+    registration.register_players(tournament=tournament, players=field, user=organiser)
+    for entry in tournament.entries.order_by("number"):
+        if entry.plays_free:
+            checkin.set_checked_in(entry=entry, checked_in=True, user=organiser)
+        else:
+            checkin.check_in_and_pay(entry=entry, user=organiser)
+    rng = random.Random(seed)
+    rules = results.rule_source_of(tournament)
+    for number in range(1, rounds + 1):
+        round_ = draws.draw_next_round(
+            tournament=tournament, number=number, seed=seed + number, user=organiser
+        )
+        sizes: dict[int, int] = {}
+        for table_number, _position in round_.seats.values_list("table__number", "position"):
+            sizes[table_number] = sizes.get(table_number, 0) + 1
+        deals = {}
+        for table_number, size in sorted(sizes.items()):
+            deals[table_number] = []
+            for deal_number in range(1, SIZED_DEALS_PER_ROUND + 1):
+                out = sitting_out_position(rules=rules, table_size=size, deal_number=deal_number)
+                active = [seat for seat in range(size) if seat != out]
+                deals[table_number].append(plausible_deal(rng, rules=rules, active_seats=active))
+        results.enter_round_deals(round=round_, deals=deals, user=organiser)
+        results.set_round_state(round=round_, state=Round.State.CLOSED, user=organiser)
+    finish.finish_tournament(tournament=tournament, user=organiser)
+    return tournament, True

@@ -277,3 +277,26 @@ def test_a_climbing_import_would_be_caught():
     rank = {name: index for index, name in enumerate(LAYER_NAMES)}
     assert rank[layer_of("tournaments.views.entry")] > rank[layer_of("tournaments.models")]
     assert AREA_RANK[area_of("tournaments.models")] > AREA_RANK[area_of("clubs.models")]
+
+
+# An archive's walk (docs/ARCHITECTURE.md, "Archives, item by item"): each step may call the
+# ones before it, never a later one.
+ARCHIVE_WALK = [
+    "tournaments.archive_format",  # parse
+    "tournaments.selectors.archive",  # read
+    "tournaments.services.archive_plan",  # plan
+    "tournaments.services.archive_write",  # write
+]
+
+
+def test_the_archive_walk_goes_one_way(graph):
+    backwards = [
+        f"{module} imports {later}"
+        for index, module in enumerate(ARCHIVE_WALK)
+        for later in ARCHIVE_WALK[index + 1 :]
+        if graph.chain_exists(importer=module, imported=later)
+    ]
+    assert not backwards, "\n".join(backwards)
+    assert graph.chain_exists(
+        importer="tournaments.services.archive_write", imported="tournaments.archive_format"
+    )

@@ -219,22 +219,27 @@ def _username(user) -> str:
 
 
 def _deal_histories(tournament: Tournament) -> dict[int, list[dict[str, Any]]]:
-    """Every deal's history rows, by deal (1 query)."""
+    """Every deal's history rows, by deal (1 query; plain rows, no model instances: a big
+    tournament has thousands)."""
     history_of: dict[int, list[dict[str, Any]]] = {}
-    for change in (
+    rows = (
         DealChange.objects.filter(deal__table__round__tournament=tournament)
-        .select_related("changed_by")
         .order_by("changed_at", "pk")
-    ):
-        history_of.setdefault(change.deal_id, []).append(
+        .values_list(
+            "deal_id", "action", "changed_at", "changed_by__username", "actor", "reason",
+            "before", "after",
+        )
+    )  # fmt: skip
+    for deal_id, action, changed_at, username, actor, reason, before, after in rows:
+        history_of.setdefault(deal_id, []).append(
             {
-                "action": change.action,
-                "changed_at": _when(change.changed_at),
-                "changed_by": _username(change.changed_by),
-                "actor": change.actor,
-                "reason": change.reason,
-                "before": change.before,
-                "after": change.after,
+                "action": action,
+                "changed_at": _when(changed_at),
+                "changed_by": username or "",
+                "actor": actor,
+                "reason": reason,
+                "before": before,
+                "after": after,
             }
         )
     return history_of
@@ -394,6 +399,12 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
     member number are given only where ``user`` may see them
     (``clubs.permissions.registry_player_ids``: a guest of another club travels with name,
     category and club); ``user=None`` (the command line) gives them all."""
+    archive = _document(tournament, user)
+    archive["content_hash"] = archive_hash(archive)
+    return archive
+
+
+def _document(tournament: Tournament, user: Any) -> dict[str, Any]:
     tournament = Tournament.objects.select_related("host_club", "season").get(pk=tournament.pk)
     people = _people(tournament, user)
     number_of = people.number_of
@@ -413,10 +424,9 @@ def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str,
         "round_history": _round_history(tournament),
         "lot_draws": _lot_draws(tournament, number_of),
     }
-    archive["content_hash"] = archive_hash(archive)
     return archive
 
 
 def tournament_items(*, tournament: Tournament, user: Any = None) -> dict[str, dict[str, Any]]:
     """The tournament's archive cut into items (``archive_format.archive_items``)."""
-    return archive_items(tournament_archive(tournament=tournament, user=user))
+    return archive_items(_document(tournament, user))

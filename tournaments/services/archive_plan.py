@@ -122,6 +122,7 @@ class ArchivePlan:
     digests: Mapping[str, str] = field(default_factory=dict)  # digests after applying
     backfill: bool = False  # a copy from before the items: store every digest
     data: Mapping[str, Any] | None = None  # the archive, when one was planned
+    season_note: str = ""  # why it joins no season (several or none hold its date)
 
     @property
     def name(self) -> str:
@@ -217,18 +218,25 @@ def _uuid(value: Any) -> uuid.UUID | None:
 # Clubs.
 
 
-class _Clubs:
+class ArchiveClubs:
     """The archive's clubs here: by registry id, by short name or name (or a remembered
     spelling), else an unknown club that someone maps or creates (never silently)."""
 
     def __init__(
         self, clubs: Mapping[str, Mapping[str, Any]], choices: Mapping[str, ClubChoice] | None
     ) -> None:
-        self.names = ClubNames(allowed_ids=None, choices=dict(choices or {}))
-        self.by_uuid = {club.uuid: club for club in self.names.clubs}
+        self.choices = dict(choices or {})
+        self._names: ClubNames | None = None  # read on the first lookup (2 queries)
         self.data = clubs
         self.found: dict[str, Club | None] = {}
         self.key_of: dict[str, str] = {}  # short name -> the unknown club's key
+
+    @property
+    def names(self) -> ClubNames:
+        if self._names is None:
+            self._names = ClubNames(allowed_ids=None, choices=self.choices)
+            self.by_uuid = {club.uuid: club for club in self._names.clubs}
+        return self._names
 
     def club(self, short_name: str | None) -> Club | None:
         if not short_name:
@@ -239,9 +247,10 @@ class _Clubs:
 
     def _find(self, short_name: str) -> Club | None:
         data = self.data.get(short_name, {"name": short_name, "short_name": short_name})
+        names = self.names
         club = self.by_uuid.get(_uuid(data.get("uuid")))
         if club is None:
-            club = self.names.by_key.get(club_key(short_name))
+            club = names.by_key.get(club_key(short_name))
         if club is not None:
             return club
         row = PlanRow(line=0, status=NEW)
@@ -258,7 +267,7 @@ class _Clubs:
 
     @property
     def unknown(self) -> list[UnknownClub]:
-        return list(self.names.unknown.values())
+        return list(self._names.unknown.values()) if self._names is not None else []
 
 
 # Players.
@@ -274,7 +283,9 @@ class _Known:
     earlier: dict[int, Player]  # start number -> the player of the copy's entry
 
 
-def _known_players(rows: list[ArchivePlayer], clubs: _Clubs, existing: Tournament | None) -> _Known:
+def _known_players(
+    rows: list[ArchivePlayer], clubs: ArchiveClubs, existing: Tournament | None
+) -> _Known:
     ids = {u for u in (_uuid(row.data.get("uuid")) for row in rows) if u is not None}
     by_key: dict[str, list[Player]] = {}
     keys = {player_key(row.first_name, row.last_name) for row in rows}
@@ -363,7 +374,7 @@ def _namesakes(
 
 def _plan_player(
     row: ArchivePlayer,
-    clubs: _Clubs,
+    clubs: ArchiveClubs,
     known: _Known,
     *,
     choices: Mapping[str, Any],
@@ -396,7 +407,7 @@ def _archive_player(entry: Mapping[str, Any]) -> ArchivePlayer:
 
 def _plan_players(
     entries: Iterable[Mapping[str, Any]],
-    clubs: _Clubs,
+    clubs: ArchiveClubs,
     *,
     existing: Tournament | None,
     choices: Mapping[str, Any],
@@ -571,21 +582,41 @@ def stored_items(tournament: Tournament, kinds: tuple[str, ...]) -> dict[str, di
 
 def _season(
     season: Season | None, existing: Tournament | None, settings: Mapping[str, Any]
-) -> Season | None:
-    """The season it joins: the one given, else the copy's, else the archive's by name."""
+) -> tuple[Season | None, str]:
+    """The season it joins, and a note where none could be chosen: the one given, else the
+    copy's (the organiser may have chosen it here), else the archive's by name, else the one
+    season whose dates hold the tournament's date. Several or none: no season, and the note
+    says so (the organiser picks once, on the tournament's page)."""
     if season is None and existing is not None:
         season = existing.season
     if season is None and settings.get("season"):
         season = Season.objects.filter(name=settings["season"].get("name", "")).first()
-    return season
+    if season is not None:
+        return season, ""
+    try:
+        day = dt.date.fromisoformat(str(settings.get("date", "")))
+    except ValueError:
+        return None, ""
+    holding = list(Season.objects.filter(starts_on__lte=day, ends_on__gte=day).order_by("name"))
+    if len(holding) == 1:
+        return holding[0], ""
+    if holding:
+        return None, _(
+            "Several seasons hold %(date)s (%(seasons)s): choose the tournament's season on its "
+            "page on the season server."
+        ) % {"date": day.strftime("%d.%m.%Y"), "seasons": ", ".join(s.name for s in holding)}
+    return None, _(
+        "No season on the season server holds %(date)s: the tournament counts for no season "
+        "until one is chosen on its page there."
+    ) % {"date": day.strftime("%d.%m.%Y")}
 
 
 def _action_for_archive(existing: Tournament | None, data, content_hash: str, revision: int):
     if existing is None:
         return NEW_TOURNAMENT
-    if existing.archive_hash and existing.archive_hash in (
-        content_hash,
-        legacy_archive_hash(data),
+    if existing.archive_hash and (
+        existing.archive_hash == content_hash
+        or existing.archive_hash == legacy_archive_hash(data)  # stored before the items
     ):
         return UNCHANGED
     if existing.archive_revision is None and not existing.archive_hash:
@@ -653,8 +684,11 @@ def _finish(
         if applicable
         else 0
     )
-    clubs = _Clubs(diff.clubs, club_choices)
-    host = clubs.club(diff.settings.get("host_club"))
+    clubs = ArchiveClubs(diff.clubs, club_choices)
+    if diff.existing is not None and "tournament" not in diff.upserts:
+        host = diff.existing.host_club  # unchanged settings: the copy's host
+    else:
+        host = clubs.club(diff.settings.get("host_club"))
     entries = [item for key, item in diff.upserts.items() if kind_of(key) == "entry"]
     players = (
         _plan_players(
@@ -670,6 +704,7 @@ def _finish(
     for key, item in diff.upserts.items():  # teams' clubs are looked up too
         if kind_of(key) == "team":
             clubs.club(item.get("club"))
+    chosen_season, season_note = _season(season, diff.existing, diff.settings)
     return ArchivePlan(
         archive_id=diff.archive_id,
         content_hash=state_digest(diff.digests),
@@ -677,7 +712,8 @@ def _finish(
         action=diff.action,
         existing=diff.existing,
         settings=diff.settings,
-        season=_season(season, diff.existing, diff.settings),
+        season=chosen_season,
+        season_note=season_note,
         deals=deals,
         unknown_clubs=clubs.unknown,
         players=players,
@@ -771,7 +807,11 @@ def plan_batch(
     state here is ``stale`` (the sender sends a snapshot). The state digest after applying
     must be the batch's ``state``, else an ArchiveError (nothing written)."""
     archive_id = _archive_id(batch.archive_id)
-    existing = Tournament.objects.filter(archive_id=archive_id).select_related("season").first()
+    existing = (
+        Tournament.objects.filter(archive_id=archive_id)
+        .select_related("season", "host_club")
+        .first()
+    )
     stored, backfill = stored_digests(existing) if existing is not None else ({}, False)
     current = state_digest(stored) if existing is not None else ""
     incoming = item_digests(batch.upserts)

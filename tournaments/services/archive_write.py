@@ -60,8 +60,8 @@ from tournaments.services import changelog
 from tournaments.services.archive_plan import (
     NEW_TOURNAMENT,
     UNCHANGED,
+    ArchiveClubs,
     ArchivePlan,
-    _Clubs,
     change_words,
     plan_archive,
     plan_batch,
@@ -102,6 +102,7 @@ class ImportOutcome:
     deals: int = 0  # deals scored again
     changes: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # by kind
     state: str = ""  # the state digest here now
+    notes: tuple[str, ...] = ()  # what the organiser should know (no season, clubs left out)
 
 
 def tournament_state(*, tournament: Tournament) -> str:
@@ -175,7 +176,7 @@ def _clubs_here(
         Plan(rows=rows, columns=(), unknown_columns=(), unknown_clubs=plan.unknown_clubs),
         user=user,
     )
-    clubs = _Clubs(plan.clubs, None)
+    clubs = ArchiveClubs(plan.clubs, None)
     found = {short_name: clubs.club(short_name) for short_name in plan.clubs}
     for unknown in plan.unknown_clubs:  # "no club": its players enter without a club
         if unknown.choice is not None and unknown.choice.action == NO_CLUB:
@@ -654,8 +655,46 @@ def _keep_digests(
     )
 
 
-def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str) -> None:
+def plan_notes(plan: ArchivePlan) -> tuple[str, ...]:
+    """What the organiser should know of an applied plan, never dropped silently: the season
+    it could not join, the clubs this server does not know whose players came without one."""
+    notes = [plan.season_note] if plan.season_note else []
+    for unknown in plan.unknown_clubs:
+        if unknown.choice is not None and unknown.choice.action == NO_CLUB:
+            notes.append(
+                _(
+                    "The club “%(club)s” is unknown on this server: its players (%(count)s) "
+                    "were taken without a club; create or map the club here and publish again."
+                )
+                % {"club": unknown.name, "count": unknown.lines}
+            )
+    return tuple(notes)
+
+
+def _last_notes(tournament: Tournament) -> list[str]:
+    """The notes of the last apply (its log row keeps them with what changed)."""
+    rows = (
+        TournamentChange.objects.filter(
+            tournament=tournament,
+            action__in=(
+                TournamentChange.Action.ARCHIVE_IMPORTED,
+                TournamentChange.Action.ARCHIVE_REPLACED,
+            ),
+        )
+        .order_by("-pk")
+        .values_list("after", flat=True)[:50]
+    )
+    for after in rows:
+        if isinstance(after, dict) and "items" in after:
+            return list(after.get("notes") or [])
+    return []
+
+
+def _log(
+    tournament: Tournament, plan: ArchivePlan, changes, *, old_revision, user, actor: str
+) -> None:
     who = {"user": user, "actor": actor}
+    notes = plan_notes(plan)
     deals = changes.get("deal", {})
     ids = {
         "added": sorted(
@@ -665,6 +704,22 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         "removed": sorted(k[5:] for k in plan.deletes if kind_of(k) == "deal"),
     }
     after = {"revision": plan.revision, "content_hash": plan.content_hash, "items": changes}
+    if notes:
+        after["notes"] = list(notes)
+    action = (
+        TournamentChange.Action.ARCHIVE_IMPORTED
+        if plan.existing is None
+        else TournamentChange.Action.ARCHIVE_REPLACED
+    )
+    # Each note its own line of the log, where the organiser looks: when the tournament
+    # arrives, and again only when what causes notes (settings, players, clubs) was written
+    # and the notes differ from the last apply's.
+    causes = plan.existing is None or any(
+        kind_of(key) in ("tournament", "entry", "team", "club") for key in plan.upserts
+    )
+    if notes and causes and list(notes) != _last_notes(tournament):
+        for note in notes:
+            changelog.record(tournament_id=tournament.pk, action=action, subject=note, **who)
     if plan.existing is None:
         changelog.record(
             tournament_id=tournament.pk,
@@ -679,17 +734,18 @@ def _log(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor: str
         "revision %(old)s → %(new)s: %(added)s deals added, %(changed)s changed, "
         "%(removed)s removed"
     ) % {
-        "old": plan.existing.archive_revision,
+        "old": old_revision,
         "new": plan.revision,
         "added": deals.get("new", 0),
         "changed": deals.get("changed", 0),
         "removed": deals.get("removed", 0),
     }
+    subject = f"{subject}; {others}" if others else subject
     changelog.record(
         tournament_id=tournament.pk,
         action=TournamentChange.Action.ARCHIVE_REPLACED,
-        subject=f"{subject}; {others}" if others else subject,
-        before={"revision": plan.existing.archive_revision},
+        subject=subject,
+        before={"revision": old_revision},
         after={**after, **ids},
         **who,
     )
@@ -709,6 +765,7 @@ def _apply(
     actor: str,
     user,
 ) -> ImportOutcome:
+    old_revision = plan.existing.archive_revision if plan.existing is not None else None
     clubs, created_club_ids = (
         _clubs_here(plan, user=user) if _needs_clubs(plan, upserts) else ({}, frozenset())
     )
@@ -735,7 +792,7 @@ def _apply(
     )
     tournament.refresh_from_db()
     changes = plan.changes
-    _log(tournament, plan, changes, user=user, actor=actor)
+    _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)
     return ImportOutcome(
         tournament=tournament,
         created=plan.existing is None,
@@ -744,6 +801,7 @@ def _apply(
         deals=plan.deals,
         changes=changes,
         state=plan.content_hash,
+        notes=plan_notes(plan),
     )
 
 
@@ -761,8 +819,7 @@ def apply_items(
     if plan.existing is not None:
         Tournament.objects.select_for_update().filter(pk=plan.existing.pk).first()
     try:
-        with transaction.atomic():
-            return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
+        return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
     except KeyError as error:
         raise ArchiveError(
             _("The archive refers to %(key)s, which it does not contain; nothing was imported.")

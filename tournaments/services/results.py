@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,6 +31,7 @@ from tournaments.models import (
     DealChange,
     Round,
     RoundChange,
+    Seat,
     Table,
     Tournament,
     TournamentChange,
@@ -339,6 +341,112 @@ def enter_deal(
     )
     bump_revision(tournament_id=table.round.tournament_id)
     return deal
+
+
+@transaction.atomic
+def enter_round_deals(
+    *,
+    round: Round,
+    deals: Mapping[int, Sequence[Mapping[str, Any]]],
+    user: AbstractBaseUser | None = None,
+    actor: str = "",
+) -> int:
+    """Store a round's deals at once, as the desk would one by one (confirmed, each with its
+    "entered" history row): ``deals`` maps a table's number to the inputs of its deals 1, 2,
+    … Every deal is scored by the engine as :func:`enter_deal` scores it. For whole rounds
+    played elsewhere (the demo of any size): a few queries whatever the round's size, the
+    inserts in batches. Raises ResultError (a deal the engine refuses, a table that is not the round's, is
+    voided or has deals already, a locked round, too many deals); then nothing is written.
+    Returns how many deals were stored."""
+    locked = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    tournament = locked.tournament
+    check_round_unlocked(locked)
+    if tournament.entry_mode != Tournament.EntryMode.DEALS:
+        raise ResultError(_("This tournament records round totals only."))
+    tables = {
+        table.number: table for table in Table.objects.select_for_update().filter(round=locked)
+    }
+    sizes = dict(
+        Seat.objects.filter(round=locked)
+        .values("table_id")
+        .annotate(size=Count("pk"))
+        .values_list("table_id", "size")
+    )
+    for number, inputs in deals.items():
+        table = tables.get(number)
+        if table is None:
+            raise ResultError(
+                _("Round %(round)s has no table %(table)s.")
+                % {"round": locked.number, "table": number}
+            )
+        if table.voided:
+            raise ResultError(
+                _("This table's round was voided: %(reason)s") % {"reason": table.void_reason}
+            )
+        if len(inputs) > tournament.deals_per_round:
+            raise ResultError(
+                _("The deal number must be between 1 and %(limit)s.")
+                % {"limit": tournament.deals_per_round}
+            )
+    taken = Deal.objects.filter(table__round=locked, table__number__in=list(deals)).first()
+    if taken is not None:
+        raise DealConflict(
+            _("Deal %(number)s at table %(table)s has already been entered.")
+            % {"number": taken.number, "table": taken.table.number}
+        )
+    rules = rule_source_of(tournament)
+    last_round = tournament.last_round_raeuber and locked.number == tournament.rounds
+    new: list[Deal] = []
+    for number, inputs in sorted(deals.items()):
+        table = tables[number]
+        table.round, size = locked, sizes.get(table.pk, 0)
+        facts = TableFacts(table=table, rules=rules, table_size=size, last_round=last_round)
+        for deal_number, deal_inputs in enumerate(inputs, start=1):
+            try:
+                record, scores = compute_scores(facts=facts, number=deal_number, inputs=deal_inputs)
+            except ResultError as error:
+                raise ResultError(
+                    _("Table %(table)s, deal %(number)s: %(problem)s")
+                    % {"table": number, "number": deal_number, "problem": error.message},
+                    field=error.field,
+                ) from error
+            deal = Deal(
+                table=table,
+                number=deal_number,
+                dealer_position=dealer_position(deal_number=deal_number, table_size=size),
+                status=Deal.Status.CONFIRMED,
+                entered_via="desk",
+            )
+            _apply(deal, record, scores)
+            new.append(deal)
+    created = Deal.objects.bulk_create(new, batch_size=1000)
+    if any(deal.pk is None for deal in created):  # a database that returns no keys
+        keys = {
+            (table_id, number): pk
+            for table_id, number, pk in Deal.objects.filter(table__round=locked).values_list(
+                "table_id", "number", "pk"
+            )
+        }
+        for deal in created:
+            deal.pk = keys[(deal.table_id, deal.number)]
+    changed_by = user if user is not None and user.is_authenticated else None
+    DealChange.objects.bulk_create(
+        [
+            DealChange(
+                deal=deal,
+                action=DealChange.Action.CREATED,
+                after=_snapshot(deal),
+                changed_by=changed_by,
+                actor=actor,
+            )
+            for deal in created
+        ],
+        batch_size=1000,
+    )
+    if created and locked.state == Round.State.DRAWN:
+        Round.objects.filter(pk=locked.pk).update(state=Round.State.PLAYING)
+    bump_revision(tournament_id=tournament.pk)
+    return len(created)
 
 
 def _check_deals_table(table: Table) -> None:

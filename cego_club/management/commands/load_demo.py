@@ -1,17 +1,19 @@
 import datetime as dt
 import random
+import time
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clubs.demo import load_members_and_fees
 from clubs.models import Club, ClubRole, Membership, Player
 from seasons.models import Season
 from tournaments import demo
-from tournaments.models import Round, Tournament
+from tournaments.models import Deal, Round, Tournament
 from tournaments.seating import sitting_out_position
 from tournaments.services import checkin, draws, results, setup
 
@@ -39,7 +41,8 @@ class Command(BaseCommand):
     help = (
         "Load demo data: a club, a season, 40 players, a finished tournament with two rounds "
         "of 24 deals and an upcoming one with teams, and three finished tournaments with teams "
-        "at three other host clubs. Safe to run twice."
+        "at three other host clubs; with --players N --rounds R also a finished tournament of "
+        "that size. Safe to run twice."
     )
 
     def add_arguments(self, parser):
@@ -52,6 +55,26 @@ class Command(BaseCommand):
                 "own default 127.0.0.1:8000."
             ),
         )
+        parser.add_argument(
+            "--players",
+            type=int,
+            help=(
+                "Also build a finished tournament of this many players (a multiple of 4, at "
+                f"most {demo.SIZED_MAX_PLAYERS}), 24 deals a table a round, for trials and "
+                "benchmarks."
+            ),
+        )
+        parser.add_argument(
+            "--rounds",
+            type=int,
+            help=f"The rounds of that tournament (1 to {demo.SIZED_MAX_ROUNDS}; default 3).",
+        )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=demo.DEMO_SEED,
+            help="The seed of that tournament's draws and deals (the same seed, the same data).",
+        )
 
     @transaction.atomic
     def handle(self, *args, **options):
@@ -61,6 +84,18 @@ class Command(BaseCommand):
                 "debug mode only (make run), never on a real server's database. Nothing was "
                 "changed."
             )
+        sized_players, sized_rounds = options.get("players"), options.get("rounds")
+        if sized_players is None and sized_rounds is not None:
+            raise CommandError(
+                gettext(
+                    "--rounds is the number of rounds of --players: give both. Nothing was changed."
+                )
+            )
+        if sized_players is not None:
+            sized_rounds = 3 if sized_rounds is None else sized_rounds
+            problem = demo.sized_demo_problem(sized_players, sized_rounds)
+            if problem:
+                raise CommandError(f"{problem} {gettext('Nothing was changed.')}")
         club, _ = Club.objects.get_or_create(
             short_name=demo.DEMO_CLUB["short_name"], defaults=demo.DEMO_CLUB
         )
@@ -106,6 +141,8 @@ class Command(BaseCommand):
                 referees=[*upcoming.referees.all(), referee],
                 user=organiser,
             )
+        if sized_players is not None:
+            self._sized(sized_players, sized_rounds, options["seed"], season, club, organiser)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready at {server_address(options['address'])} . Logins (password "
@@ -113,6 +150,34 @@ class Command(BaseCommand):
                 f"{GUEST_USERNAME} (organiser, {guest_club.short_name}), "
                 f"{REFEREE_USERNAME} (referee of “{upcoming.name}”)"
             )
+        )
+
+    def _sized(self, players, rounds, seed, season, club, organiser) -> None:
+        """The demo of any size: one more finished tournament, timed."""
+        start, cpu = time.perf_counter(), time.process_time()
+        tournament, built = demo.load_sized_demo(
+            players=players,
+            rounds=rounds,
+            seed=seed,
+            season=season,
+            host_club=club,
+            organiser=organiser,
+        )
+        deals = Deal.objects.filter(table__round__tournament=tournament).count()
+        if built:
+            message = gettext(
+                "“%(name)s”: %(deals)s deals, built in %(seconds).1f s (%(cpu).1f s of CPU)."
+            )
+        else:
+            message = gettext("“%(name)s” exists already (%(deals)s deals): left as it is.")
+        self.stdout.write(
+            message
+            % {
+                "name": tournament.name,
+                "deals": deals,
+                "seconds": time.perf_counter() - start,
+                "cpu": time.process_time() - cpu,
+            }
         )
 
     def _user(self, username: str):

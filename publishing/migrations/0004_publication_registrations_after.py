@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('publishing', '0002_publication_position'),
+        ('publishing', '0003_publication_server_notes'),
     ]
 
     operations = [
