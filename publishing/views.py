@@ -228,7 +228,7 @@ def hall_registrations_endpoint(request, archive_id):
 
 
 urlpatterns = [
-    path("api/publish/tournaments/", hall_list_endpoint, name="hall_list"),
+    path("api/publish/tournaments/", hall_list_endpoint, name="hall_tournaments"),
     path(
         "api/publish/tournaments/<str:archive_id>/fetch/",
         hall_fetch_endpoint,

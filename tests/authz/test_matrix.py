@@ -373,7 +373,9 @@ MATRIX: dict[str, Spec] = {
     ),
     # The way back: the season server's list, hand-over and registrations (a token's), and
     # the venue laptop's page that fetches (any club's organiser).
-    "publishing:hall_list": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
+    "publishing:hall_tournaments": Spec(
+        lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})
+    ),
     "publishing:hall_fetch": Spec(
         lambda w: {"archive_id": str(w.day.archive_id)},
         frozenset(),

@@ -94,14 +94,14 @@ def test_the_list_names_the_clubs_tournaments_set_up_here(client, prepared, toke
     finished = TournamentFactory(host_club=host, finished_at=timezone.now())
     copy = TournamentFactory(host_club=host, archive_revision=3, archive_hash="x" * 64)
     TournamentFactory(host_club=clubs[1])
-    answer = get(client, reverse("publishing:hall_list"), tokens[0]).json()
+    answer = get(client, reverse("publishing:hall_tournaments"), tokens[0]).json()
     rows = {row["archive_id"]: row for row in answer["tournaments"]}
     assert set(rows) == {str(prepared.archive_id)}  # not finished, not a laptop's copy
     row = rows[str(prepared.archive_id)]
     assert row["name"] == "Herbstturnier" and row["registrations"] == 4
     assert row["date"] == "2026-11-28" and row["in_hall_since"] is None
     assert str(finished.archive_id) not in rows and str(copy.archive_id) not in rows
-    assert get(client, reverse("publishing:hall_list"), "nonsense").status_code == 401
+    assert get(client, reverse("publishing:hall_tournaments"), "nonsense").status_code == 401
 
 
 def test_fetching_hands_the_tournament_to_the_hall(client, prepared, tokens):
