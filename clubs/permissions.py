@@ -193,6 +193,40 @@ def check(user: Any, action: str, obj: Any) -> None:
         raise PermissionDenied
 
 
+# --- a tournament the hall holds (fetched by a venue laptop) ------------------------------
+
+
+class HeldInHall(PermissionDenied):
+    """The tournament was fetched by a venue laptop: its day's content is written there."""
+
+
+def held_in_hall(tournament: Any) -> bool:
+    """On the season server: the tournament was set up here and fetched by a venue laptop
+    (``publishing.handover``), which writes it from then on. Its registration, draw, results
+    and settings are read-only here; only a registration for the hall may still be made
+    (``tournaments.services.registration``: kept apart until the laptop takes it)."""
+    tournament = tournament_of(tournament)
+    return tournament is not None and getattr(tournament, "in_hall_since", None) is not None
+
+
+def hall_message(tournament: Any) -> str:
+    from django.utils import formats
+    from django.utils.translation import gettext as _
+
+    tournament = tournament_of(tournament)
+    return _(
+        "This tournament is run in the hall (fetched by a venue laptop on %(when)s): its "
+        "registration, draw and results are changed there and arrive here by themselves."
+    ) % {"when": formats.date_format(tournament.in_hall_since, "SHORT_DATETIME_FORMAT")}
+
+
+def check_not_in_hall(tournament: Any) -> None:
+    """Raise ``HeldInHall`` (a 403 with the German message) for a change to the day's
+    content of a tournament the hall holds."""
+    if held_in_hall(tournament):
+        raise HeldInHall(hall_message(tournament))
+
+
 # --- view decorators ---------------------------------------------------------------------
 
 

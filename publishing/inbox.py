@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from publishing.handover import mark_delivered
 from publishing.models import PublishToken
 from publishing.services import NotYourClub, host_club_of
 from tournaments.archive_format import ArchiveError, kind_of, parse_batch
@@ -125,6 +126,7 @@ def receive_changes(*, token: PublishToken, raw: bytes) -> Applied:
         own_club_ids=frozenset({token.club_id}),
         unknown_clubs_without_club=True,
     )
+    mark_delivered(tournament=outcome.tournament)  # registrations for the hall, back as entries
     PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return Applied(
         tournament=outcome.tournament,

@@ -74,6 +74,12 @@ class Publication(models.Model):
     failures = models.PositiveIntegerField(_("failed attempts"), default=0)
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True)
+    # A tournament fetched from this server (``publishing.fetching``): the id of the last
+    # registration made there since that this laptop has taken (``HallRegistration``);
+    # None: not fetched from there (nothing to ask for).
+    registrations_after = models.PositiveIntegerField(
+        _("registrations taken"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("publication")

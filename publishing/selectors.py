@@ -8,6 +8,8 @@ from typing import Any
 
 from clubs.models import Club, Membership, Player
 from clubs.permissions import club_registry_memberships, club_registry_players
+from tournaments.archive_format import archive_hash
+from tournaments.selectors.archive import tournament_archive
 
 REGISTRY_FORMAT = "cego-club/registry"
 REGISTRY_VERSION = 2
@@ -72,3 +74,23 @@ def registry(*, club: Club) -> dict[str, Any]:
         ],
         "players": players,
     }
+
+
+def hall_archive(*, tournament, club: Club) -> dict[str, Any]:
+    """The archive of a tournament set up on the season server, as a laptop of ``club`` may
+    take it (``publishing.handover``): birth year and member number only of the club's own
+    members (``clubs.permissions.club_registry_players``, as the registry gives them),
+    everybody else as the public pages show them. Its ``content_hash`` is of that content."""
+    archive = tournament_archive(tournament=tournament)
+    uuids = [player["uuid"] for player in archive["players"]]
+    shown = {
+        str(value)
+        for value in club_registry_players(club, Player.objects.filter(uuid__in=uuids)).values_list(
+            "uuid", flat=True
+        )
+    }
+    for player in archive["players"]:
+        if player["uuid"] not in shown:
+            player["birth_year"], player["member_number"] = None, ""
+    archive["content_hash"] = archive_hash(archive)
+    return archive

@@ -6,6 +6,8 @@ commits → ``tournaments.signals.revision_committed`` → ``wake()``; a change 
 process (a command) is found by a cheap check every second. After a failure it tries again
 within seconds (``outbox.BACKOFF_SECONDS``), so a season server that is back is caught up at
 once; an answer it cannot act on is shown on the tournament's page instead of being retried.
+For a tournament fetched from the season server it also asks, at start and every 30 s while
+no round is drawn, for registrations made there since (``publishing.fetching``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 
 from django.db import close_old_connections
 
-from publishing import outbox
+from publishing import fetching, outbox
 from publishing.client import TIMEOUT_SECONDS, PublishError, request
 from publishing.models import Publication
 from publishing.services import follow
@@ -35,6 +37,14 @@ VERIFY_SECONDS = 30.0
 STATE_PATH = "/api/publish/state/{archive_id}/"
 
 _wake = threading.Event()
+# Where the running venue publishes to (``venue --publish-to``), for the page that fetches a
+# tournament from the season server: the address to offer and the token to use.
+_configured: dict[str, str] = {"url": "", "token": ""}
+
+
+def configured() -> tuple[str, str]:
+    """The season server and token this venue was started with ("" where none)."""
+    return _configured["url"], _configured["token"]
 
 
 def wake() -> None:
@@ -120,10 +130,12 @@ def send_due(*, url: str | None = None, token: str = "") -> int:
 
 def start(*, url: str | None, token: str) -> threading.Event:
     """Start the sender; set the returned event to stop it."""
+    _configured.update(url=url or "", token=token or "")
     stop = threading.Event()
 
     def run() -> None:
         verified = time.monotonic()
+        asked = None  # registrations made on the server: asked at once, then every 30 s
         while not stop.is_set():
             if _wake.wait(CHECK_SECONDS):
                 _wake.clear()
@@ -135,6 +147,9 @@ def start(*, url: str | None, token: str) -> threading.Event:
                 if time.monotonic() - verified > VERIFY_SECONDS:
                     verified = time.monotonic()
                     verify_all()
+                if asked is None or time.monotonic() - asked > fetching.REGISTRATION_SECONDS:
+                    asked = time.monotonic()
+                    fetching.take_all_registrations()
             except Exception:  # never let the sender die with the hall still playing
                 logger.exception("publishing failed")
             finally:

@@ -17,13 +17,22 @@ from clubs.models import Club
 from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
 from publishing import outbox
 from publishing.bodies import BodyError, read_request_body
-from publishing.forms import PublicationForm, TokenForm
+from publishing.client import PublishError
+from publishing.fetching import FetchError, fetch_tournament, fetchable
+from publishing.forms import FetchForm, PublicationForm, TokenForm
+from publishing.handover import (
+    HandOverError,
+    hand_over,
+    registrations_for_the_hall,
+    tournaments_for_the_hall,
+)
 from publishing.inbox import Refused, held_state, receive_changes
 from publishing.models import Publication, PublishToken
 from publishing.selectors import registry
-from publishing.sender import wake
+from publishing.sender import configured, wake
 from publishing.services import (
     NotYourClub,
+    RegistryError,
     follow,
     issue_token,
     note_token_used,
@@ -165,7 +174,71 @@ def state_endpoint(request, archive_id):
     )
 
 
+@_only("GET")
+def hall_list_endpoint(request):
+    """The token's club's tournaments set up here that a laptop may fetch (the way back)."""
+    token = _token(request)
+    if token is None:
+        return _unknown_token()
+    note_token_used(token=token)
+    return JsonResponse(
+        {"tournaments": tournaments_for_the_hall(token=token)},
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@csrf_exempt
+@_only("POST")
+def hall_fetch_endpoint(request, archive_id):
+    """Hand a tournament to the hall (``publishing.handover``): its archive and the
+    position the server holds; from then on the laptop writes it."""
+    token = _token(request)
+    if token is None:
+        return _unknown_token()
+    try:
+        handed = hand_over(token=token, archive_id=archive_id)
+    except HandOverError as error:
+        return _refused(error.message, status=error.status, code="hall")
+    return JsonResponse(
+        {
+            "archive": handed.archive,
+            "state": handed.state,
+            "digests": handed.digests,
+            "revision": handed.revision,
+            "warning": handed.warning,
+        },
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@_only("GET")
+def hall_registrations_endpoint(request, archive_id):
+    """Registrations made here since the laptop fetched the tournament, after ``?after=ID``."""
+    token = _token(request)
+    if token is None:
+        return _unknown_token()
+    after = request.GET.get("after", "0")
+    try:
+        answer = registrations_for_the_hall(
+            token=token, archive_id=archive_id, after=int(after) if after.isdigit() else 0
+        )
+    except HandOverError as error:
+        return _refused(error.message, status=error.status, code="hall")
+    return JsonResponse(answer, json_dumps_params={"ensure_ascii": False})
+
+
 urlpatterns = [
+    path("api/publish/tournaments/", hall_list_endpoint, name="hall_tournaments"),
+    path(
+        "api/publish/tournaments/<str:archive_id>/fetch/",
+        hall_fetch_endpoint,
+        name="hall_fetch",
+    ),
+    path(
+        "api/publish/tournaments/<str:archive_id>/registrations/",
+        hall_registrations_endpoint,
+        name="hall_registrations",
+    ),
     path("api/publish/changes/", changes_endpoint, name="publish_changes"),
     path("api/publish/state/<uuid:archive_id>/", state_endpoint, name="publish_state"),
     path("api/publish/", publish_endpoint, name="publish"),
@@ -243,4 +316,60 @@ def tournament_publication(request, pk: int):
 urlpatterns += [
     path("clubs/<int:pk>/publishing-tokens/", club_tokens, name="club_tokens"),
     path("tournaments/<int:pk>/publish/", tournament_publication, name="tournament_publication"),
+]
+
+
+# The venue laptop's page: fetch a tournament from the season server (the way back).
+
+_FETCH_SESSION = "publishing_fetch"  # the address and token of the list shown
+
+
+@organiser_required
+def fetch_from_server(request):
+    """Ask for the season server's address (the venue's ``--publish-to`` offered) and the
+    token (or the venue's), list what can be fetched, fetch one with one click."""
+    check(request.user, MANAGE_CLUB, None)
+    started_url, started_token = configured()
+    rows, chosen = None, request.session.get(_FETCH_SESSION) or {}
+    form = FetchForm(request.POST or None, initial={"url": started_url})
+    if request.method == "POST" and request.POST.get("archive_id") and chosen:
+        try:
+            fetched = fetch_tournament(
+                url=chosen["url"], token=chosen["token"], archive_id=request.POST["archive_id"]
+            )
+        except (PublishError, FetchError, RegistryError) as error:
+            messages.error(
+                request, _("Nothing was fetched: %(problem)s") % {"problem": error.message}
+            )
+            return redirect("publishing:fetch_from_server")
+        request.session.pop(_FETCH_SESSION, None)
+        if fetched.warning:
+            messages.warning(request, fetched.warning)
+        messages.success(
+            request,
+            _("%(name)s is on this laptop now, with %(entries)s registrations.")
+            % {"name": fetched.tournament.name, "entries": fetched.entries},
+        )
+        wake()
+        return redirect("tournaments:tournament_detail", pk=fetched.tournament.pk)
+    if request.method == "POST" and form.is_valid():
+        token = form.cleaned_data["token"].strip() or started_token
+        if not token:
+            form.add_error("token", _("The club's publishing token is needed."))
+        else:
+            try:
+                rows = fetchable(url=form.cleaned_data["url"], token=token)
+            except (PublishError, FetchError) as error:
+                form.add_error(None, error.message)
+            else:
+                request.session[_FETCH_SESSION] = {"url": form.cleaned_data["url"], "token": token}
+    return render(
+        request,
+        "publishing/fetch_from_server.html",
+        {"form": form, "rows": rows, "started_token": bool(started_token)},
+    )
+
+
+urlpatterns += [
+    path("venue/fetch-tournament/", fetch_from_server, name="fetch_from_server"),
 ]

@@ -5,6 +5,10 @@ run as its own process on the venue's data folder, as the organiser's desk would
   season named SEASON; one table of four: three of the club's fetched players and one player
   new at the venue. Prints JSON: tournament, table token, archive id, the players' ids.
 - ``correct DIR TOURNAMENT``: deal 1 of table 1 corrected (the Cego lost with 20).
+- ``fetched DIR ARCHIVE_ID``: what the venue holds of a fetched tournament: its entries
+  (start number, player's registry id), teams, keep-apart pairs, publications.
+- ``draw DIR ARCHIVE_ID``: the first eight entries checked in, round 1 drawn. Prints JSON:
+  the tournament, the first table's token.
 - ``deals DIR TOURNAMENT``: per deal (``r1-t1-d1``) its scores, status and history actions.
 """
 
@@ -66,6 +70,42 @@ def main() -> None:
             reason="wrong card points",
         )
         print(json.dumps({"scores": list(revised.scores)}))
+    elif action == "fetched":
+        from publishing.models import Publication
+        from tournaments.models import KeepApart, Team, Tournament
+
+        tournament = Tournament.objects.get(archive_id=sys.argv[3])
+        print(
+            json.dumps(
+                {
+                    "tournament": tournament.pk,
+                    "entries": [
+                        [e.number, str(e.player.uuid)]
+                        for e in tournament.entries.select_related("player").order_by("number")
+                    ],
+                    "teams": list(
+                        Team.objects.filter(tournament=tournament).values_list("name", flat=True)
+                    ),
+                    "keep_apart": KeepApart.objects.filter(tournament=tournament).count(),
+                    "publications": list(
+                        Publication.objects.filter(tournament=tournament).values_list(
+                            "url", flat=True
+                        )
+                    ),
+                }
+            )
+        )
+    elif action == "draw":
+        from tournaments.models import Tournament
+        from tournaments.services.checkin import set_checked_in
+        from tournaments.services.draws import draw_next_round
+
+        tournament = Tournament.objects.get(archive_id=sys.argv[3])
+        for entry in tournament.entries.order_by("number")[:8]:
+            set_checked_in(entry=entry, checked_in=True)
+        round_ = draw_next_round(tournament=tournament, number=1, seed=7)
+        table = round_.tables.order_by("number").first()
+        print(json.dumps({"tournament": tournament.pk, "token": table.token}))
     elif action == "deals":
         from tournaments.models import DealChange
 

@@ -158,6 +158,11 @@ class Tournament(models.Model):
         _("archive revision"), null=True, blank=True, editable=False
     )
     archive_hash = models.CharField(_("archive hash"), max_length=64, blank=True, editable=False)
+    # On the season server: set up here, then fetched by a venue laptop (``fetch_tournament``),
+    # which writes it from then on; the day's content is read-only here
+    # (``clubs.permissions.held_in_hall``). When, and by which token.
+    in_hall_since = models.DateTimeField(_("in the hall since"), null=True, blank=True)
+    in_hall_by = models.CharField(_("fetched by"), max_length=120, blank=True)
     # Referees may correct, annul and void results and draw lots in this tournament only.
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -839,6 +844,7 @@ class TournamentChange(AppendOnly):
         FINISHED = "finished", _("tournament finished")
         ARCHIVE_IMPORTED = "archive_imported", _("imported from an archive")
         ARCHIVE_REPLACED = "archive_replaced", _("replaced by a newer archive")
+        HANDED_TO_HALL = "handed_to_hall", _("fetched by a venue laptop")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="changes", verbose_name=_("tournament")
@@ -893,6 +899,7 @@ class TournamentChange(AppendOnly):
                         "finished",
                         "archive_imported",
                         "archive_replaced",
+                        "handed_to_hall",
                     ]
                 ),
                 name="tournament_change_action_valid",
@@ -930,3 +937,42 @@ class ArchiveItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.key}"
+
+
+class HallRegistration(models.Model):
+    """On the season server: a player registered for a tournament after a venue laptop
+    fetched it (``Tournament.in_hall_since``). Not an entry here: the laptop asks for these
+    rows while it is online and no round is drawn, registers the players itself, and they
+    come back as entries with its next batch (``delivered_at`` set then). The row's id is
+    the stable id the laptop remembers (``Publication.registrations_after``)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="hall_registrations",
+        verbose_name=_("tournament"),
+    )
+    player = models.ForeignKey(
+        "clubs.Player", on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registered by"),
+    )
+    delivered_at = models.DateTimeField(_("arrived in the hall"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("registration for the hall")
+        verbose_name_plural = _("registrations for the hall")
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="hall_registration_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.player_id}"

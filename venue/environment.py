@@ -26,7 +26,15 @@ COMMAND_VARIABLE = "CEGO_CLUB_COMMAND"
 CHECKOUT_MANAGE_PY = Path(__file__).resolve().parent.parent / "manage.py"
 DEFAULT_DATA_DIR = "venue-data"
 # Commands that take --data DIR and then work on that folder's database.
-VENUE_COMMANDS = {"venue", "backup", "restore", "publish_token", "publish", "fetch_registry"}
+VENUE_COMMANDS = {
+    "venue",
+    "backup",
+    "restore",
+    "publish_token",
+    "publish",
+    "fetch_registry",
+    "fetch_tournament",
+}
 
 
 def valid_port(text: object) -> int | None:

@@ -119,6 +119,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "publishing.outbox",
             "publishing.inbox",
             "publishing.sender",
+            "publishing.handover",
+            "publishing.fetching",
         ],
     ),
     ("forms", ["*.forms", "*.forms.*"]),

@@ -377,6 +377,23 @@ MATRIX: dict[str, Spec] = {
         token_refusal=frozenset({401, 405}),
     ),
     "publishing:registry": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
+    # The way back: the season server's list, hand-over and registrations (a token's), and
+    # the venue laptop's page that fetches (any club's organiser).
+    "publishing:hall_tournaments": Spec(
+        lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})
+    ),
+    "publishing:hall_fetch": Spec(
+        lambda w: {"archive_id": str(w.day.archive_id)},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+        post_only=True,
+    ),
+    "publishing:hall_registrations": Spec(
+        lambda w: {"archive_id": str(w.day.archive_id)},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+    ),
+    "publishing:fetch_from_server": Spec(lambda w: {}, CLUB_ORGANISERS),
     "publishing:club_tokens": Spec(
         lambda w: {"pk": w.club_a.pk}, MANAGE, post=lambda w, p: {"label": "Laptop"}, changes=True
     ),

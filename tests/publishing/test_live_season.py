@@ -12,14 +12,18 @@ deal; a second laptop taking over from the first one's backup while the first is
 import json
 import os
 import secrets
+import shutil
 import signal
 import sqlite3
+import subprocess
 import sys
 import time
+import uuid
 
 import pytest
 
 from tests.servers import (
+    ROOT,
     Phone,
     clean_env,
     http_get,
@@ -59,9 +63,10 @@ def wait_until(condition, *, timeout: float, what: str) -> float:
 class Season:
     """The season server: its environment, database file and gunicorn."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, *, static=None):
         self.folder = folder
         self.db = folder / "season.sqlite3"
+        static = static or folder / "static"
         self.port = free_port()
         self.env = clean_env(
             DJANGO_SETTINGS_MODULE="cego_club.settings",
@@ -70,7 +75,7 @@ class Season:
             SECRET_KEY=secrets.token_urlsafe(50),
             ALLOWED_HOSTS="127.0.0.1",
             DATABASE_URL=f"sqlite:///{self.db}",
-            STATIC_ROOT=str(folder / "static"),
+            STATIC_ROOT=str(static),
         )
         self.server = None
         self.starts = 0
@@ -113,6 +118,39 @@ class Season:
         )
 
 
+@pytest.fixture(scope="module")
+def set_up(tmp_path_factory):
+    """Migrating both sides and collecting the static files takes most of a minute: done
+    once for the module. The season server's database (clubs, season, tokens) and an empty,
+    migrated venue data folder, for each test to copy."""
+    _skip_unless_this_pass()  # before the minute this takes
+    folder = tmp_path_factory.mktemp("set-up")
+    season = Season(folder)
+    seeded = season.run("setup", SEASON)
+    assert manage("collectstatic", "--no-input", "-v", "0", env=season.env).returncode == 0
+    venue = folder / "venue-data"
+    migrated = subprocess.run(
+        [sys.executable, "-m", "tests.publishing_seed", "migrate", str(venue)],
+        cwd=ROOT,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert migrated.returncode == 0, migrated.stderr
+    return {"folder": folder, "seeded": seeded, "venue": venue}
+
+
+def from_set_up(set_up, tmp_path) -> tuple["Season", dict, object]:
+    """A season server and an empty venue data folder of this test's own, copied from the
+    module's set-up: the season, its database file, the tokens, the venue's folder."""
+    season = Season(tmp_path, static=set_up["folder"] / "static")
+    season.restore_database(set_up["folder"] / "season.sqlite3")
+    data = tmp_path / "venue-data"
+    shutil.copytree(set_up["venue"], data)
+    return season, set_up["seeded"], data
+
+
 def deals_in(db, archive_id: str) -> tuple[int, dict]:
     """Read straight from a database file (each side's is SQLite here): the copies of the
     tournament, and per deal (``r1-t1-d1``) its scores, status and history actions."""
@@ -140,11 +178,8 @@ def deals_in(db, archive_id: str) -> tuple[int, dict]:
     }
 
 
-def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
-    season = Season(tmp_path)
-    seeded = season.run("setup", SEASON)
-    assert manage("collectstatic", "--no-input", "-v", "0", env=season.env).returncode == 0
-    data = tmp_path / "venue-data"
+def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path, set_up):
+    season, seeded, data = from_set_up(set_up, tmp_path)
     venue_env = clean_env(CEGO_PUBLISH_TOKEN=seeded["token"])
     venue = second = None
     try:
@@ -260,11 +295,97 @@ def test_a_season_live_on_sqlite_survives_what_a_season_does(tmp_path):
     assert seeded["token"] not in season.logs() + venue.output()
 
 
-@pytest.fixture(autouse=True)
-def _posix_only():
+def entries_at(db, archive_id: str) -> list[str]:
+    """The registry ids of a tournament's entries, by start number, read from a database
+    file."""
+    with sqlite3.connect(db, timeout=30) as connection:
+        rows = connection.execute(
+            "SELECT p.uuid FROM tournaments_entry e JOIN tournaments_player p ON e.player_id = p.id"
+            " JOIN tournaments_tournament t ON e.tournament_id = t.id WHERE t.archive_id = ?"
+            " ORDER BY e.number",
+            [archive_id.replace("-", "")],
+        ).fetchall()
+    return [str(uuid.UUID(row[0])) for row in rows]
+
+
+def test_the_way_back_a_tournament_set_up_on_the_server_is_run_in_the_hall(tmp_path, set_up):
+    """Set up on the season server with 8 registrations, a team and a keep-apart pair →
+    ``fetch_tournament`` → the venue has them; a registration made on the server afterwards
+    reaches the running venue; round 1 is drawn in the hall and a phone enters a deal → the
+    deal is on the server once, in the same tournament, whose registrations are the same."""
+    season, seeded, data = from_set_up(set_up, tmp_path)
+    prepared = season.run("prepare", "CF Br")
+    archive_id = prepared["archive_id"]
+    venue_env = clean_env(CEGO_PUBLISH_TOKEN=seeded["token"])
+    venue = None
+    try:
+        season.start()
+        fetch = ("fetch_tournament", "--from", season.url, "--data", str(data))
+        listed = manage(*fetch, env=venue_env)
+        assert listed.returncode == 0, listed.stderr
+        assert archive_id in listed.stdout and "Vorangemeldet" in listed.stdout
+        fetched = manage(*fetch, "--tournament", archive_id, env=venue_env)
+        assert fetched.returncode == 0, fetched.stderr
+        at_venue = data / "db.sqlite3"
+        assert entries_at(at_venue, archive_id) == prepared["players"]
+        with sqlite3.connect(at_venue) as connection:
+            teams = connection.execute("SELECT name FROM tournaments_team").fetchall()
+            pairs = connection.execute("SELECT count(*) FROM tournaments_keepapart").fetchone()
+            urls = connection.execute("SELECT url FROM publishing_publication").fetchall()
+        assert teams == [("Bräunlingen 1",)] and pairs == (1,) and urls == [(season.url,)]
+
+        late = season.run("register", archive_id)  # after the hand-over: kept for the hall
+        assert late["waiting"] is True
+        venue = start_venue(
+            data,
+            log=tmp_path / "venue-way-back.log",
+            env=venue_env,
+            extra=("--publish-to", season.url),
+        )
+        wait_until(
+            lambda: entries_at(at_venue, archive_id)[8:] == [late["player"]],
+            timeout=30,
+            what="the registration made on the server at the venue",
+        )
+        drawn = json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "draw", str(data), archive_id],
+            env=venue_env,
+        )
+        phone = Phone(drawn["token"])
+        phone.sit_down(venue.url)
+        status, location, page = phone.enter_deal(venue.url, 1)
+        assert stored(status, location, drawn["token"]), page[:300]
+
+        def in_step():
+            copies, there = deals_in(season.db, archive_id)
+            _one, here = deals_in(at_venue, archive_id)
+            return copies == 1 and len(there) == 1 and there == here or (copies, there)
+
+        wait_until(lambda: in_step() is True, timeout=30, what="the hall's deal on the server")
+        after = season.run("entries", archive_id)
+        assert after["copies"] == 1  # one tournament of that name: no clash, no second copy
+        assert [entry[1] for entry in after["entries"]] == [*prepared["players"], late["player"]]
+        assert after["hall"] == [[late["player"], True]]  # delivered as an entry
+        assert after["teams"] == ["Bräunlingen 1"] and after["keep_apart"] == 1
+        _copies, there = deals_in(season.db, archive_id)
+        assert [deal["history"] for deal in there.values()] == [["created"]]
+    finally:
+        if venue is not None:
+            venue.stop()
+        season.stop()
+    assert "Traceback" not in venue.output(), venue.output()[-3000:]
+    assert "Traceback" not in season.logs(), season.logs()[-3000:]
+
+
+def _skip_unless_this_pass() -> None:
     if os.name != "posix":
         pytest.skip("gunicorn and SIGKILL: POSIX only")
     if os.environ.get("DATABASE_URL", "").startswith("postgres"):
         # Both sides run on SQLite files of their own, whatever the test database is: the
         # SQLite pass runs it; test_venue_to_season_server runs the PostgreSQL server.
         pytest.skip("runs in the SQLite pass (it uses no test database)")
+
+
+@pytest.fixture(autouse=True)
+def _posix_only():
+    _skip_unless_this_pass()

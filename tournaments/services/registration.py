@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 
 from clubs.categories import season_category
 from clubs.models import Player
+from clubs.permissions import held_in_hall
 from clubs.search import name_sort_key
-from tournaments.models import Entry, Seat, Substitution, Tournament
+from tournaments.models import Entry, HallRegistration, Round, Seat, Substitution, Tournament
 from tournaments.services.revision import bump_revision
 
 
@@ -37,6 +38,39 @@ def entry_category(tournament: Tournament, player: Player) -> str:
 class BulkResult:
     registered: list[Entry]
     already: int  # players who were on the list before
+    for_the_hall: int = 0  # kept for the venue laptop that holds the tournament
+
+
+def _register_for_the_hall(
+    *, tournament: Tournament, wanted: dict[int, Player], user: User | None
+) -> BulkResult:
+    """A tournament a venue laptop fetched (``clubs.permissions.held_in_hall``): the players
+    are kept as ``HallRegistration`` rows, which the laptop takes while it is online and no
+    round is drawn; once a round is drawn (the laptop sent it), check-in is closed."""
+    if Round.objects.filter(tournament=tournament).exists():
+        raise ValidationError(
+            _(
+                "%(tournament)s is under way in the hall (a round is drawn): register at the "
+                "check-in desk there."
+            )
+            % {"tournament": tournament.name}
+        )
+    present = set(
+        Entry.objects.filter(tournament=tournament, player_id__in=wanted).values_list(
+            "player_id", flat=True
+        )
+    ) | set(
+        HallRegistration.objects.filter(tournament=tournament, player_id__in=wanted).values_list(
+            "player_id", flat=True
+        )
+    )
+    rows = [
+        HallRegistration(tournament=tournament, player=player, registered_by=user)
+        for pk, player in wanted.items()
+        if pk not in present
+    ]
+    HallRegistration.objects.bulk_create(rows)
+    return BulkResult(registered=[], already=len(present), for_the_hall=len(rows))
 
 
 @transaction.atomic
@@ -48,13 +82,19 @@ def register_players(
 ) -> BulkResult:
     """Put every player in ``players`` on the tournament's list (not checked in, fee not
     taken), with the next free start numbers in name order; players on the list already are
-    skipped. One lock on the tournament, one insert: a constant number of queries."""
+    skipped. One lock on the tournament, one insert: a constant number of queries. A
+    tournament a venue laptop holds keeps them for the laptop instead (``for_the_hall``);
+    ``ValidationError`` once a round is drawn there."""
     locked = (
         Tournament.objects.select_for_update(of=("self",))
         .select_related("season")
         .get(pk=tournament.pk)
     )
     wanted = {player.pk: player for player in players}
+    if held_in_hall(locked):
+        return _register_for_the_hall(
+            tournament=locked, wanted=wanted, user=user if getattr(user, "pk", None) else None
+        )
     present = set(
         Entry.objects.filter(tournament=locked, player_id__in=wanted).values_list(
             "player_id", flat=True

@@ -8,7 +8,7 @@ from functools import wraps
 
 from django.http import Http404
 
-from clubs.permissions import check, is_organiser, refuse
+from clubs.permissions import check, check_not_in_hall, is_organiser, refuse
 from tournaments.models import Deal, Table, Tournament
 
 
@@ -35,7 +35,8 @@ def _tournament_from_kwargs(kwargs: dict):
 def tournament_permission(action: str, *, post: str | None = None) -> Callable:
     """Check ``action`` (``post`` for POST requests, if given) on the tournament the URL
     names, before the view runs: visitors to the login page, others 404 (no such object)
-    or 403 (not theirs)."""
+    or 403 (not theirs). A POST to a tournament a venue laptop fetched is refused with a
+    403 saying so (``clubs.permissions.check_not_in_hall``)."""
 
     def decorator(view):
         @wraps(view)
@@ -45,6 +46,8 @@ def tournament_permission(action: str, *, post: str | None = None) -> Callable:
             tournament = _tournament_from_kwargs(kwargs)
             wanted = post if post is not None and request.method == "POST" else action
             check(request.user, wanted, tournament)
+            if request.method == "POST":
+                check_not_in_hall(tournament)  # the hall writes it (a laptop fetched it)
             return view(request, *args, **kwargs)
 
         return wrapper

@@ -18,6 +18,7 @@ from clubs.permissions import (
     MANAGE_TOURNAMENT,
     REFEREE_TOURNAMENT,
     check,
+    check_not_in_hall,
     has_perm,
     organiser_required,
 )
@@ -280,6 +281,8 @@ def desk_table_totals(
     """A table whose paper sheet has only round sums, in a tournament recording every deal."""
     table = _table(pk, round_number, table_number)
     check(request.user, MANAGE_TOURNAMENT, table.round.tournament)
+    if request.method == "POST":
+        check_not_in_hall(table.round.tournament)  # the hall writes its results
     return _desk_totals(request, table, table_sheet(table=table))
 
 

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.shortcuts import render
 from django.urls import path
 
@@ -8,7 +9,8 @@ from tournaments.models import Tournament
 
 def home(request):
     tournaments = list(Tournament.objects.select_related("host_club", "season")[:50])
-    context = {"tournaments": tournaments}
+    # On the venue laptop: the button that fetches a tournament from the season server.
+    context = {"tournaments": tournaments, "venue_mode": settings.VENUE_MODE}
     if not tournaments:
         # Nothing to list: a new installation points to its setup, an organiser to the
         # next step (these queries only run while there is no tournament at all).

@@ -12,7 +12,15 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs.models import Player
-from clubs.permissions import MANAGE_TOURNAMENT, check, manageable_clubs, organiser_required
+from clubs.permissions import (
+    MANAGE_TOURNAMENT,
+    check,
+    check_not_in_hall,
+    hall_message,
+    held_in_hall,
+    manageable_clubs,
+    organiser_required,
+)
 from clubs.selectors import active_members, search_players
 from tournaments.models import Entry, Tournament
 from tournaments.services import registration as services
@@ -53,6 +61,10 @@ def registration(request, pk: int):
             if p.pk not in registered_ids
         ]
     entries = tournament.entries.select_related("player").order_by("number")
+    in_hall = held_in_hall(tournament)
+    if in_hall:
+        registered_ids |= set(tournament.hall_registrations.values_list("player_id", flat=True))
+        found = [p for p in found if p.pk not in registered_ids]
     return render(
         request,
         "tournaments/registration.html",
@@ -65,6 +77,12 @@ def registration(request, pk: int):
             "clubs": clubs,
             "earlier": _earlier(tournament),
             "entries": entries,
+            "in_hall": hall_message(tournament) if in_hall else "",
+            "for_the_hall": (
+                tournament.hall_registrations.select_related("player").order_by("pk")
+                if in_hall
+                else []
+            ),
             "counts": {
                 "registered": len(registered_ids),
                 "checked_in": sum(1 for e in entries if e.checked_in),
@@ -74,6 +92,19 @@ def registration(request, pk: int):
 
 
 def _report(request, result: services.BulkResult) -> None:
+    if result.for_the_hall:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s player registered for the hall: the venue laptop takes the "
+                "registration while it is online.",
+                "%(count)s players registered for the hall: the venue laptop takes the "
+                "registrations while it is online.",
+                result.for_the_hall,
+            )
+            % {"count": result.for_the_hall},
+        )
+        return
     messages.success(
         request,
         ngettext(
@@ -113,11 +144,16 @@ def register_many(request, pk: int):
         players = []
     if not players:
         messages.error(request, _("Nobody chosen."))
-    else:
-        _report(
-            request,
-            services.register_players(tournament=tournament, players=players, user=request.user),
+        return redirect("tournaments:registration", pk=tournament.pk)
+    try:
+        result = services.register_players(
+            tournament=tournament, players=players, user=request.user
         )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        _report(request, result)
     return redirect("tournaments:registration", pk=tournament.pk)
 
 
@@ -125,6 +161,7 @@ def register_many(request, pk: int):
 @require_POST
 def unregister(request, pk: int, entry_pk: int):
     tournament = _tournament(request, pk)
+    check_not_in_hall(tournament)  # taken off the list in the hall
     entry = get_object_or_404(
         Entry.objects.select_related("player"), pk=entry_pk, tournament=tournament
     )

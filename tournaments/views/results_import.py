@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
-from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import MANAGE_TOURNAMENT, check, check_not_in_hall, organiser_required
 from clubs.views.imports import import_page
 from tournaments.models import Tournament
 from tournaments.services import results_import as services
@@ -16,6 +16,7 @@ from tournaments.services import results_import as services
 def results_import(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
+    check_not_in_hall(tournament)  # the hall writes its results
 
     def plan_fn(*, table, club):
         return services.plan_results(table=table, tournament=tournament, club=club)

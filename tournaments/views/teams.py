@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.forms import add_service_errors
-from clubs.permissions import MANAGE_TOURNAMENT, check, organiser_required
+from clubs.permissions import MANAGE_TOURNAMENT, check, check_not_in_hall, organiser_required
 from tournaments.forms.teams import TeamForm
 from tournaments.models import Team, Tournament
 from tournaments.services import teams as services
@@ -20,6 +20,8 @@ from tournaments.services import teams as services
 def _tournament(request, pk: int) -> Tournament:
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
+    if request.method == "POST":
+        check_not_in_hall(tournament)
     return tournament
 
 

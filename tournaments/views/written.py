@@ -17,7 +17,13 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs.permissions import MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, check, organiser_required
+from clubs.permissions import (
+    MANAGE_TOURNAMENT,
+    REFEREE_TOURNAMENT,
+    check,
+    check_not_in_hall,
+    organiser_required,
+)
 from tournaments.contract_names import contract_choices
 from tournaments.models import Deal, Table
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
@@ -171,6 +177,8 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
     table = _table(pk, round_number, table_number)
     tournament = table.round.tournament
     check(request.user, MANAGE_TOURNAMENT, tournament)
+    if request.method == "POST":
+        check_not_in_hall(tournament)  # the hall writes its results
     sheet = table_sheet(table=table)
     taken = {line.number for line in sheet.lines}
     numbers = [n for n in range(1, sheet.deals_per_round + 1) if n not in taken]
@@ -230,6 +238,8 @@ def deal_correct_written(request: HttpRequest, deal_pk: int) -> HttpResponse:
     deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
     table = deal.table
     check(request.user, REFEREE_TOURNAMENT, table.round.tournament)
+    if request.method == "POST":
+        check_not_in_hall(table.round.tournament)  # the hall writes its results
     sheet = table_sheet(table=table)
     initial = {
         f"contract_{deal.number}": deal.contract,
