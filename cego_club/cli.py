@@ -76,13 +76,15 @@ ORGANISER_COMMANDS = [
     ),
     (
         "fetch_registry",
-        gettext_noop("fetch the season server's clubs and players (--from URL --token TOKEN)"),
+        gettext_noop("fetch the season server's clubs and players (--from URL)"),
     ),
     (
         "publish",
-        gettext_noop(
-            "send one tournament to the season server now (--to URL --token TOKEN --tournament ID)"
-        ),
+        gettext_noop("send one tournament to the season server now (--to URL --tournament ID)"),
+    ),
+    (
+        "fetch_tournament",
+        gettext_noop("take a tournament set up on the season server to this laptop (--from URL)"),
     ),
 ]
 

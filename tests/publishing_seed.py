@@ -98,12 +98,14 @@ def main() -> None:
     elif action == "draw":
         from tournaments.models import Tournament
         from tournaments.services.checkin import set_checked_in
-        from tournaments.services.draws import draw_next_round
+        from tournaments.services.draws import draw_next_round, release_draw
 
         tournament = Tournament.objects.get(archive_id=sys.argv[3])
         for entry in tournament.entries.order_by("number")[:8]:
             set_checked_in(entry=entry, checked_in=True)
         round_ = draw_next_round(tournament=tournament, number=1, seed=7)
+        if round_.awaiting_release:  # checked, then shown to the players, as the desk does
+            round_ = release_draw(round=round_, user=None)
         table = round_.tables.order_by("number").first()
         print(json.dumps({"tournament": tournament.pk, "token": table.token}))
     elif action == "deals":
