@@ -9,6 +9,7 @@ joins. The desk keeps the template (links, forms, a CSRF token per line).
 from __future__ import annotations
 
 from django import template
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -58,3 +59,63 @@ def phone_sheet_lines(sheet: TableSheet) -> SafeString:
             "</td></tr>\n"
         )
     return mark_safe("".join(rows))  # noqa: S308 - every value above is escaped or a number
+
+
+@register.simple_tag(takes_context=True)
+def phone_pending_lines(context, sheet: TableSheet) -> SafeString:
+    """The deals waiting for confirmation on a phone (``_phone_live.html``'s list): each with
+    its numbers and, for another seat's phone, the confirm form. A phone that enters deal after
+    deal without a second phone has up to 24 of them on every page."""
+    me, is_open, token = context.get("me"), context.get("is_open"), sheet.table.token
+    csrf = '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'.format(
+        escape(str(context.get("csrf_token", "")))
+    )
+    # two addresses per deal: reversed once, the deal's id written in
+    revise_url = reverse("tournaments:table_entry_revise", args=[token, 0])
+    confirm_url = reverse("tournaments:table_entry_confirm", args=[token, 0])
+    revise_at, confirm_at = revise_url.rindex("/0/"), confirm_url.rindex("/0/")
+    card_points, change = escape(_("card points")), escape(_("Change"))
+    waiting = escape(_("Waiting for another player at the table to confirm."))
+    confirm, entered_label = escape(_("Confirm")), escape(_("Card points entered"))
+    parts = []
+    for pending in sheet.pending_lines:
+        line = pending.line
+        deal = line.deal
+        revise = f"{revise_url[:revise_at]}/{deal.pk}/{revise_url[revise_at + 3 :]}"
+        head = "<b>{}: {}</b>".format(
+            escape(_("Deal %(number)s") % {"number": line.number}), escape(line.contract_name)
+        )
+        if line.declarer is not None:
+            head += f"\n      · {escape(pending.declarer_name)}"
+        if deal.declarer_points is not None:
+            head += f"\n      · {escape(deal.declarer_points)} {card_points}"
+        item = [
+            f'  <div class="pending-deal compact" id="pending-{line.number}">\n'
+            f'    <p class="pending-head">{head}</p>\n'
+        ]
+        if deal.details and deal.details.get("points"):
+            shown = " · ".join(
+                f"{escape(entered[0])} <b>{escape(entered[1])}</b>" if entered else ""
+                for entered in pending.points
+            )
+            item.append(f'    <p class="pending-points">{entered_label}: {shown}</p>\n')
+        scores = "".join(
+            f"<span>{escape(name)} <b>{'' if score is None else f'{score:+d}'}</b></span>"
+            for name, score in pending.scores
+        )
+        item.append(f'    <p class="pending-scores">{scores}</p>\n')
+        if deal.entered_by_position == me:
+            link = f' <a href="{revise}">{change}</a>' if is_open else ""
+            item.append(f'    <p class="muted">{waiting}{link}</p>\n')
+        elif is_open:
+            action = f"{confirm_url[:confirm_at]}/{deal.pk}/{confirm_url[confirm_at + 3 :]}"
+            item.append(
+                f'    <form method="post" action="{action}" class="actions">\n'
+                f'      {csrf}<input type="hidden" name="version" value="{deal.version}">\n'
+                f'      <button type="submit" class="primary" data-once>{confirm}</button>\n'
+                f'      <a class="button" href="{revise}">{change}</a>\n'
+                "    </form>\n"
+            )
+        item.append("  </div>\n")
+        parts.append("".join(item))
+    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or a number

@@ -62,3 +62,34 @@ def test_the_phones_sheet_rows(client, table):
 def test_an_empty_sheet_says_so(client, table):
     html = client.get(phone(client, table, 0)).content.decode()
     assert "No deals entered yet." in html or "Noch keine Spiele" in html
+
+
+def test_the_pending_list_offers_the_other_phone_its_confirm_form(client, table):
+    url = phone(client, table, 0)
+    enter(client, url, 1)
+    deal = Deal.objects.get(table=table, number=1)
+    mine = client.get(url).content.decode()
+    revise = reverse("tournaments:table_entry_revise", args=[table.token, deal.pk])
+    assert 'id="pending-1"' in mine and f'href="{revise}"' in mine
+    assert "table_entry_confirm" not in mine and "/confirm/" not in mine  # not its own deal
+    second = Client(enforce_csrf_checks=True)
+    phone_url = reverse("tournaments:table_entry", args=[table.token])
+    second.get(phone_url)
+    token = second.cookies["csrftoken"].value
+    second.post(
+        reverse("tournaments:table_entry_seat", args=[table.token]),
+        {"position": 1, "csrfmiddlewaretoken": token},
+    )
+    theirs = second.get(phone_url).content.decode()
+    confirm = reverse("tournaments:table_entry_confirm", args=[table.token, deal.pk])
+    assert f'<form method="post" action="{confirm}" class="actions">' in theirs
+    assert f'name="version" value="{deal.version}"' in theirs
+    assert 'class="actions">\n      <input type="hidden" name="csrfmiddlewaretoken" value="' in theirs
+    # the form as the page gives it (its CSRF input included) is accepted
+    start = theirs.index('name="csrfmiddlewaretoken" value="') + len(
+        'name="csrfmiddlewaretoken" value="'
+    )
+    form_token = theirs[start : theirs.index('"', start)]
+    second.post(confirm, {"version": deal.version, "csrfmiddlewaretoken": form_token})
+    deal.refresh_from_db()
+    assert deal.status == Deal.Status.CONFIRMED
