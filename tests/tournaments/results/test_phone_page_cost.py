@@ -84,7 +84,9 @@ def test_the_pending_list_offers_the_other_phone_its_confirm_form(client, table)
     confirm = reverse("tournaments:table_entry_confirm", args=[table.token, deal.pk])
     assert f'<form method="post" action="{confirm}" class="actions">' in theirs
     assert f'name="version" value="{deal.version}"' in theirs
-    assert 'class="actions">\n      <input type="hidden" name="csrfmiddlewaretoken" value="' in theirs
+    assert (
+        'class="actions">\n      <input type="hidden" name="csrfmiddlewaretoken" value="' in theirs
+    )
     # the form as the page gives it (its CSRF input included) is accepted
     start = theirs.index('name="csrfmiddlewaretoken" value="') + len(
         'name="csrfmiddlewaretoken" value="'
