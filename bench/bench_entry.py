@@ -10,11 +10,14 @@ Phases, each on a fresh tournament of 160 players (40 tables, one phone each):
      --seconds (default 60 s: a scaled-down day, same rate; a real round is 24 deals, 8 min)
   B  a burst: 40 deals sent at the same instant
   C  ten times the rate (every 2 s on average) for 30 s
-  D  flat out: every phone sends its 24 deals back to back
+  D  flat out: every phone sends its 24 deals back to back (entry only)
+  E  as D, each deal confirmed at once by a second phone at the table
+Each phone is a device of its own (cookies, User-Agent, a 127.0.x.y source address): in
+A, B, C and E the table's second phone (seat 2) confirms every deal the first one enters.
 On SQLite (a file, IMMEDIATE transactions) and PostgreSQL (127.0.0.1, CONN_MAX_AGE=60).
 
     .venv/bin/python bench/bench_entry.py [--db sqlite|postgres|both] [--seconds 60]
-        [--phases ABCD] [--port 8220]
+        [--phases ABCDE] [--port 8220]
 Port 8220 (SQLite) and 8221 (PostgreSQL) unless --port (SQLite on it, PostgreSQL on the next);
 PG_BENCH_URL names the scratch PostgreSQL database.
 
@@ -27,6 +30,8 @@ shared machine's load disturbs least.
 from __future__ import annotations
 
 import argparse
+import functools
+import http.client
 import http.cookiejar
 import os
 import random
@@ -50,18 +55,39 @@ from _support import (
 PHONES = 40
 
 
-class Phone:
-    """One player's phone at one table: its own cookies (session, CSRF)."""
+class _BoundHTTPHandler(urllib.request.HTTPHandler):
+    """Connects from its own loopback address (127.0.0.0/8 is all this machine's)."""
 
-    def __init__(self, base: str, token: str):
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req):
+        return self.do_open(
+            functools.partial(http.client.HTTPConnection, source_address=(self.source, 0)), req
+        )
+
+
+class Phone:
+    """One player's phone at one table: its own cookies (session, CSRF, device id), its own
+    browser (User-Agent) and its own address (a 127.0.0.x source address), so that the app
+    sees a device of its own (a deal entered on one phone is confirmed on another)."""
+
+    def __init__(self, base: str, token: str, *, number: int, position: int = 0):
         self.base = base
         self.url = f"{base}/t/{token}/"
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        source = f"127.0.{1 + number // 250}.{1 + number % 250}"
+        self.opener = urllib.request.build_opener(
+            _BoundHTTPHandler(source), urllib.request.HTTPCookieProcessor(self.jar)
+        )
+        self.opener.addheaders = [("User-Agent", f"BenchPhone/{number} (table phone)")]
         self.next_number = 1
         self.keys: list[uuid.UUID] = []
+        self.partner: Phone | None = None  # confirms each deal this phone enters
+        self.confirm_times: list[float] = []
         self.opener.open(self.url, timeout=30).read()
-        self._post(self.url + "seat/", {"position": "0"})
+        self._post(self.url + "seat/", {"position": str(position)})
 
     def _csrf(self) -> str:
         return next(c.value for c in self.jar if c.name == "csrftoken")
@@ -89,7 +115,21 @@ class Phone:
             raise RuntimeError(f"deal {self.next_number}: {status} {final}")
         self.keys.append(key)
         self.next_number += 1
+        if self.partner is not None:
+            self.confirm_times.append(self.partner.confirm(key))
         return elapsed
+
+    def confirm(self, key: uuid.UUID) -> float:
+        """Confirm the deal another phone at the table entered (its id and version as the
+        phone's sheet shows them); the seconds until the phone shows the sheet again."""
+        from tournaments.models import Deal
+
+        pk, version = Deal.objects.filter(submission_key=key).values_list("pk", "version").get()
+        start = time.perf_counter()
+        status, final = self._post(f"{self.url}deals/{pk}/confirm/", {"version": str(version)})
+        if status != 200 or final != self.url:
+            raise RuntimeError(f"confirming deal {pk}: {status} {final}")
+        return time.perf_counter() - start
 
 
 def run_phones(phones, work) -> tuple[list[float], list[str]]:
@@ -158,7 +198,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def phase(label: str, server, work, *, wall: bool = False) -> None:
+def phase(label: str, server, work, *, wall: bool = False, confirm: bool = True) -> None:
+    """One phase on a fresh tournament; ``confirm``: a second phone at each table (seat 2)
+    confirms every deal right after it is entered (its POST and page in the server CPU)."""
     from tournaments.models import Deal
 
     tournament = build_tournament(players=PHONES * 4, rounds_played=0, rounds=1, name=label)
@@ -166,7 +208,10 @@ def phase(label: str, server, work, *, wall: bool = False) -> None:
 
     round_ = draws.draw_next_round(tournament=tournament, number=1, seed=1)
     tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
-    phones = [Phone(server.url, token) for token in tokens]
+    phones = [Phone(server.url, token, number=2 * i) for i, token in enumerate(tokens)]
+    if confirm:
+        for i, (phone, token) in enumerate(zip(phones, tokens, strict=True)):
+            phone.partner = Phone(server.url, token, number=2 * i + 1, position=1)
     cpu_start = cpu_seconds(server.process.pid)
     start = time.perf_counter()
     times, errors = run_phones(phones, work)
@@ -174,6 +219,8 @@ def phase(label: str, server, work, *, wall: bool = False) -> None:
     cpu = cpu_seconds(server.process.pid) - cpu_start
     keys = [key for phone in phones for key in phone.keys]
     stored = Deal.objects.filter(table__round=round_).count()
+    confirmed = Deal.objects.filter(table__round=round_, status=Deal.Status.CONFIRMED).count()
+    confirms = [t for phone in phones for t in phone.confirm_times]
     exactly_once = Deal.objects.filter(submission_key__in=keys).count() == len(keys) == stored
     line = (
         f"  {label:<34} {len(times):4d} deals in {seconds:5.1f} s ({len(times) / seconds:5.1f}/s)"
@@ -187,7 +234,10 @@ def phase(label: str, server, work, *, wall: bool = False) -> None:
         f"  {'':<34} stored {stored}, each accepted deal exactly once: "
         f"{'yes' if exactly_once else 'NO'}; errors: {len(errors)}"
         + (f" (first: {errors[0]})" if errors else "")
+        + f"; confirmed by a second phone: {confirmed}"
+        + (f" (p95 {percentile(confirms, 95) * 1000:.0f} ms)" if confirms else " (none asked)")
         + f"; server CPU {cpu * 1000 / max(len(times), 1):.1f} ms per deal"
+        + (" (entry and confirmation: 2 POSTs, 2 pages)" if confirm else " (POST + page)")
         + f"; load average {os.getloadavg()[0]:.1f}"
     )
 
@@ -212,14 +262,17 @@ def run(kind: str, seconds: int, port: int, phases: str) -> None:
         if "C" in phases:
             phase("C one deal / 2 s each, 30 s", server, poisson(2, 30))
         if "D" in phases:
-            phase("D flat out, 24 deals each", server, flat_out)
+            # the goal's figure: a deal's POST and its page, nothing else
+            phase("D flat out, 24 deals each", server, flat_out, confirm=False)
+        if "E" in phases:
+            phase("E flat out, each deal confirmed", server, flat_out)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--seconds", type=int, default=60, help="length of phase A")
-    parser.add_argument("--phases", default="ABCD", help="which phases to run, e.g. AB")
+    parser.add_argument("--phases", default="ABCDE", help="which phases to run, e.g. AB")
     parser.add_argument("--port", type=int, default=8220, help="SQLite's; PostgreSQL's is next")
     args = parser.parse_args()
     if args.db == "both":

@@ -59,12 +59,19 @@ def build_pool(rng: random.Random):
 def build_season(
     *, index: int, clubs, people, rng: random.Random, tournaments: int, deals_per_round: int
 ):
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
     from rules.builtin_sources import builtin_data
     from seasons.models import Season
     from tournaments import demo
     from tournaments.models import Deal, Entry, Tournament
     from tournaments.rule_snapshot import rule_source_of
+    from tournaments.services.finish import finish_tournament
     from tournaments.services.results import TableFacts, compute_scores
+
+    settings.SEASON_RESULTS_AHEAD = "inline"
+    finisher, _created = get_user_model().objects.get_or_create(username="bench-finisher")
 
     start = dt.date(2021 + index, 10, 1)
     season = Season.objects.create(
@@ -117,6 +124,9 @@ def build_season(
                     deal.set_scores(scores)
                     deals.append(deal)
         Deal.objects.bulk_create(deals, batch_size=4000)
+        # Finished as the organiser finishes it: its results for the seasons are stored then
+        # (seasons.receivers, inline here), not by the first reader of a page.
+        finish_tournament(tournament=tournament, user=finisher)
     return season
 
 

@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.text import slugify
 
-from clubs.exports import players_workbook
 from clubs.permissions import (
     MANAGE_CLUB,
     MANAGE_TOURNAMENT,
@@ -19,10 +18,6 @@ from clubs.permissions import (
     organiser_required,
 )
 from clubs.views.players import filtered_players
-from exports.season import season_workbook
-from exports.standings import tournament_workbook
-from exports.treasurer import treasurer_workbook
-from exports.xlsx import XLSX_CONTENT_TYPE
 from seasons.views.scoring import managed_season
 from tournaments.models import Tournament
 from tournaments.selectors.standings import (
@@ -32,6 +27,10 @@ from tournaments.selectors.standings import (
 from tournaments.views.access import tournament_permission
 from treasury.selectors import treasurer_view
 from treasury.views import club_and_season, hosted_tournaments
+
+# The workbook writers (openpyxl, lxml: a quarter of a second to import) are imported when a
+# workbook is asked for, not when the URLs load: a fresh server's first page does not wait.
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _xlsx_response(content: bytes, name: str) -> HttpResponse:
@@ -44,6 +43,8 @@ def _xlsx_response(content: bytes, name: str) -> HttpResponse:
 def standings_xlsx(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
     check(request.user, MANAGE_TOURNAMENT, tournament)
+    from exports.standings import tournament_workbook
+
     result = tournament_standings(tournament=tournament)
     content = tournament_workbook(result, team_standings(standings=result))
     return _xlsx_response(content, f"{tournament.name} {tournament.date:%Y-%m-%d}")
@@ -52,6 +53,8 @@ def standings_xlsx(request, pk: int):
 @organiser_required
 def season_xlsx(request, pk: int):
     """The whole season in one workbook, written to a temporary file (memory stays flat)."""
+    from exports.season import season_workbook
+
     season = managed_season(request, pk)
     target = tempfile.TemporaryFile()  # noqa: SIM115 - FileResponse closes it when sent
     season_workbook(season, target)
@@ -66,6 +69,8 @@ def season_xlsx(request, pk: int):
 
 @organiser_required
 def treasurer_xlsx(request, pk: int, season_pk: int):
+    from exports.treasurer import treasurer_workbook
+
     club, season = club_and_season(request, pk, season_pk)
     data = treasurer_workbook(
         treasurer_view(club=club, season=season), hosted_tournaments(club, season)
@@ -78,6 +83,8 @@ def treasurer_xlsx(request, pk: int, season_pk: int):
 
 @organiser_required
 def player_export_xlsx(request):
+    from clubs.exports import players_workbook
+
     _form, data, players = filtered_players(request)
     if data.get("club"):
         check(request.user, MANAGE_CLUB, data["club"])

@@ -98,28 +98,40 @@ def _find_font(filename: str) -> Path | None:
     return None
 
 
-@cache
-def fonts() -> Fonts:
-    """Registered once per process: DejaVu where its regular, bold and mono bold files are
-    found, else Vera."""
+def _font_plan() -> tuple[dict[str, tuple[str, Path]], bool]:
+    """Each role's registered name and file (a missing cut: its fallback's), and whether the
+    family is Vera (DejaVu where its regular, bold and mono bold files are found)."""
     import reportlab
 
     vera_dir = Path(reportlab.__file__).parent / "fonts"
     dejavu = {role: _find_font(files[0]) for role, files in FONT_FILES.items()}
     use_dejavu = all(dejavu[role] for role in ("regular", "bold", "mono-bold"))
     family = "DejaVu" if use_dejavu else "Vera"
-    names: dict[str, str] = {}
+    plan: dict[str, tuple[str, Path]] = {}
     for role, (_dejavu_file, vera_file) in FONT_FILES.items():
         path = dejavu[role] if use_dejavu else (vera_dir / vera_file if vera_file else None)
         if path is None:  # the same family's nearest cut, registered once
-            names[role] = names[FONT_FALLBACK[role]]
+            plan[role] = plan[FONT_FALLBACK[role]]
             continue
-        name = f"Sheet{family}-{role}"
-        pdfmetrics.registerFont(TTFont(name, str(path)))
-        names[role] = name
+        plan[role] = (f"Sheet{family}-{role}", path)
+    return plan, not use_dejavu
+
+
+@cache
+def _register(name: str, path: Path) -> None:
+    pdfmetrics.registerFont(TTFont(name, str(path)))  # reads the file: ~15 ms each
+
+
+@cache
+def fonts(*roles: str) -> Fonts:
+    """The fonts' names, with the files of ``roles`` read and registered (once per process;
+    every role when none is named: a document that uses only some reads only those)."""
+    plan, missing_glyphs = _font_plan()
+    for role in roles or plan:
+        _register(*plan[role])
     return Fonts(
-        **{role.replace("-", "_"): name for role, name in names.items()},
-        missing_glyphs=not use_dejavu,
+        **{role.replace("-", "_"): name for role, (name, _path) in plan.items()},
+        missing_glyphs=missing_glyphs,
     )
 
 
@@ -310,10 +322,30 @@ class PageCanvas:
     """A ReportLab canvas measured in points from the top left corner of an area ``height``
     tall (the page, or a flowable's box)."""
 
-    def __init__(self, canvas: Canvas, *, fonts: Fonts, height: float = PAGE_HEIGHT):
-        self.canvas = canvas
+    def __init__(
+        self, canvas: Canvas, *, fonts: Fonts, height: float = PAGE_HEIGHT, batch: bool = False
+    ):
+        self._canvas = canvas
         self.fonts = fonts
         self.height = height
+        # batch: consecutive strings share one text object (font and colour set only when
+        # they change) until anything else is drawn; the owner calls flush() before the page
+        # ends. A sheet has some 80 strings: one text object each was most of its time.
+        self._batch = batch
+        self._open = None  # the text object being filled, its font and colour
+        self._state: tuple = ()
+
+    @property
+    def canvas(self) -> Canvas:
+        """The ReportLab canvas, for drawing on it directly (pending text drawn first, so
+        that what is drawn next lies on top of it, in the order it was asked for)."""
+        self.flush()
+        return self._canvas
+
+    def flush(self) -> None:
+        if self._open is not None:
+            self._canvas.drawText(self._open)
+            self._open = None
 
     def _text(self, text: str) -> str:
         return text.translate(VERA_SPELLINGS) if self.fonts.missing_glyphs else text
@@ -346,7 +378,10 @@ class PageCanvas:
     def _show(self, x: float, y: float, pieces, *, spacing: float = 0.0) -> None:
         """The pieces one after the other from ``x`` on the baseline ``y``, in one text object
         (no line feed after it: text extraction reads a row of a table as one line)."""
-        c = self.canvas
+        if self._batch:
+            self._show_batched(x, y, pieces, spacing=spacing)
+            return
+        c = self._canvas
         text = c.beginText(x, y)
         if spacing:
             text.setCharSpace(spacing)
@@ -357,6 +392,26 @@ class PageCanvas:
         if spacing:  # the spacing is text state, kept beyond this object: undone
             text.setCharSpace(0)
         c.drawText(text)
+
+    def _show_batched(self, x: float, y: float, pieces, *, spacing: float) -> None:
+        text = self._open
+        if text is None:
+            text = self._open = self._canvas.beginText(x, y)
+            self._state = ()
+        else:
+            text.setTextOrigin(x, y)
+        if spacing:
+            text.setCharSpace(spacing)
+        for string, span in pieces:
+            font, color = (span.font, span.size), span.color
+            if self._state[:1] != (font,):
+                text.setFont(*font)
+            if self._state[1:] != (color,):
+                text.setFillColor(color)
+            self._state = (font, color)
+            text.textOut(string)
+        if spacing:
+            text.setCharSpace(0)
 
     def lines(self, x: float, top: float, lines: Sequence[Sequence[Span]], **kwargs) -> float:
         """Lines one below the other from ``top``; returns the top below the last."""

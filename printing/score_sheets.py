@@ -77,13 +77,14 @@ HEAD_FILL = HexColor("#e6e6e6")
 OUT_FILL = HexColor("#d9d9d9")
 HATCH = HexColor("#bbbbbb")
 SUB_RULE = HexColor("#777777")
+SHEET_FONTS = ("regular", "bold", "italic", "mono-bold")  # the files a first click reads
 
 
 class SheetCanvas(PageCanvas):
     """The score sheets' canvas, measured in points from the page's top left corner."""
 
     def __init__(self, out: io.BytesIO, *, title: str, fonts: Fonts):
-        super().__init__(new_canvas(out, title=title, fonts=fonts), fonts=fonts)
+        super().__init__(new_canvas(out, title=title, fonts=fonts), fonts=fonts, batch=True)
 
     def hatch(self, x: float, top: float, width: float, height: float) -> None:
         """Diagonal stripes: a seat that scores nothing while its player sits out."""
@@ -132,8 +133,12 @@ class SheetCanvas(PageCanvas):
 def _qr_matrix(url: str) -> tuple[tuple[int, ...], ...]:
     # a table's address keeps its token until re-issued: sheets drawn again after a swap
     # reuse the codes
+    # Mask 0 (of the eight a QR code may use), not the one segno would score as best: scoring
+    # all eight was four fifths of the code's time (3 ms a table). Any mask is valid and
+    # readable; the scoring only avoids the rare large patches of one colour.
     return tuple(
-        tuple(1 if module else 0 for module in row) for row in segno.make(url, error="m").matrix
+        tuple(1 if module else 0 for module in row)
+        for row in segno.make(url, error="m", mask=0).matrix
     )
 
 
@@ -543,7 +548,7 @@ def score_sheets_pdf(
         rules_name=rules_name,
         contract_names=tuple(contract_names),
         loopback=loopback,
-        fonts=fonts(),
+        fonts=fonts(*SHEET_FONTS),
     )
     out = io.BytesIO()
     title = f"{_('Score sheets')} – {sheets.tournament.name}"

@@ -117,7 +117,7 @@ def capture_qr_input(monkeypatch):
 
     def make(content, **kwargs):
         encoded.append(content)
-        assert kwargs == {"error": "m"}
+        assert kwargs == {"error": "m", "mask": 0}  # level M; a fixed mask, not scored
         return real_make(content, **kwargs)
 
     monkeypatch.setattr(score_sheets.segno, "make", make)

@@ -8,7 +8,7 @@ from typing import Any
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
 from tournaments.deal_words import deal_title, penalty_of
-from tournaments.models import Deal, Seat, Table
+from tournaments.models import Deal, Seat, Substitution, Table
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
 
@@ -118,27 +118,43 @@ def table_seating(*, table: Table) -> TableSheet:
 
 
 def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
+    """Two queries, as plain rows (no model instances: every phone request reads these)."""
     seats = list(
         Seat.objects.filter(table=table)
-        .select_related("entry__player")
-        .prefetch_related("substitutions__entry__player")
         .order_by("position")
-    )
-    return tuple(
-        SeatInfo(
-            position=seat.position,
-            name=seat.entry.player.full_name,
-            number=seat.entry.number,
-            entry_id=seat.entry_id,
-            short_name=f"{seat.entry.player.first_name} {seat.entry.player.last_name[:1]}.",
-            last_name=seat.entry.player.last_name,
-            first_name=seat.entry.player.first_name,
-            substitutes=tuple(
-                (sub.from_deal, sub.entry.player.full_name) for sub in seat.substitutions.all()
-            ),
+        .values(
+            "id",
+            "position",
+            "entry_id",
+            "entry__number",
+            "entry__player__first_name",
+            "entry__player__last_name",
         )
-        for seat in seats
     )
+    substitutes: dict[int, list[tuple[int, str]]] = {}
+    for sub in (
+        Substitution.objects.filter(seat__table=table)
+        .order_by("seat", "from_deal")
+        .values("seat_id", "from_deal", "entry__player__first_name", "entry__player__last_name")
+    ):
+        name = f"{sub['entry__player__first_name']} {sub['entry__player__last_name']}"
+        substitutes.setdefault(sub["seat_id"], []).append((sub["from_deal"], name))
+    infos = []
+    for seat in seats:
+        first, last = seat["entry__player__first_name"], seat["entry__player__last_name"]
+        infos.append(
+            SeatInfo(
+                position=seat["position"],
+                name=f"{first} {last}",  # Player.full_name
+                number=seat["entry__number"],
+                entry_id=seat["entry_id"],
+                short_name=f"{first} {last[:1]}.",
+                last_name=last,
+                first_name=first,
+                substitutes=tuple(substitutes.get(seat["id"], ())),
+            )
+        )
+    return tuple(infos)
 
 
 def _short_names_at(seats: tuple[SeatInfo, ...], number: int) -> list[str]:
