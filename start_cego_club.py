@@ -138,6 +138,12 @@ def create_environment():
         shutil.rmtree(VENV, ignore_errors=True)  # half made: the next start begins afresh
         give_up(
             _(
+                "The Python environment could not be created (see the message above). "
+                'Install Python from python.org again, with "Add python.exe to PATH" '
+                "ticked, or use the Windows download of Cego Club, which needs no Python."
+            )
+            if WINDOWS
+            else _(
                 "The Python environment could not be created (see the message above). On "
                 "Debian or Ubuntu install the package python3-venv first."
             )
@@ -210,9 +216,19 @@ def main(arguments):
     command = [CEGO_CLUB, *arguments]
     if not WINDOWS:
         os.execve(CEGO_CLUB, command, environment)  # the server is this process: signals reach it
-    try:
-        result = subprocess.call(command, env=environment)
-    except KeyboardInterrupt:  # Ctrl+C reaches both; the server stops by itself
+    # Not subprocess.call: on Ctrl+C it kills the server after 0.25 s. Ctrl+C reaches both
+    # processes; the server stops by itself (closing its database), and this one waits for it.
+    server = subprocess.Popen(command, env=environment)
+    while True:
+        try:
+            result = server.wait()
+            break
+        except KeyboardInterrupt:
+            continue
+    if result in (
+        -2,
+        3221225786,
+    ):  # stopped by Ctrl+C (POSIX SIGINT, Windows STATUS_CONTROL_C_EXIT)
         result = 0
     if result != 0:
         give_up(_("Cego Club stopped with an error (see above)."))
