@@ -204,3 +204,21 @@ def test_a_tournaments_page_names_its_season_server(client, host, django_user_mo
     publication = Publication.objects.get()
     assert (publication.tournament, publication.url) == (tournament, "https://saison.example.org")
     assert "https://saison.example.org" in client.get(url).content.decode()
+
+
+def test_a_refusal_is_shown_with_a_button_that_sends_again(client, host, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("orga", "", "pw"))
+    tournament = TournamentFactory(host_club=host)
+    publication = Publication.objects.create(
+        tournament=tournament,
+        url="https://saison.example.org",
+        token="t",
+        refused_revision=tournament.revision,  # 0 for a tournament never changed
+        last_error="Der Saisonserver hat einen neueren Stand.",
+    )
+    url = reverse("publishing:tournament_publication", kwargs={"pk": tournament.pk})
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Der Saisonserver hat einen neueren Stand." in page and 'name="retry"' in page
+    assert client.post(url, {"retry": publication.pk}).status_code == 302
+    publication.refresh_from_db()
+    assert publication.refused_revision is None and due_publications() == [publication]
