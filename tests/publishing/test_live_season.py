@@ -26,6 +26,7 @@ from tests.servers import (
     ROOT,
     Phone,
     clean_env,
+    free_port,
     http_get,
     json_from,
     manage,
@@ -37,14 +38,6 @@ from tests.servers import (
 pytestmark = [pytest.mark.servers]
 
 SEASON = "Schwarzwald-Cup 2026/27"
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until(condition, *, timeout: float, what: str) -> float:

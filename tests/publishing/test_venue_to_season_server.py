@@ -10,7 +10,6 @@ from the registry come back as the same records, the one new at the venue as a n
 """
 
 import secrets
-import socket
 import sys
 import time
 
@@ -23,6 +22,7 @@ from seasons.models import Season
 from tests.servers import (
     Phone,
     clean_env,
+    free_port,
     http_get,
     json_from,
     manage,
@@ -46,12 +46,6 @@ def database_url() -> str:
         f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
         f"/{db['NAME']}"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until(condition, *, timeout: float, what: str) -> float:
