@@ -330,7 +330,8 @@ def install_wheel(wheel: Path, site_packages: Path) -> None:
 
 STARTER = r"""@echo off
 rem Cego Club {version}: startet den Turniertag auf diesem Laptop und oeffnet den Browser.
-rem Die Daten liegen in "Dokumente\Cego Club" (oder im Ordner "Daten" neben dieser Datei).
+rem Die Daten liegen in "%LOCALAPPDATA%\Cego Club", die Sicherungen in "Dokumente\Cego Club
+rem Sicherungen" (oder beides im Ordner "Daten" neben dieser Datei).
 setlocal
 cd /d "%~dp0"
 "%~dp0{program}\python\python.exe" "%~dp0{program}\start.py" %*

@@ -7,8 +7,14 @@ The data folder, where a club secretary looks for their files and where an updat
 1. ``CEGO_CLUB_DATA`` when set, or ``--data FOLDER`` on the command line;
 2. a folder ``Daten`` beside ``Cego Club starten.cmd``, when there is one (a portable copy,
    e.g. on a USB stick: create the folder and the data stay with the program);
-3. else ``Cego Club`` in the user's documents (``Dokumente\\Cego Club``): a new version,
-   unzipped over the old one or anywhere else, finds the same data.
+3. ``Dokumente\\Cego Club`` when it holds a database already (earlier versions kept the data
+   there: an update finds it);
+4. else ``Cego Club`` in the user's local application data (``%LOCALAPPDATA%\\Cego Club``):
+   a folder OneDrive never synchronises (it often syncs ``Dokumente``, and a live database
+   must not be synchronised), the same for every version unzipped anywhere.
+
+The venue's backups go to ``Dokumente\\Cego Club Sicherungen`` unless ``--backup-dir`` is
+given: where a secretary looks for files, and a finished backup copied by OneDrive is welcome.
 
 ``cego-club.cmd ARGS`` (``--command`` first) runs any ``cego-club`` command on that folder.
 """
@@ -49,13 +55,27 @@ def documents() -> Path:
     return Path.home() / "Documents"
 
 
+def local_app_data() -> Path:
+    """The user's local application data (``%LOCALAPPDATA%``): never roamed or synchronised."""
+    if os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"])
+    return Path.home() / "AppData" / "Local"
+
+
 def data_folder() -> Path:
     if os.environ.get("CEGO_CLUB_DATA"):
         return Path(os.environ["CEGO_CLUB_DATA"])
     beside = BUNDLE / "Daten"
     if beside.is_dir():
         return beside
-    return documents() / "Cego Club"
+    earlier = documents() / "Cego Club"
+    if (earlier / "db.sqlite3").is_file():
+        return earlier
+    return local_app_data() / "Cego Club"
+
+
+def backup_folder() -> Path:
+    return documents() / "Cego Club Sicherungen"
 
 
 def option(args: list[str], name: str) -> str | None:
@@ -110,6 +130,12 @@ def main(argv: list[str]) -> int:
     folder = data_folder()
     if args and args[0] not in NO_DATA_OPTION and option(args, "--data") is None:
         args = [args[0], "--data", str(folder), *args[1:]]
+    # Backups into Dokumente only beside the hidden default folder (a portable copy, an earlier
+    # version's folder in Dokumente or a folder given keep theirs in DATA\backups).
+    chosen_data = option(args, "--data")
+    default_data = chosen_data == str(folder) and folder == local_app_data() / "Cego Club"
+    if args and args[0] == "venue" and option(args, "--backup-dir") is None and default_data:
+        args = [args[0], "--backup-dir", str(backup_folder()), *args[1:]]
     # The commands the app prints: typed in a terminal opened in the bundle's folder.
     cmd = BUNDLE / "cego-club.cmd"
     try:

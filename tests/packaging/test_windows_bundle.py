@@ -78,10 +78,11 @@ def bundle_zip(tmp_path_factory) -> Path:
 class Wine:
     def __init__(self, root: Path, bundle: Path) -> None:
         self.home = root / "home"  # wine links the user's Documents here
+        self.prefix = root / "prefix"
         self.home.mkdir()
         self.bundle = bundle
         env = clean_env(
-            WINEPREFIX=str(root / "prefix"),
+            WINEPREFIX=str(self.prefix),
             HOME=str(self.home),
             WINEDEBUG="-all",
             WINEDLLOVERRIDES="mscoree,mshtml=",  # no Mono or Gecko installer at wine's start
@@ -176,9 +177,14 @@ def test_the_bundle_serves_a_tournament_day_under_wine(wine, tmp_path):
             assert venue.poll() is None, "".join(output)
             assert time.monotonic() < deadline, "".join(output)
             time.sleep(1)
-        data = wine.home / "Cego Club"  # Dokumente\Cego Club (wine links Documents to $HOME)
-        assert (data / "db.sqlite3").is_file(), "".join(output)
+        # %LOCALAPPDATA%\Cego Club: a folder OneDrive never synchronises.
+        found = list((wine.prefix / "drive_c" / "users").glob("*/AppData/Local/Cego Club"))
+        assert len(found) == 1 and (found[0] / "db.sqlite3").is_file(), "".join(output)
+        assert not (wine.home / "Cego Club").exists()  # Dokumente (wine links it to $HOME)
         text = "".join(output)
+        # The backups where the secretary looks: Dokumente\Cego Club Sicherungen; no warning
+        # about a synchronised folder.
+        assert "Cego Club Sicherungen" in text and "synchronisiert" not in text, text
         assert "Cego Club läuft für den Turniertag" in text, text
         said = wait_for(output, "Der Browser wird geöffnet")
         assert f"Der Browser wird geöffnet: http://localhost:{port}/" in said, said
