@@ -4,11 +4,12 @@ differences are settled cell by cell (issue 28, item 7)."""
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import translation
 
 from tests.tournaments.results.conftest import seat_table
 from tournaments import sheet_compare
 from tournaments.models import Deal, DealChange, SheetTyping, Tournament, TournamentChange
-from tournaments.selectors.standings import standings
+from tournaments.selectors.standings import tournament_standings
 from tournaments.services import double_entry
 from tournaments.services.double_entry import TypingConflict
 from tournaments.services.results import ResultError, WrittenRow
@@ -17,6 +18,14 @@ from tournaments.services.results import ResultError, WrittenRow
 HALBE_WON_1 = WrittenRow(1, "halbe", 1, (None, 60, None, None))
 HALBE_LOST_2 = WrittenRow(2, "halbe", 2, (None, None, -120, None))
 HALBE_WON_2 = WrittenRow(2, "halbe", 2, (None, None, 60, None))
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    """The messages asserted here are the English source strings (German is the default)."""
+    client.cookies["django_language"] = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
@@ -35,7 +44,8 @@ def _revision(table) -> int:
 
 
 def _total(table, position: int) -> int:
-    rows = {row.entry_id: row.total for row in standings(table.round.tournament)}
+    tournament = Tournament.objects.get(pk=table.round.tournament_id)
+    rows = {row.entry_id: row.total for row in tournament_standings(tournament=tournament).rows}
     entry_id = table.seats.get(position=position).entry_id
     return rows.get(entry_id, 0)
 
