@@ -111,7 +111,9 @@ def test_differences_page_at_a_phone_width(browser, live_server, django_user_mod
         expected_typing=typing.pk,
     )
     page = signed_in(browser, live_server, "orga", PHONE)
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/rounds/1/tables/1/written/differences/")
+    page.goto(
+        f"{live_server.url}/tournaments/{tournament.pk}/rounds/1/tables/1/written/differences/"
+    )
     assert fits(page), "the differences page scrolls sideways at 390 px"
     row = page.locator("tr#difference-1-declarer")
     assert row.is_visible()

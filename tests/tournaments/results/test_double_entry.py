@@ -176,7 +176,11 @@ def test_two_helpers_on_one_login_are_told_apart_by_their_initials(double_table,
         table=double_table, rows=[HALBE_WON_1], user=organiser, typist="AB", expected_typing=None
     )
     second = double_entry.type_sheet(
-        table=double_table, rows=[HALBE_WON_1], user=organiser, typist="CD", expected_typing=first.pk
+        table=double_table,
+        rows=[HALBE_WON_1],
+        user=organiser,
+        typist="CD",
+        expected_typing=first.pk,
     )
     assert not second.same_person
 
@@ -222,7 +226,9 @@ def test_bad_typing_changes_nothing(double_table, organiser):
 
 def test_setting_off_refuses_the_service_and_the_page_saves_at_once(client, table, organiser):
     with pytest.raises(ResultError):
-        double_entry.type_sheet(table=table, rows=[HALBE_WON_1], user=organiser, expected_typing=None)
+        double_entry.type_sheet(
+            table=table, rows=[HALBE_WON_1], user=organiser, expected_typing=None
+        )
     client.force_login(organiser)
     url = reverse("tournaments:desk_written", args=[table.round.tournament_id, 1, 1])
     page = client.get(url).content.decode()
@@ -287,6 +293,8 @@ def test_discarding_a_typing_needs_a_reason(client, double_table, organiser):
 
 def test_empty_post_to_the_differences_page_does_not_crash(client, double_table, organiser):
     client.force_login(organiser)
-    url = reverse("tournaments:desk_written_differences", args=[double_table.round.tournament_id, 1, 1])
+    url = reverse(
+        "tournaments:desk_written_differences", args=[double_table.round.tournament_id, 1, 1]
+    )
     assert client.post(url, {}).status_code == 302  # nothing to settle: back to the sheet
     assert User.objects.count() == 1
