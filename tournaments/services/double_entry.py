@@ -220,7 +220,7 @@ def type_sheet(
         user=user,
         actor=typist,
         subject=_subject(table),
-        before={"first_by": _who(typing.first_by, typing.first_typist)},
+        before={"first_typing_by": _who(typing.first_by, typing.first_typist)},
         after={
             "typing": typing.pk,
             "differences": len(found),
@@ -230,6 +230,21 @@ def type_sheet(
     )
     bump_revision(tournament_id=tournament.pk)
     return typing
+
+
+def _column_words(column: str) -> str:
+    if column == sheet_compare.CONTRACT:
+        return _("Contract")
+    if column == sheet_compare.DECLARER:
+        return _("Declarer")
+    return f"{_('Seat')} {int(column.removeprefix('seat')) + 1}"
+
+
+def _choice_words(choice: str) -> str:
+    return {
+        FIRST: _("first typing's value"),
+        SECOND: _("second typing's value"),
+    }.get(choice, _("typed at the desk"))
 
 
 def _decided_value(
@@ -307,10 +322,10 @@ def settle_sheet(
         log.append(
             {
                 "deal": difference.number,
-                "column": difference.column,
-                "first": difference.first,
-                "second": difference.second,
-                "choice": choices[difference.key][0],
+                "column": _column_words(difference.column),
+                "first_value": difference.first,
+                "second_value": difference.second,
+                "settled_with": _choice_words(choices[difference.key][0]),
                 "value": value,
             }
         )

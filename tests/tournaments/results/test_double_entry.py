@@ -91,7 +91,9 @@ def test_agreeing_typings_count_once(double_table, organiser, helper):
     assert Deal.objects.filter(table=double_table).count() == 2
 
 
-def test_differing_typings_wait_then_count_with_the_settled_values(double_table, organiser, helper):
+def test_differing_typings_wait_then_count_with_the_settled_values(
+    client, double_table, organiser, helper
+):
     first = double_entry.type_sheet(
         table=double_table,
         rows=[HALBE_WON_1, HALBE_LOST_2],
@@ -130,10 +132,19 @@ def test_differing_typings_wait_then_count_with_the_settled_values(double_table,
     ]
     log = TournamentChange.objects.get(action="sheet_settled")
     assert log.changed_by == organiser
-    cells = {cell["column"] + str(cell["deal"]): cell for cell in log.after["cells"]}
-    assert cells["seat22"]["choice"] == "typed" and cells["seat22"]["value"] == 60
-    assert cells["declarer1"]["choice"] == "first"
+    cells = {(cell["deal"], cell["column"]): cell for cell in log.after["cells"]}
+    assert cells[2, "Seat 3"]["settled_with"] == "typed at the desk"
+    assert (cells[2, "Seat 3"]["first_value"], cells[2, "Seat 3"]["value"]) == (-120, 60)
+    assert cells[1, "Declarer"]["settled_with"] == "first typing's value"
     assert DealChange.objects.filter(deal__table=double_table).count() == 2
+    # the log page says it in words
+    client.force_login(organiser)
+    page = client.get(
+        reverse("tournaments:tournament_log", args=[double_table.round.tournament_id])
+    )
+    html = page.content.decode()
+    assert "differences of a paper sheet settled" in html
+    assert "settled with: typed at the desk" in html
 
 
 def test_a_settlement_the_engine_refuses_changes_nothing(double_table, organiser, helper):
