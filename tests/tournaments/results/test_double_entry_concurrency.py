@@ -33,6 +33,6 @@ def test_two_second_typings_at_once_one_wins(django_user_model):
     stored = [o for o in outcomes if isinstance(o, SheetTyping)]
     refused = [o for o in outcomes if isinstance(o, TypingConflict)]
     assert len(stored) == 1 and len(refused) == 1, outcomes
-    assert "second typing" in refused[0].message
+    assert "Zweiteingabe dieses Bogens gespeichert" in refused[0].message  # German, the default
     assert Deal.objects.filter(table=table).count() == 1
     assert TournamentChange.objects.filter(action="sheet_retyped").count() == 1
