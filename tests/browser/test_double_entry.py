@@ -4,6 +4,8 @@ differences page read at a phone's 390 px."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.factories import TournamentFactory
@@ -40,6 +42,13 @@ def type_sheet(page, *, declarer_amount: str, initials: str) -> None:
         page.click("button[name=action][value=save]")
 
 
+def shoot(page, name: str) -> None:
+    """A screenshot for a person to look at, when CEGO_SCREENSHOT_DIR names a folder."""
+    folder = os.environ.get("CEGO_SCREENSHOT_DIR")
+    if folder:
+        page.screenshot(path=f"{folder}/{name}.png", full_page=True)
+
+
 def fits(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
@@ -66,6 +75,7 @@ def test_two_typings_one_difference_settled(browser, live_server, django_user_mo
     assert "Zweite Eingabe" in second.inner_text("#double-entry")
     # blind: no amount of the first typing in the form
     assert second.input_value("input[name=amount_2_2]") == ""
+    shoot(second, "second-typing-1280")
     type_sheet(second, declarer_amount="60", initials="CD")  # one cell misread
     assert "/written/differences/" in second.url
     rows = second.locator("tr.difference")
@@ -74,13 +84,19 @@ def test_two_typings_one_difference_settled(browser, live_server, django_user_mo
     assert "≠" in declarer_row.inner_text()
     assert declarer_row.locator("td.first mark").inner_text() == "-120"
     assert declarer_row.locator("td.second mark").inner_text() == "+60"
+    shoot(second, "differences-1280")
     second.goto(overview)
     assert "Abweichungen klären" in second.inner_text(".table-progress")
+    shoot(second, "overview-1280")
     second.click("a.typing-differences")
     second.wait_for_url("**/written/differences/")
     # settled: the paper says −120 (the first typing); the other seats follow it
+    # the whole line at once: the choices are filled in, nothing is saved yet
+    with second.expect_navigation():
+        second.click("button[name=line][value='first:2']")
     for seat in range(4):
-        second.check(f"input[name='choice_2-seat{seat}'][value=first]")
+        assert second.is_checked(f"input[name='choice_2-seat{seat}'][value=first]")
+    assert not Deal.objects.filter(table=table).exists()
     with second.expect_navigation():
         second.click("#settle-form button[type=submit]")
     assert "Abweichungen geklärt" in second.inner_text("main")
@@ -120,7 +136,13 @@ def test_differences_page_at_a_phone_width(browser, live_server, django_user_mod
     box = row.bounding_box()
     assert box is not None and box["width"] <= 390
     # each value is labelled in the stacked layout (the head row is hidden at this width)
-    assert "Erste Eingabe" in row.inner_text() and "Zweite Eingabe" in row.inner_text()
+    labels = row.evaluate(
+        "tr => [...tr.querySelectorAll('[data-label]')].map("
+        "c => getComputedStyle(c, '::before').content)"
+    )
+    assert any("Erste Eingabe" in label for label in labels), labels
+    assert any("Zweite Eingabe" in label for label in labels), labels
+    shoot(page, "differences-390")
     radio = page.locator("input[name='choice_1-declarer'][value=second]")
     radio.check()
     assert radio.is_checked()

@@ -363,9 +363,14 @@ def desk_written_differences(
             )
             return redirect("tournaments:desk_written", pk, round_number, table_number)
         choices: dict[str, tuple[str, object]] = {}
+        whole_line = request.POST.get("line", "").partition(":")  # "first:2": deal 2's cells
         for item in items:
             item.choice = request.POST.get(f"choice_{item.row.key}", "")
             item.value = request.POST.get(f"value_{item.row.key}", "").strip()[:20]
+            if whole_line[0] in (double_entry.FIRST, double_entry.SECOND):
+                if whole_line[2] == str(item.row.number):
+                    item.choice = whole_line[0]
+                continue  # only filled in: nothing is settled, the page is shown again
             if item.choice not in (double_entry.FIRST, double_entry.SECOND, double_entry.TYPED):
                 item.error = _("Choose the first value, the second or type the correct one.")
                 continue
@@ -377,7 +382,9 @@ def desk_written_differences(
                     item.error = _("Type a whole number.")
                     continue
             choices[item.row.key] = (item.choice, value)
-        if any(item.error for item in items):
+        if whole_line[0] in (double_entry.FIRST, double_entry.SECOND):
+            pass
+        elif any(item.error for item in items):
             error = _("Some differences are not settled yet; nothing was changed.")
         else:
             try:
@@ -403,6 +410,14 @@ def desk_written_differences(
             "items": items,
             "error": error,
             "contracts": contract_choices(sheet.rules, len(sheet.seats)),
+            # deals with more than one differing cell: a whole line can be taken at once
+            "whole_lines": sorted(
+                {
+                    i.row.number
+                    for i in items
+                    if sum(j.row.number == i.row.number for j in items) > 1
+                }
+            ),
         },
     )
 

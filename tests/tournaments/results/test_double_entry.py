@@ -278,6 +278,10 @@ def test_pages_walk_both_typings_and_the_settlement(client, double_table, organi
     page = client.post(differences_url, {"typing": str(typing.pk)}).content.decode()
     assert "nothing was changed" in page
     assert not Deal.objects.exists()
+    # "all from the first typing" only fills in the choices
+    page = client.post(differences_url, {"typing": str(typing.pk), "line": "first:1"})
+    assert page.status_code == 200 and not Deal.objects.exists()
+    assert page.content.decode().count('value="first" checked') == 4
     choices = {f"choice_1-seat{p}": "first" for p in range(4)}
     response = client.post(differences_url, {"typing": str(typing.pk), **choices})
     assert response.status_code == 302
