@@ -313,3 +313,29 @@ def test_empty_post_to_the_differences_page_does_not_crash(client, double_table,
     )
     assert client.post(url, {}).status_code == 302  # nothing to settle: back to the sheet
     assert User.objects.count() == 1
+
+
+def test_the_setting_is_off_by_default_shown_in_german_and_logged(
+    client, swm_tournament, organiser
+):
+    from tournaments.services.setup import update_tournament
+
+    assert not swm_tournament.double_entry
+    client.cookies["django_language"] = "de"
+    client.force_login(organiser)
+    page = client.get(reverse("tournaments:tournament_edit", args=[swm_tournament.pk]))
+    assert "Doppelte Eingabe der Papierbögen" in page.content.decode()
+    update_tournament(
+        tournament=swm_tournament,
+        name=swm_tournament.name,
+        host_club=swm_tournament.host_club,
+        date=swm_tournament.date,
+        rules_slug=swm_tournament.rules_slug,
+        rounds=swm_tournament.rounds,
+        deals_per_round=swm_tournament.deals_per_round,
+        double_entry=True,
+        user=organiser,
+    )
+    assert Tournament.objects.get(pk=swm_tournament.pk).double_entry
+    edited = TournamentChange.objects.filter(action="edited").last()
+    assert edited.after["double_entry"] is True
