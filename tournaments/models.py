@@ -150,6 +150,16 @@ class Tournament(models.Model):
             "or referee has pressed “Release draw”."
         ),
     )
+    # A paper sheet typed at the desk counts only once a second typing agrees with the first
+    # (SheetTyping; tournaments.services.double_entry). Off: one typing counts, as before.
+    double_entry = models.BooleanField(
+        _("type paper sheets twice"),
+        default=False,
+        help_text=_(
+            "A paper sheet typed at the desk counts only once a second person has typed it "
+            "again without seeing the first typing; differences are settled cell by cell."
+        ),
+    )
     # Identifies the tournament across servers: importing its archive twice gives one copy.
     archive_id = models.UUIDField(_("archive id"), default=uuid.uuid4, unique=True, editable=False)
     # Imported from an archive: the revision and content hash it had on the server it came
@@ -845,6 +855,10 @@ class TournamentChange(AppendOnly):
         ARCHIVE_IMPORTED = "archive_imported", _("imported from an archive")
         ARCHIVE_REPLACED = "archive_replaced", _("replaced by a newer archive")
         HANDED_TO_HALL = "handed_to_hall", _("fetched by a venue laptop")
+        SHEET_TYPED = "sheet_typed", _("paper sheet typed (first typing)")
+        SHEET_RETYPED = "sheet_retyped", _("paper sheet typed again (second typing)")
+        SHEET_SETTLED = "sheet_settled", _("differences of a paper sheet settled")
+        SHEET_DISCARDED = "sheet_discarded", _("typing of a paper sheet discarded")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="changes", verbose_name=_("tournament")
@@ -900,6 +914,10 @@ class TournamentChange(AppendOnly):
                         "archive_imported",
                         "archive_replaced",
                         "handed_to_hall",
+                        "sheet_typed",
+                        "sheet_retyped",
+                        "sheet_settled",
+                        "sheet_discarded",
                     ]
                 ),
                 name="tournament_change_action_valid",
@@ -976,3 +994,90 @@ class HallRegistration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.player_id}"
+
+
+class SheetTyping(models.Model):
+    """A table's paper sheet typed twice at the desk (``Tournament.double_entry``).
+
+    The first typing waits here, counting for nothing, until a second typing of the same
+    sheet (made without seeing the first) arrives. Equal cell by cell: the lines are stored as
+    deals (``results.enter_written_deals``) and the typing is ``counted``. Different: the desk
+    settles each differing cell, then the lines count. Written only through
+    ``tournaments.services.double_entry``. Each row of ``first_rows`` / ``second_rows`` is
+    ``{"number", "contract", "declarer", "amounts" (as typed, null for a blank cell),
+    "scores" (the complete row the engine made of it)}``.
+    """
+
+    class State(models.TextChoices):
+        AWAITING_SECOND = "awaiting", _("waiting for the second typing")
+        DIFFERENCES = "differences", _("differences to settle")
+        COUNTED = "counted", _("counted")
+        DISCARDED = "discarded", _("discarded")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="typings", verbose_name=_("table")
+    )
+    state = models.CharField(
+        _("state"), max_length=12, choices=State.choices, default=State.AWAITING_SECOND
+    )
+    first_rows = models.JSONField(_("first typing"))
+    first_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("first typed by"),
+    )
+    first_typist = models.CharField(_("first typist"), max_length=40, blank=True)
+    first_at = models.DateTimeField(_("first typed at"), auto_now_add=True)
+    second_rows = models.JSONField(_("second typing"), null=True, blank=True)
+    second_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second typed by"),
+    )
+    second_typist = models.CharField(_("second typist"), max_length=40, blank=True)
+    second_at = models.DateTimeField(_("second typed at"), null=True, blank=True)
+    # Same login and same typist's name (or none) both times: nobody else checked the sheet.
+    same_person = models.BooleanField(_("both typings by the same person"), default=False)
+    settlement = models.JSONField(_("settled cells"), null=True, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("settled by"),
+    )
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("typing of a paper sheet")
+        verbose_name_plural = _("typings of paper sheets")
+        ordering = ["table", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["awaiting", "differences", "counted", "discarded"]),
+                name="sheet_typing_state_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["awaiting", "discarded"]) | Q(second_rows__isnull=False),
+                name="sheet_typing_second_before_counting",
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(state__in=["awaiting", "differences"]),
+                name="sheet_typing_one_open_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.get_state_display()}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in (self.State.AWAITING_SECOND, self.State.DIFFERENCES)

@@ -84,6 +84,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tournaments.ranking",
             "tournaments.scoring_messages",
             "tournaments.seating",
+            "tournaments.sheet_compare",
             "tournaments.signals",
             "seasons.charts",
             "seasons.ranking",

@@ -32,6 +32,7 @@ from tournaments.models import (
     Round,
     RoundChange,
     Seat,
+    SheetTyping,
     Substitution,
     Table,
     Team,
@@ -284,6 +285,19 @@ MATRIX: dict[str, Spec] = {
         MANAGE,
         post=lambda w, p: {"action": "check"},
     ),
+    # Double entry (off in this world): nothing to settle or discard, back to the sheet.
+    "tournaments:desk_written_differences": Spec(
+        lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 2},
+        MANAGE,
+        post=lambda w, p: {"typing": "1", "choice_1-seat0": "first"},
+        get_ok=frozenset({302}),
+    ),
+    "tournaments:desk_written_discard": Spec(
+        lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 2},
+        MANAGE,
+        post=lambda w, p: {"typing": "1", "reason": "falscher Bogen"},
+        get_ok=frozenset({302}),
+    ),
     "tournaments:tournament_finish": Spec(
         day, MANAGE, post=lambda w, p: {"action": "finish", "confirm": "1"}, post_only=True
     ),
@@ -518,6 +532,7 @@ def fingerprint() -> dict:
         DealChange,
         RoundChange,
         TournamentChange,
+        SheetTyping,
         LotDraw,
         PublishToken,
         Publication,

@@ -35,8 +35,31 @@ RUN_AXE = """async () => {
 }"""
 
 
+def differing_sheet(w: World) -> None:
+    """Double entry on, and table 2's sheet typed twice with a difference."""
+    from tournaments.models import Tournament
+    from tournaments.services import double_entry
+    from tournaments.services.results import WrittenRow
+
+    Tournament.objects.filter(pk=w.day.pk).update(double_entry=True)
+    user = w.users["organiser"]
+    first = double_entry.type_sheet(
+        table=w.other_table,
+        rows=[WrittenRow(1, "halbe", 1, (None, 60, None, None))],
+        user=user,
+        expected_typing=None,
+    )
+    double_entry.type_sheet(
+        table=w.other_table,
+        rows=[WrittenRow(1, "halbe", 1, (None, -120, None, None))],
+        user=user,
+        expected_typing=first.pk,
+    )
+
+
 def pages(w: World) -> list[tuple[str, str, str]]:
     """(what, persona, address) for every page type."""
+    differing_sheet(w)
     day, season = w.day.pk, w.season.pk
     player, club = w.membership.player_id, w.club_a.pk
 
@@ -71,6 +94,11 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("desk round", "organiser", url("tournaments:desk_round", day, 1)),
         ("desk entry", "organiser", url("tournaments:desk_entry", day, 1, 1)),
         ("paper sheet", "organiser", url("tournaments:desk_written", day, 1, 1)),
+        (
+            "paper sheet differences",
+            "organiser",
+            url("tournaments:desk_written_differences", day, 1, 2),
+        ),
         ("teams", "organiser", url("tournaments:teams", day)),
         ("prize money", "organiser", url("treasury:prize_money", day)),
         ("change log", "organiser", url("tournaments:tournament_log", day)),

@@ -96,6 +96,14 @@ class TournamentForm(CapitalisedForm):
             "or referee has pressed “Release draw”."
         ),
     )
+    double_entry = forms.BooleanField(
+        label=_("type paper sheets twice"),
+        required=False,
+        help_text=_(
+            "A paper sheet typed at the desk counts only once a second person has typed it "
+            "again without seeing the first typing; differences are settled cell by cell."
+        ),
+    )
 
     referees = forms.ModelMultipleChoiceField(
         label=_("referees"),
@@ -180,6 +188,7 @@ class TournamentForm(CapitalisedForm):
             "entry_fee": Decimal(tournament.entry_fee_cents) / 100,
             "last_round_raeuber": tournament.last_round_raeuber,
             "review_draws": tournament.review_draws,
+            "double_entry": tournament.double_entry,
             "referees": list(tournament.referees.values_list("pk", flat=True)),
         }
 

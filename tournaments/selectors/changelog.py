@@ -69,6 +69,20 @@ LOGGED_KEYS = {
     "reason": gettext_lazy("reason"),
     "revision": gettext_lazy("revision"),
     "content_hash": gettext_lazy("content fingerprint"),
+    # double entry of paper sheets (tournaments.services.double_entry)
+    "typing": gettext_lazy("typing no."),
+    "lines": gettext_lazy("lines of the sheet"),
+    "first_typing_by": gettext_lazy("first typing by"),
+    "differences": gettext_lazy("cells that differ"),
+    "counted": gettext_lazy("counts"),
+    "same_person": gettext_lazy("same person"),
+    "cells": gettext_lazy("settled cells"),
+    "deal": gettext_lazy("deal"),
+    "column": gettext_lazy("column"),
+    "first_value": gettext_lazy("first typing"),
+    "second_value": gettext_lazy("second typing"),
+    "settled_with": gettext_lazy("settled with"),
+    "value": gettext_lazy("value"),
 }
 
 

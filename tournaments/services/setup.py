@@ -47,6 +47,7 @@ LOGGED_SETTINGS = (
     "entry_fee_cents",
     "last_round_raeuber",
     "review_draws",
+    "double_entry",
 )
 
 
@@ -125,6 +126,7 @@ def create_tournament(
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
     review_draws: bool = True,
+    double_entry: bool = False,
     user: User | None = None,
 ) -> Tournament:
     """Create a tournament and pin a snapshot of its rule source's parameters.
@@ -156,6 +158,7 @@ def create_tournament(
         entry_fee_cents=entry_fee_cents,
         last_round_raeuber=last_round_raeuber,
         review_draws=review_draws,
+        double_entry=double_entry,
     )
     tournament.full_clean()
     tournament.save()
@@ -197,6 +200,7 @@ def update_tournament(
     entry_fee_cents: int = 800,
     last_round_raeuber: bool = False,
     review_draws: bool | None = None,
+    double_entry: bool | None = None,
     referees: Iterable[User] | None = None,
     user: User | None = None,
 ) -> Tournament:
@@ -273,6 +277,8 @@ def update_tournament(
     locked.last_round_raeuber = last_round_raeuber
     if review_draws is not None:  # None: left as it is
         locked.review_draws = review_draws
+    if double_entry is not None:  # None: left as it is
+        locked.double_entry = double_entry
     before = _settings(Tournament.objects.get(pk=locked.pk))
     locked.full_clean()
     locked.save()

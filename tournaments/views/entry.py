@@ -25,6 +25,7 @@ from clubs.permissions import (
 from tournaments.deal_words import penalty_text
 from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SCORE_LIMIT, Deal, Round, Table, Tournament
+from tournaments.selectors.double_entry import open_typing, open_typings
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import results
@@ -117,6 +118,7 @@ def _render_round(
 ) -> HttpResponse:
     status = round_status(round=round_)
     tables = {table.pk: table for table in round_.tables.all()}
+    typings = open_typings(round=round_)  # double entry: sheets typed once, or differing
     # Deals entered and confirmed on one phone, per table: the organiser should look at them.
     same_device = dict(
         Deal.objects.filter(table__round=round_)
@@ -139,6 +141,7 @@ def _render_round(
                     "pending": t.pending,
                     "same_device": same_device.get(t.table_id, 0),
                     "expected": t.expected,
+                    "typing": typings.get(t.table_id),
                 }
                 for t in status.tables
             ],
@@ -245,6 +248,7 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
             "void_form": ReasonForm(),
             "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
             "totals_possible": not sheet.lines,
+            "typing": open_typing(table=table) if tournament.double_entry else None,
             **_phone_link(request, table),
         },
     )

@@ -25,9 +25,11 @@ from clubs.permissions import (
     organiser_required,
 )
 from tournaments.contract_names import contract_choices
-from tournaments.models import Deal, Table
+from tournaments.models import Deal, SheetTyping, Table, Tournament
+from tournaments.selectors.double_entry import DifferenceRow, difference_rows, open_typing
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
-from tournaments.services import results
+from tournaments.services import double_entry, results
+from tournaments.services.double_entry import TypingConflict
 from tournaments.services.results import DealConflict, ResultError, WrittenRow
 
 # what phones, Word and typists write for a minus (−, –, —) and the spaces in "+ 30"
@@ -50,9 +52,19 @@ class WrittenSheetForm(forms.Form):
     """Per line ``n``: ``contract_n``, ``declarer_n`` and ``amount_n_<seat>``."""
 
     reason = forms.CharField(label=gettext_lazy("Reason for the correction"), required=False)
+    typist = forms.CharField(
+        label=gettext_lazy("Typed by (name or initials)"),
+        required=False,
+        max_length=double_entry.TYPIST_LENGTH,
+        help_text=gettext_lazy("So the log tells the two typists apart on a shared login."),
+    )
 
-    def __init__(self, *args, sheet: TableSheet, numbers: list[int], **kwargs) -> None:
+    def __init__(
+        self, *args, sheet: TableSheet, numbers: list[int], typist: bool = False, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if not typist:
+            del self.fields["typist"]
         self.sheet = sheet
         self.numbers = numbers
         contracts = [("", "—"), *contract_choices(sheet.rules, len(sheet.seats))]
@@ -83,7 +95,7 @@ class WrittenSheetForm(forms.Form):
         # The sheet shows the fields without their labels (the column heads say it): a
         # screen reader reads the label from aria-label.
         for name, field in self.fields.items():
-            if name != "reason":
+            if name not in ("reason", "typist"):
                 field.widget.attrs["aria-label"] = field.label
 
     def lines(self) -> list[WrittenLine]:
@@ -172,6 +184,29 @@ def _check_rows(
     return list(lines.values()), totals, ok
 
 
+def _double_entry(tournament: Tournament) -> bool:
+    return tournament.double_entry and tournament.entry_mode == Tournament.EntryMode.DEALS
+
+
+def _posted_int(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _saved_message(request: HttpRequest, count: int) -> None:
+    messages.success(
+        request,
+        ngettext(
+            "%(count)s line of the sheet saved as written.",
+            "%(count)s lines of the sheet saved as written.",
+            count,
+        )
+        % {"count": count},
+    )
+
+
 @organiser_required
 def desk_written(request: HttpRequest, pk: int, round_number: int, table_number: int):
     table = _table(pk, round_number, table_number)
@@ -179,12 +214,18 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
     check(request.user, MANAGE_TOURNAMENT, tournament)
     if request.method == "POST":
         check_not_in_hall(tournament)  # the hall writes its results
+    double = _double_entry(tournament)
+    typing = open_typing(table=table) if double else None
+    if typing is not None and typing.state == SheetTyping.State.DIFFERENCES:
+        return redirect("tournaments:desk_written_differences", pk, round_number, table_number)
     sheet = table_sheet(table=table)
     taken = {line.number for line in sheet.lines}
     numbers = [n for n in range(1, sheet.deals_per_round + 1) if n not in taken]
     # Bound on every POST, an empty one too (unbound, it had no rows and the check crashed).
     posted = request.method == "POST"
-    form = WrittenSheetForm(request.POST if posted else None, sheet=sheet, numbers=numbers)
+    form = WrittenSheetForm(
+        request.POST if posted else None, sheet=sheet, numbers=numbers, typist=double
+    )
     lines = form.lines()
     totals = list(sheet.totals)
     checked = False
@@ -193,21 +234,22 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
         lines, totals, ok = _check_rows(form, table, sheet)
         checked = True
         if request.POST.get("action") == "save" and valid and ok and form.rows:
-            try:
-                deals = results.enter_written_deals(table=table, rows=form.rows, user=request.user)
-            except ResultError as error:
-                form.add_error(None, error.message)
+            if double:
+                response = _save_typing(request, form, table, typing)
+                if response is not None:
+                    return response
+                typing = open_typing(table=table)  # a first typing stored meanwhile: the form
+                # is still filled in, and saving it again makes it the second typing
             else:
-                messages.success(
-                    request,
-                    ngettext(
-                        "%(count)s line of the sheet saved as written.",
-                        "%(count)s lines of the sheet saved as written.",
-                        len(deals),
+                try:
+                    deals = results.enter_written_deals(
+                        table=table, rows=form.rows, user=request.user
                     )
-                    % {"count": len(deals)},
-                )
-                return redirect("tournaments:desk_written", pk, round_number, table_number)
+                except ResultError as error:
+                    form.add_error(None, error.message)
+                else:
+                    _saved_message(request, len(deals))
+                    return redirect("tournaments:desk_written", pk, round_number, table_number)
         elif valid and not form.rows:  # nothing typed: saving or checking, say so
             form.add_error(None, _("Type at least one line of the sheet."))
     return render(
@@ -221,8 +263,194 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
             "lines": lines,
             "totals": totals,
             "checked": checked,
+            "double_entry": double,
+            "typing": typing,
+            "typed_first_here": typing is not None and typing.first_by_id == request.user.pk,
         },
     )
+
+
+def _save_typing(
+    request: HttpRequest, form: WrittenSheetForm, table: Table, typing: SheetTyping | None
+) -> HttpResponse | None:
+    """Store the form as the first or second typing; None: the form is shown again."""
+    args = (table.round.tournament_id, table.round.number, table.number)
+    expected = _posted_int(request, "typing")
+    try:
+        stored = double_entry.type_sheet(
+            table=table,
+            rows=form.rows,
+            user=request.user,  # type: ignore[arg-type]
+            typist=form.cleaned_data.get("typist", ""),
+            expected_typing=expected,
+        )
+    except TypingConflict as error:
+        if expected is None:
+            form.add_error(None, error.message)
+            return None
+        messages.error(request, error.message)
+        return redirect("tournaments:desk_written", *args)
+    except ResultError as error:
+        form.add_error("typist" if error.field == "typist" else None, error.message)
+        return None
+    if stored.state == SheetTyping.State.AWAITING_SECOND:
+        messages.success(
+            request,
+            _(
+                "First typing saved. The sheet counts once somebody has typed it a second "
+                "time: “Sheet waiting for its second typing”."
+            ),
+        )
+        return redirect("tournaments:desk_written", *args)
+    if stored.state == SheetTyping.State.COUNTED:
+        count = len(stored.first_rows)
+        messages.success(
+            request,
+            ngettext(
+                "Both typings agree: %(count)s line of the sheet counts.",
+                "Both typings agree: %(count)s lines of the sheet count.",
+                count,
+            )
+            % {"count": count},
+        )
+        return redirect("tournaments:desk_written", *args)
+    messages.warning(request, _("The two typings differ: settle each difference."))
+    return redirect("tournaments:desk_written_differences", *args)
+
+
+@dataclass
+class SettleItem:
+    row: DifferenceRow
+    choice: str = ""
+    value: str = ""
+    error: str = ""
+
+
+def _parse_typed(item: SettleItem) -> object:
+    """The value typed for a cell, as the service takes it; a ValueError if unreadable."""
+    text = item.value
+    if item.row.kind == "contract":
+        return text
+    text = text.translate(_MINUS_SIGNS)
+    for space in _SPACES:
+        text = text.replace(space, "")
+    if text == "":
+        return None
+    return int(text)
+
+
+@organiser_required
+def desk_written_differences(
+    request: HttpRequest, pk: int, round_number: int, table_number: int
+) -> HttpResponse:
+    """The two typings' differences, cell by cell, and settling them (double entry)."""
+    table = _table(pk, round_number, table_number)
+    tournament = table.round.tournament
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    if request.method == "POST":
+        check_not_in_hall(tournament)
+    typing = open_typing(table=table)
+    if typing is None or typing.state != SheetTyping.State.DIFFERENCES:
+        messages.info(request, _("This sheet has no differences to settle."))
+        return redirect("tournaments:desk_written", pk, round_number, table_number)
+    sheet = table_sheet(table=table)
+    items = [SettleItem(row) for row in difference_rows(typing=typing, sheet=sheet)]
+    error = ""
+    if request.method == "POST":
+        if request.POST.get("typing") != str(typing.pk):
+            messages.error(
+                request, _("Somebody else settled this sheet meanwhile; nothing was changed.")
+            )
+            return redirect("tournaments:desk_written", pk, round_number, table_number)
+        choices: dict[str, tuple[str, object]] = {}
+        whole_line = request.POST.get("line", "").partition(":")  # "first:2": deal 2's cells
+        for item in items:
+            item.choice = request.POST.get(f"choice_{item.row.key}", "")
+            item.value = request.POST.get(f"value_{item.row.key}", "").strip()[:20]
+            if whole_line[0] in (double_entry.FIRST, double_entry.SECOND):
+                if whole_line[2] == str(item.row.number):
+                    item.choice = whole_line[0]
+                continue  # only filled in: nothing is settled, the page is shown again
+            if item.choice not in (double_entry.FIRST, double_entry.SECOND, double_entry.TYPED):
+                item.error = _("Choose the first value, the second or type the correct one.")
+                continue
+            value: object = None
+            if item.choice == double_entry.TYPED:
+                try:
+                    value = _parse_typed(item)
+                except ValueError:
+                    item.error = _("Type a whole number.")
+                    continue
+            choices[item.row.key] = (item.choice, value)
+        if whole_line[0] in (double_entry.FIRST, double_entry.SECOND):
+            pass
+        elif any(item.error for item in items):
+            error = _("Some differences are not settled yet; nothing was changed.")
+        else:
+            try:
+                double_entry.settle_sheet(typing=typing, choices=choices, user=request.user)  # type: ignore[arg-type]
+            except TypingConflict as conflict:
+                messages.error(request, conflict.message)
+                return redirect("tournaments:desk_written", pk, round_number, table_number)
+            except ResultError as refused:
+                error = refused.message
+            else:
+                messages.success(
+                    request, _("Differences settled: the sheet counts with the settled values.")
+                )
+                return redirect("tournaments:desk_entry", pk, round_number, table_number)
+    return render(
+        request,
+        "tournaments/entry/desk_written_differences.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "sheet": sheet,
+            "typing": typing,
+            "items": items,
+            "error": error,
+            "contracts": contract_choices(sheet.rules, len(sheet.seats)),
+            # deals with more than one differing cell: a whole line can be taken at once
+            "whole_lines": sorted(
+                {
+                    i.row.number
+                    for i in items
+                    if sum(j.row.number == i.row.number for j in items) > 1
+                }
+            ),
+        },
+    )
+
+
+@organiser_required
+def desk_written_discard(
+    request: HttpRequest, pk: int, round_number: int, table_number: int
+) -> HttpResponse:
+    """Throw away the open typing of a sheet (the wrong table's sheet typed), with a reason."""
+    table = _table(pk, round_number, table_number)
+    check(request.user, MANAGE_TOURNAMENT, table.round.tournament)
+    if request.method != "POST":
+        return redirect("tournaments:desk_written", pk, round_number, table_number)
+    check_not_in_hall(table.round.tournament)
+    typing = open_typing(table=table)
+    if typing is None or str(typing.pk) != request.POST.get("typing"):
+        messages.error(
+            request, _("Somebody else settled this sheet meanwhile; nothing was changed.")
+        )
+        return redirect("tournaments:desk_written", pk, round_number, table_number)
+    try:
+        double_entry.discard_typing(
+            typing=typing,
+            user=request.user,  # type: ignore[arg-type]
+            reason=request.POST.get("reason", ""),
+        )
+    except ResultError as error:
+        messages.error(request, error.message)
+        if typing.state == SheetTyping.State.DIFFERENCES:
+            return redirect("tournaments:desk_written_differences", pk, round_number, table_number)
+    else:
+        messages.success(request, _("The typing was discarded: type the sheet afresh."))
+    return redirect("tournaments:desk_written", pk, round_number, table_number)
 
 
 def _posted_version(request: HttpRequest) -> int | None:
@@ -298,6 +526,17 @@ urlpatterns = [
         "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:table_number>/written/",
         desk_written,
         name="desk_written",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:table_number>/written/"
+        "differences/",
+        desk_written_differences,
+        name="desk_written_differences",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:table_number>/written/discard/",
+        desk_written_discard,
+        name="desk_written_discard",
     ),
     path(
         "deals/<int:deal_pk>/correct-as-written/",
