@@ -24,7 +24,7 @@ from django.dispatch import receiver
 from clubs.models import Player
 from clubs.signals import players_merging
 from ratings.models import RatedTournament
-from ratings.services import bring_up_to_date
+from ratings.services import bring_up_to_date, forget_player
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -81,7 +81,10 @@ def tournament_deleted(sender, instance: Tournament, **kwargs) -> None:
 
 @receiver(players_merging, sender=Player, dispatch_uid="ratings.players_merging")
 def players_merged(sender, keep: Player, remove: Player, **kwargs) -> int:
-    """Two records of one person: one history from the first season on (moves no entry)."""
+    """Two records of one person: the removed record's rating rows go now (the merge would
+    refuse two ratings for one player), and one history is worked out from the first season
+    on once the merge commits. Moves no entry."""
+    forget_player(player_id=remove.pk)
     _after_commit(
         lambda: bring_up_to_date(reason=f"players {remove.pk} → {keep.pk} merged", full=True)
     )

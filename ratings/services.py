@@ -91,6 +91,15 @@ def bring_up_to_date(
     return run
 
 
+def forget_player(*, player_id: int) -> None:
+    """A record about to be merged into another: its rating rows go (they are worked out
+    again from the first season once the merge commits, under the kept record). Runs in the
+    merge's transaction."""
+    with transaction.atomic():
+        RatingChange.objects.filter(player_id=player_id).delete()
+        PlayerRating.objects.filter(player_id=player_id).delete()
+
+
 def _marks(
     order: list[Finished], rated: dict[int, RatedTournament], known: dict[int, list[Match]]
 ) -> tuple[list[Key], list[Finished]]:
