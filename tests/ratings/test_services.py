@@ -16,7 +16,7 @@ from ratings.selectors import player_rating, tournament_matches
 from ratings.services import bring_up_to_date
 from tests.factories import PlayerFactory
 from tests.ratings.conftest import a_tournament, played
-from tournaments.models import Deal, Table, Tournament
+from tournaments.models import Deal, Entry, Seat, Table, Tournament
 from tournaments.services.finish import finish_tournament, reopen_tournament
 
 pytestmark = pytest.mark.django_db
@@ -245,3 +245,25 @@ def test_a_tournament_of_paper_totals_is_rated_without_changes(people):
     bring_up_to_date(reason="test")
     assert RatedTournament.objects.get(pk=paper.pk).players == 0
     assert not RatingChange.objects.filter(tournament=paper).exists()
+
+
+def test_a_deleted_tournament_is_replayed_away(
+    people, settings, django_capture_on_commit_callbacks
+):
+    a_tournament(people, day=1)
+    gone = a_tournament(people, day=7, shift=2)
+    last = a_tournament(people, day=14, shift=4)
+    bring_up_to_date(reason="test")
+    settings.RATINGS_AHEAD = "inline"
+    with django_capture_on_commit_callbacks(execute=True):
+        # (nothing in the app deletes a played tournament; the admin could, bit by bit)
+        Deal.objects.filter(table__round__tournament=gone).delete()
+        Seat.objects.filter(round__tournament=gone).delete()
+        Entry.objects.filter(tournament=gone).delete()
+        Tournament.objects.get(pk=gone.pk).delete()
+    run = RatingRun.objects.latest("pk")
+    assert run.kind == RatingRun.Kind.REPLAY and run.from_tournament_id == last.pk
+    assert PlayerRating.objects.get(player=people[0]).tournaments == 2
+    replayed = stored()
+    bring_up_to_date(reason="all", full=True)
+    assert stored() == replayed
