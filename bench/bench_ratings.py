@@ -10,6 +10,16 @@ about 290,000 deals, bulk-created into a scratch database), timed:
 - a new revision that changes no table (a name corrected): nothing replayed.
 
 Figures come from a shared machine (2 cores, other work running): read them as rough.
+Measured 2026-11-26 on SQLite at a load average of 19 to 23 on the 2 cores (so several times
+slower than an idle machine), 288,600 deals, 12,025 matches, 400 players, 9,750 rows:
+
+    read every table as a match                        11.7 s
+    rate them all (openskill, no database)             16.1 s
+    full replay, 65 tournaments (read, rate, store)    40.8 s
+    the newest tournament finished (incremental)        2.2 s
+    an older tournament corrected (34 replayed)        20.3 s
+    a name corrected in the first tournament            0.2 s (nothing replayed)
+    nothing changed: the check alone                    0.05 s
 
     .venv/bin/python bench/bench_ratings.py [--seasons 5] [--tournaments 13] [--deals 24]
         [--database sqlite|postgres]
