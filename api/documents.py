@@ -141,3 +141,26 @@ def player_name(player: dict[str, Any], *, club: str) -> dict[str, Any]:
         "last_name": player["last_name"],
         "club": club,
     }
+
+
+def rating_row(row: dict[str, Any], *, club: str, provisional: bool) -> dict[str, Any]:
+    """A player's rating across seasons (``ratings.selectors.ratings_list``'s row): the name
+    as the standings show it, the number shown, openskill's mu and sigma, the tournaments
+    rated and the change in the last one; ``rank`` among the established ratings (``null``
+    for a provisional one)."""
+    return {
+        "rank": None if provisional else row["rank"],
+        "player": {
+            "id": row["player_id"],
+            "first_name": row["player__first_name"],
+            "last_name": row["player__last_name"],
+            "club": club,
+        },
+        "rating": row["display"],
+        "mu": round(row["mu"], 4),
+        "sigma": round(row["sigma"], 4),
+        "tournaments": row["tournaments"],
+        "provisional": provisional,
+        "last_tournament": row["last_tournament_id"],
+        "last_change": row["last_change"],
+    }

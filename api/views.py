@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 
 from api import documents
 from clubs.models import Club, Player
+from ratings.selectors import clubs_of, ratings_list
 from seasons.models import Season
 from seasons.selectors.standings import season_standings
 from tournaments.caching import revision_cached, season_cached, season_stamp
@@ -108,6 +109,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "seasons": reverse("api:seasons"),
             "clubs": reverse("api:clubs"),
             "players": reverse("api:players"),
+            "ratings": reverse("api:ratings"),
         },
     )
 
@@ -199,6 +201,28 @@ def players(request: HttpRequest) -> dict:
     return _page(request, queryset, name="api:players", make=make)
 
 
+@_listing
+def ratings(request: HttpRequest) -> dict:
+    """The rating across seasons, best first: the established ratings (at least three rated
+    tournaments) with their rank; ``?provisional=1`` for the others, listed apart. Only what is
+    stored is read (``ratings.selectors``)."""
+    flag = request.GET.get("provisional", "0")
+    if flag not in ("0", "1"):
+        raise _BadPage("provisional must be 0 or 1")
+    provisional = flag == "1"
+
+    def make(items: list) -> list:
+        shown = clubs_of(item["player_id"] for item in items)
+        return [
+            documents.rating_row(
+                item, club=shown.get(item["player_id"], ""), provisional=provisional
+            )
+            for item in items
+        ]
+
+    return _page(request, ratings_list(provisional=provisional), name="api:ratings", make=make)
+
+
 app_name = "api"
 urlpatterns = [
     path("", index, name="index"),
@@ -208,4 +232,5 @@ urlpatterns = [
     path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
     path("clubs/", clubs, name="clubs"),
     path("players/", players, name="players"),
+    path("ratings/", ratings, name="ratings"),
 ]

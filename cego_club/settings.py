@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "clubs",  # the registry: clubs, players, memberships, fees, roles, member lists
     "seasons",  # a season's rules, standings and pages
     "tournaments",  # the tournament day: setup, check-in, draw, results, standings
+    "ratings",  # the rating across seasons (openskill), apart from the standings
     "publishing",  # venue laptops send tournaments to the season server; tokens, registry
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF: the toolkit and the documents

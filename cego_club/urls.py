@@ -36,6 +36,7 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("", include("clubs.urls")),
     path("", include("seasons.urls")),
+    path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
     path("", include("publishing.urls")),
     path("", include("treasury.urls")),

@@ -29,6 +29,7 @@ AREAS = [
     "clubs",  # the registry: clubs, players, memberships, fees, roles, who may do what
     "tournaments",  # the tournament day
     "seasons",  # a season's rules, standings, pages; a player's results across seasons
+    "ratings",  # the rating across seasons (openskill): stored, on player pages, a list
     "publishing",  # laptops send tournaments to the season server: tokens, queue, registry
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF and its download
@@ -89,6 +90,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.charts",
             "seasons.ranking",
             "seasons.words",
+            "ratings.rating",
             "printing.drawing",
             "printing.pdf",
             "exports.xlsx",

@@ -169,6 +169,8 @@ MATRIX: dict[str, Spec] = {
     "api:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
     "api:clubs": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:players": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:ratings": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "ratings:rating_list": Spec(lambda w: {}, EVERYONE, get_only=True),
     "favicon": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
     # the table's phone pages: the token is the key, whoever holds it
     "tournaments:table_entry": Spec(token, EVERYONE),

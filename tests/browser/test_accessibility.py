@@ -79,6 +79,8 @@ def pages(w: World) -> list[tuple[str, str, str]]:
             url("tournaments:my_seat", day, w.table.seats.first().entry.number),
         ),
         ("season standings", "anonymous", url("seasons:season_standings", season)),
+        ("ratings", "anonymous", url("ratings:rating_list")),
+        ("provisional ratings", "anonymous", url("ratings:rating_list") + "?list=provisional"),
         ("tournament rules", "anonymous", url("tournaments:tournament_rules", day)),
         ("rule sources", "anonymous", url("rules:rule_sources")),
         ("tariff card", "anonymous", url("rules:tariff_card", "swm")),

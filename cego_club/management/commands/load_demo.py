@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from clubs.demo import load_members_and_fees
 from clubs.models import Club, ClubRole, Membership, Player
+from ratings.services import bring_up_to_date
 from seasons.models import Season
 from tournaments import demo
 from tournaments.models import Deal, Round, Tournament
@@ -143,6 +144,9 @@ class Command(BaseCommand):
             )
         if sized_players is not None:
             self._sized(sized_players, sized_rounds, options["seed"], season, club, organiser)
+        # The rating across seasons of the finished demo tournaments (some were finished by
+        # hand above, without the save that tells the ratings).
+        bring_up_to_date(reason="load_demo")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready at {server_address(options['address'])} . Logins (password "

@@ -1,0 +1,91 @@
+"""The rating area's answers to the tournament day and the registry: a tournament that
+finishes or arrives (an archive imported, a published batch applied), changes after finishing,
+is reopened or deleted, and two players merged, bring the ratings up to date
+(``ratings.services.bring_up_to_date``) once the change has committed. Nobody who reads a page
+pays for it.
+
+``RATINGS_AHEAD`` (setting), as ``SEASON_RESULTS_AHEAD``: ``"thread"`` (default: in a
+background thread, one at a time), ``"inline"`` (right after the commit, in the same thread: the
+commands and the benches) or ``"off"`` (nothing: ``manage.py recompute_ratings`` does it; the
+tests, whose transaction a thread could not see).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from clubs.models import Player
+from clubs.signals import players_merging
+from ratings.models import RatedTournament
+from ratings.services import bring_up_to_date, forget_player
+from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
+_one_at_a_time = threading.Lock()
+
+
+def _run(job: Callable[[], object]) -> None:
+    try:
+        with _one_at_a_time:
+            job()
+    except Exception:  # ahead of time only: the next tournament or the command catches up
+        logger.exception("Bringing the ratings up to date failed")
+
+
+def _after_commit(job: Callable[[], object]) -> None:
+    mode = getattr(settings, "RATINGS_AHEAD", "thread")
+    if mode == "inline":
+        transaction.on_commit(lambda: _run(job))
+    elif mode == "thread":
+
+        def in_thread() -> None:
+            try:
+                _run(job)
+            finally:
+                connection.close()  # this thread's own database connection
+
+        transaction.on_commit(
+            lambda: threading.Thread(target=in_thread, name="ratings", daemon=True).start()
+        )
+
+
+@receiver(post_save, sender=Tournament, dispatch_uid="ratings.tournament_saved")
+def tournament_saved(sender, instance: Tournament, **kwargs) -> None:
+    """A finished tournament saved (finishing it; its copy arriving or changing writes its deals
+    in the same transaction), or a rated one saved unfinished (reopened)."""
+    if getattr(settings, "RATINGS_AHEAD", "thread") == "off":
+        return
+    if instance.finished_at is None and not (
+        RatedTournament.objects.filter(pk=instance.pk).exists()
+    ):
+        return  # in play: the hall publishes it deal by deal, nothing to rate yet
+    reason = f"tournament {instance.pk} {'finished' if instance.finished_at else 'reopened'}"
+    _after_commit(lambda: bring_up_to_date(reason=reason))
+
+
+@receiver(post_delete, sender=Tournament, dispatch_uid="ratings.tournament_deleted")
+def tournament_deleted(sender, instance: Tournament, **kwargs) -> None:
+    """Its rating rows went with it: replay from where it stood."""
+    if instance.finished_at is None:
+        return
+    key = (instance.date, instance.pk)
+    _after_commit(lambda: bring_up_to_date(reason=f"tournament {key[1]} deleted", from_key=key))
+
+
+@receiver(players_merging, sender=Player, dispatch_uid="ratings.players_merging")
+def players_merged(sender, keep: Player, remove: Player, **kwargs) -> int:
+    """Two records of one person: the removed record's rating rows go now (the merge would
+    refuse two ratings for one player), and one history is worked out from the first season
+    on once the merge commits. Moves no entry."""
+    forget_player(player_id=remove.pk)
+    _after_commit(
+        lambda: bring_up_to_date(reason=f"players {remove.pk} → {keep.pk} merged", full=True)
+    )
+    return 0
