@@ -86,6 +86,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tournaments.seating",
             "tournaments.signals",
             "seasons.charts",
+            "seasons.ical",
             "seasons.ranking",
             "seasons.words",
             "printing.drawing",
