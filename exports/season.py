@@ -102,7 +102,7 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
         _("Tournaments played"),
         *([_("Results not counted")] if best_n else []),
         *([_("Final")] if final else []),
-        _("Change since the previous tournament"),
+        _("Change of place"),
     ]
     short = tournament_column_labels(standings.tournaments)
     for row in standings.rows:

@@ -238,3 +238,27 @@ def test_the_standings_still_take_a_constant_number_of_queries(season, three):
     with CaptureQueriesContext(connection) as large:
         season_standings(season=season)
     assert len(large) == len(small)
+
+
+@pytest.mark.django_db
+def test_workbook_rows_and_api_document_carry_the_final_and_the_change(season, three):
+    from api.documents import season_document
+    from exports.season import season_standings_rows
+
+    tournament_in(season, "T28", 28)
+    season.final_min_tournaments = 3
+    season.save()
+    result = season_standings(season=season)
+    header, *rows = list(season_standings_rows(result))
+    assert header[-2:] == ["Final", "Change of place"]
+    by_name = {row[2]: row for row in rows}
+    assert by_name["Carl"][-2:] == ["qualified", "▲2"]
+    assert by_name["Dora"][-2:] == ["1 more tournament", "▲1"]
+    document = {row["last_name"]: row for row in season_document(result)["standings"]}
+    assert season_document(result)["final_min_tournaments"] == 3
+    assert document["Emil"]["qualification"] == {
+        "qualified": False,
+        "missing": 2,
+        "reachable": False,
+    }
+    assert document["Bert"]["movement"] == {"kind": "down", "by": 1}
