@@ -179,8 +179,8 @@ def seasons_standings(*, seasons: Sequence[Season]) -> dict[int, SeasonStandings
         ).values_list("entry_id", "total")
     )
     entries_of: dict[int, list[Row]] = defaultdict(list)
-    for entry in entries:
-        entries_of[entry["tournament__season_id"]].append(entry)
+    for row in entries:
+        entries_of[row["tournament__season_id"]].append(row)
     result = {}
     for season in seasons:
         own = tuple(t for t in tournaments if t.season_id == season.pk)
@@ -252,8 +252,8 @@ def _season_rows(
             if any(t != last for t in totals)
         }
         moved = season_ranking.movements(
-            {r.key: r.rank for r in season_ranking.rank_season(before, name_of=name_of)},
-            {r.key: r.rank for r in current},
+            {cast(int, r.key): r.rank for r in season_ranking.rank_season(before, name_of=name_of)},
+            {cast(int, r.key): r.rank for r in current},
         )
     # Still to come: the season's tournaments without any result yet.
     remaining = len(tournaments) - len(played_ids)
