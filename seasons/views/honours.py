@@ -6,13 +6,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from seasons.selectors.honours import roll_of_honour
 from seasons.words import season_rule_label, side_label
 
 
-@require_GET
+@require_safe
 def roll_of_honour_view(request: HttpRequest) -> HttpResponse:
     seasons = roll_of_honour(today=timezone.localdate())
     shown = [

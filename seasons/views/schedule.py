@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from clubs.models import Club
 from seasons.ical import FeedEvent, calendar_bytes, event_uid
@@ -37,7 +37,7 @@ CONTENT_TYPE = "text/calendar; charset=utf-8"
 FEED_CACHE_SECONDS = 24 * 3600
 
 
-@require_GET
+@require_safe
 def calendar_page(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
     entries = calendar_entries(since=today)
@@ -123,12 +123,12 @@ def _since() -> dt.date:
     return timezone.localdate() - dt.timedelta(days=FEED_PAST_DAYS)
 
 
-@require_GET
+@require_safe
 def calendar_feed(request: HttpRequest) -> HttpResponse:
     return _feed(request, calendar_entries(since=_since()), name=_("Cego tournaments"))
 
 
-@require_GET
+@require_safe
 def calendar_season_feed(request: HttpRequest, key: str) -> HttpResponse:
     number = _number(key)
     season = Season.objects.filter(pk=number).first() if number is not None else None
@@ -141,7 +141,7 @@ def calendar_season_feed(request: HttpRequest, key: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def calendar_club_feed(request: HttpRequest, key: str) -> HttpResponse:
     number = _number(key)
     club = Club.objects.filter(pk=number).first() if number is not None else None
