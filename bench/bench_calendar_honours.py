@@ -43,6 +43,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
+    from clubs.models import Club
     from seasons.models import Season
     from seasons.selectors.honours import roll_of_honour
     from seasons.selectors.results import fresh_results
@@ -52,6 +53,9 @@ def main() -> None:
     start = time.perf_counter()
     for index in range(args.seasons):
         season = build_season(tournaments=args.tournaments, players=args.players)
+        Club.objects.filter(short_name="BC").update(
+            name=f"Benchclub {index}", short_name=f"BC{index}"
+        )
         back = 365 * (index + 1)
         Season.objects.filter(pk=season.pk).update(
             name=f"Saison {index}",
