@@ -96,6 +96,7 @@ def season_document(result: SeasonStandings) -> dict[str, Any]:
         **season_summary(result.season),
         "best_of": result.season.best_of,
         "min_tournaments": result.season.min_tournaments,
+        "final_min_tournaments": result.season.final_min_tournaments,
         "cup_points": list(result.season.cup_points or ()),
         "tournaments": [tournament_summary(tournament) for tournament in result.tournaments],
         "standings": [
@@ -112,6 +113,23 @@ def season_document(result: SeasonStandings) -> dict[str, Any]:
                 "counted": list(row.counted) or None,
                 "total": row.total,
                 "tournaments_played": row.tournaments_played,
+                # the season's final rule: null where the season has none
+                "qualification": (
+                    None
+                    if row.qualification is None
+                    else {
+                        "qualified": row.qualification.qualified,
+                        "missing": row.qualification.missing,
+                        "reachable": row.qualification.reachable,
+                    }
+                ),
+                # the change of place since the previous tournament: null for the unranked
+                # and after the first tournament
+                "movement": (
+                    None
+                    if row.movement is None
+                    else {"kind": row.movement.kind, "by": row.movement.by}
+                ),
             }
             for row in result.rows
         ],

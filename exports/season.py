@@ -25,7 +25,7 @@ from seasons.selectors.standings import (
     season_standings,
     season_tournament_standings,
 )
-from seasons.words import season_rule_text, side_label
+from seasons.words import movement_symbol, qualification_text, season_rule_text, side_label
 from tournaments.models import MAX_SEATS, Deal
 from tournaments.selectors.standings import Standings
 from tournaments.tables_standings import tournament_column_labels
@@ -38,6 +38,11 @@ def season_overview_preamble(season) -> list[list]:
         [_("To"), season.ends_on],
         [_("Season rule"), season_rule_text(season)],
         [_("Minimum tournaments to be ranked"), season.min_tournaments],
+        *(
+            [[_("tournaments needed for the final"), season.final_min_tournaments]]
+            if season.final_min_tournaments
+            else []
+        ),
         [],
     ]
 
@@ -74,6 +79,7 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
     """One row per player; per tournament its total, or in a cup season two number columns,
     the place and the cup points it gives (so that they can be summed)."""
     best_n = standings.season.scoring == "best_n"
+    final = bool(standings.season.final_min_tournaments)
     cup = is_cup(standings)
     columns = tournament_columns(standings.tournaments)
     place, points = _("place"), _("cup points")
@@ -95,6 +101,8 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
         _("Total"),
         _("Tournaments played"),
         *([_("Results not counted")] if best_n else []),
+        *([_("Final")] if final else []),
+        _("Change of place"),
     ]
     short = tournament_column_labels(standings.tournaments)
     for row in standings.rows:
@@ -117,6 +125,12 @@ def season_standings_rows(standings: SeasonStandings) -> Iterator[list]:
             Points(row.total),
             row.tournaments_played,
             *([", ".join(dropped)] if best_n else []),
+            *(
+                [qualification_text(row.qualification) if row.qualification else None]
+                if final
+                else []
+            ),
+            movement_symbol(row.movement) if row.movement else None,
         ]
 
 

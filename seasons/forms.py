@@ -35,6 +35,16 @@ class SeasonRulesForm(forms.Form):
     min_tournaments = forms.IntegerField(
         label=_("minimum tournaments to be ranked"), min_value=1, max_value=99
     )
+    final_min_tournaments = forms.IntegerField(
+        label=_("tournaments needed for the final"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_(
+            "Players who have played at least this many tournaments of the season qualify "
+            "for the final. Leave empty if the season has no final."
+        ),
+    )
 
     def clean_cup_points(self) -> list[int]:
         return parse_cup_points(self.cleaned_data.get("cup_points") or "")

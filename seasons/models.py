@@ -49,6 +49,18 @@ class Season(models.Model):
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(99)],
     )
+    # The association's final: who has played at least this many tournaments qualifies
+    # (None: the season has no such rule). Independent of best N and of min_tournaments.
+    final_min_tournaments = models.PositiveSmallIntegerField(
+        _("tournaments needed for the final"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text=_(
+            "Players who have played at least this many tournaments of the season qualify "
+            "for the final. Leave empty if the season has no final."
+        ),
+    )
 
     class Meta:
         verbose_name = _("season")
@@ -67,6 +79,10 @@ class Season(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(min_tournaments__gte=1), name="season_min_tournaments_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(final_min_tournaments__isnull=True) | Q(final_min_tournaments__gte=1),
+                name="season_final_min_tournaments_positive",
             ),
         ]
 

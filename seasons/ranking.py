@@ -106,3 +106,62 @@ def rank_season(
     ]
     rows += [Ranked(key=k, rank=None, score=scores[k].score, tied=False) for k in unranked]
     return rows
+
+
+@dataclass(frozen=True)
+class Qualification:
+    """Where a player stands against the season's "at least N tournaments for the final"."""
+
+    needed: int  # the season's N
+    played: int
+    missing: int  # tournaments still to play (0: qualified)
+    reachable: bool  # enough tournaments of the season are still to come
+
+    @property
+    def qualified(self) -> bool:
+        return self.missing == 0
+
+
+def qualification(*, played: int, needed: int | None, remaining: int) -> Qualification | None:
+    """``played`` tournaments against the season's rule of ``needed`` (None: no final rule);
+    ``remaining``: the season's tournaments not played yet, so that a player who can no longer
+    get there is told so instead of "noch 3 Turniere"."""
+    if needed is None:
+        return None
+    if needed < 1 or played < 0 or remaining < 0:
+        raise ValueError("needed >= 1, played and remaining >= 0")
+    missing = max(0, needed - played)
+    return Qualification(
+        needed=needed, played=played, missing=missing, reachable=missing <= remaining
+    )
+
+
+UP, DOWN, SAME, NEW = "up", "down", "same", "new"
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A player's change of rank since the season's previous tournament."""
+
+    kind: str  # up, down, same, new (not ranked before)
+    by: int = 0  # places gained or lost
+
+
+def movements(before: dict[Key, int | None], after: dict[Key, int | None]) -> dict[Key, Movement]:
+    """Each player ranked ``after`` (key -> rank, None: not ranked) against the ranks
+    ``before``: up or down by how many places, the same, or new (not ranked before). The
+    unranked get none."""
+    result: dict[Key, Movement] = {}
+    for key, rank in after.items():
+        if rank is None:
+            continue
+        previous = before.get(key)
+        if previous is None:
+            result[key] = Movement(NEW)
+        elif previous > rank:
+            result[key] = Movement(UP, previous - rank)
+        elif previous < rank:
+            result[key] = Movement(DOWN, rank - previous)
+        else:
+            result[key] = Movement(SAME)
+    return result

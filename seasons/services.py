@@ -25,6 +25,7 @@ def set_season_rules(
     best_of: int | None,
     cup_points: Sequence[int],
     min_tournaments: int,
+    final_min_tournaments: int | None = None,
     user: User | None = None,
 ) -> Season:
     """Change the season's rule; the standings follow at once (they are computed, not stored)."""
@@ -47,12 +48,25 @@ def set_season_rules(
         )
     if min_tournaments < 1:
         raise ValidationError({"min_tournaments": _("At least one tournament.")})
+    if final_min_tournaments is not None and not 1 <= final_min_tournaments <= 99:
+        raise ValidationError(
+            {"final_min_tournaments": _("Between 1 and 99 tournaments, or leave it empty.")}
+        )
     season.scoring = scoring
     season.best_of = best_of if scoring == Season.Scoring.BEST_N else season.best_of
     season.cup_points = points
     season.min_tournaments = min_tournaments
+    season.final_min_tournaments = final_min_tournaments
     season.full_clean(exclude=["name"])
-    season.save(update_fields=["scoring", "best_of", "cup_points", "min_tournaments"])
+    season.save(
+        update_fields=[
+            "scoring",
+            "best_of",
+            "cup_points",
+            "min_tournaments",
+            "final_min_tournaments",
+        ]
+    )
     return season
 
 

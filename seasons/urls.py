@@ -1,4 +1,4 @@
-from seasons.views import admin, players, scoring, standings
+from seasons.views import admin, honours, players, schedule, scoring, standings
 
 app_name = "seasons"
 
@@ -8,4 +8,6 @@ urlpatterns = [
     *standings.urlpatterns,
     *scoring.urlpatterns,
     *players.urlpatterns,
+    *schedule.urlpatterns,
+    *honours.urlpatterns,
 ]

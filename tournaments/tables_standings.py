@@ -10,7 +10,7 @@ django-tables2 stays for the organisers' lists (registration), which sort.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,17 +200,32 @@ def _host_short_name(tournament: Any) -> str:
     return getattr(tournament.host_club, "short_name", "") or ""
 
 
-def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) -> RankingTable:
+def season_table(
+    rows: Iterable,
+    *,
+    tournaments=(),
+    linked_players=frozenset(),
+    qualification_text: Callable[[Any], str] | None = None,
+    movement_html: Callable[[Any], str] | None = None,
+) -> RankingTable:
     """A season's standings, one row per ``SeasonRow``, one column per tournament. The total
     comes before the 12 to 14 tournament columns: on a phone it is in sight without scrolling.
     A result that does not count (the best-N rule) is struck through; a player below the
     season's minimum of tournaments is listed without a rank. ``linked_players``: the players
-    whose page the viewer may open (``clubs.permissions.player_pages_visible``)."""
+    whose page the viewer may open (``clubs.permissions.player_pages_visible``).
+    ``qualification_text`` (a row's ``qualification`` in words) adds the final's column where
+    the season has that rule; ``movement_html`` (a row's ``movement`` as markup) follows the
+    rank (both from ``seasons.words``)."""
+    rows = list(rows)
+    final = qualification_text is not None and any(
+        getattr(record, "qualification", None) is not None for record in rows
+    )
     headers = [
         Header(gettext("Rank"), "number"),
         *_player_headers(),
         Header(gettext("Total"), "number total"),
         Header(gettext("Played"), "number col-played"),
+        *([Header(gettext("Final"), "col-final")] if final else []),
         *(
             Header(label, "number", f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})")
             for t, label in zip(tournaments, tournament_column_labels(tournaments), strict=True)
@@ -223,6 +238,9 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
             rank = format_html('<abbr title="{}">–</abbr>', not_ranked)
         else:
             rank = rank_html(record.rank, record.tied)
+        movement = getattr(record, "movement", None)
+        if movement_html is not None and movement is not None:
+            rank = format_html("{}{}", rank, movement_html(movement))
         if record.player_id in linked_players:
             name = format_html(
                 '<a class="player" href="{}">{}</a><span class="club-inline">{}</span>',
@@ -251,6 +269,7 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
             # cup points are a count, not plus or minus points: no sign
             _td("number total", record.total if cup else signed_html(record.total)),
             _td("number col-played", record.tournaments_played),
+            *([_final_td(record.qualification, qualification_text)] if final else []),
             *results,
         ]
         css = "" if record.ranked else "unranked"
@@ -258,6 +277,17 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
     return RankingTable(
         "standings-table season-table", headers, table_rows, gettext("No results yet.")
     )
+
+
+def _final_td(qualification, text: Callable[[Any], str] | None) -> str:
+    if qualification is None or text is None:
+        return _td("col-final", "")
+    state = (
+        "qualified"
+        if qualification.qualified
+        else ("missing" if qualification.reachable else "out-of-reach")
+    )
+    return _td(f"col-final final-{state}", text(qualification))
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,10 @@ class SeasonRow:
     tied: bool = False
     # Cup seasons only: per tournament (place, cup points), None where absent.
     cup: tuple[tuple[int, int] | None, ...] = ()
+    # The season's final rule (None: it has none): qualified, or how many tournaments to go.
+    qualification: season_ranking.Qualification | None = None
+    # The change of rank since the season's previous tournament (None: unranked, or the first)
+    movement: season_ranking.Movement | None = None
 
     @property
     def name(self) -> str:
@@ -136,16 +140,28 @@ def season_standings(*, season: Season) -> SeasonStandings:
     from each tournament's stored results (``seasons.selectors.results``). Six queries,
     whatever the number of players, tournaments or deals (and the working out of any
     tournament whose revision moved since its results were stored)."""
+    return seasons_standings(seasons=[season])[season.pk]
+
+
+def seasons_standings(*, seasons: Sequence[Season]) -> dict[int, SeasonStandings]:
+    """:func:`season_standings` of several seasons at once (season id -> standings), in the
+    same six queries whatever the number of seasons (the roll of honour)."""
+    if not seasons:
+        return {}
+    season_ids = [season.pk for season in seasons]
     tournaments = tuple(
-        Tournament.objects.filter(season=season).select_related("host_club").order_by("date", "pk")
+        Tournament.objects.filter(season_id__in=season_ids)
+        .select_related("host_club")
+        .order_by("date", "pk")
     )
     entries = list(
-        Entry.objects.filter(tournament__season=season)
+        Entry.objects.filter(tournament__season_id__in=season_ids)
         # In date order: a team is named as it was first registered in the season.
         .order_by("tournament__date", "tournament_id", "number")
         .values(
             "id",
             "tournament_id",
+            "tournament__season_id",
             "player_id",
             "player__first_name",
             "player__last_name",
@@ -154,34 +170,42 @@ def season_standings(*, season: Season) -> SeasonStandings:
             "team__name",
         )
     )
-    clubs = home_clubs(player__entries__tournament__season=season)
+    clubs = home_clubs(player__entries__tournament__season_id__in=season_ids)
     # Each tournament's totals as stored at its revision (worked out again where it moved).
     fresh_results(tournaments=tournaments)
     totals_of = dict(
-        TournamentResult.objects.filter(tournament__season=season, total__isnull=False).values_list(
-            "entry_id", "total"
+        TournamentResult.objects.filter(
+            tournament__season_id__in=season_ids, total__isnull=False
+        ).values_list("entry_id", "total")
+    )
+    entries_of: dict[int, list[Row]] = defaultdict(list)
+    for row in entries:
+        entries_of[row["tournament__season_id"]].append(row)
+    result = {}
+    for season in seasons:
+        own = tuple(t for t in tournaments if t.season_id == season.pk)
+        own_entries = entries_of[season.pk]
+        per_player: dict[int, dict[int, int]] = defaultdict(dict)
+        people: dict[int, Row] = {}
+        for entry in own_entries:
+            people[entry["player_id"]] = entry
+            total = totals_of.get(entry["id"])
+            if total is None:
+                continue
+            totals = per_player[entry["player_id"]]
+            totals[entry["tournament_id"]] = totals.get(entry["tournament_id"], 0) + total
+        rows = _season_rows(
+            season=season,
+            tournaments=own,
+            per_player=per_player,
+            people=people,
+            clubs=clubs,
         )
-    )
-    per_player: dict[int, dict[int, int]] = defaultdict(dict)
-    people: dict[int, Row] = {}
-    for entry in entries:
-        people[entry["player_id"]] = entry
-        total = totals_of.get(entry["id"])
-        if total is None:
-            continue
-        totals = per_player[entry["player_id"]]
-        totals[entry["tournament_id"]] = totals.get(entry["tournament_id"], 0) + total
-    rows = _season_rows(
-        season=season,
-        tournaments=tournaments,
-        per_player=per_player,
-        people=people,
-        clubs=clubs,
-    )
-    teams = _season_teams(tournaments=tournaments, entries=entries, totals_of=totals_of)
-    return SeasonStandings(
-        season=season, tournaments=tournaments, rows=tuple(rows), teams=tuple(teams)
-    )
+        teams = _season_teams(tournaments=own, entries=own_entries, totals_of=totals_of)
+        result[season.pk] = SeasonStandings(
+            season=season, tournaments=own, rows=tuple(rows), teams=tuple(teams)
+        )
+    return result
 
 
 def _season_rows(
@@ -212,8 +236,29 @@ def _season_rows(
         person = people[player_id]
         return name_sort_key(person["player__first_name"], person["player__last_name"])
 
+    current = season_ranking.rank_season(scores, name_of=name_of)
+    # Tournaments with results in date order: the last one's change of ranks is shown.
+    played_ids = [t.pk for t in tournaments if t.pk in by_tournament]
+    moved: dict[int, season_ranking.Movement] = {}
+    if len(played_ids) > 1:
+        last = played_ids[-1]
+        before = {
+            player_id: season_ranking.season_score(
+                {t: v for t, v in totals.items() if t != last},
+                rule,
+                {t: place[(t, player_id)] for t in totals if t != last},
+            )
+            for player_id, totals in per_player.items()
+            if any(t != last for t in totals)
+        }
+        moved = season_ranking.movements(
+            {cast(int, r.key): r.rank for r in season_ranking.rank_season(before, name_of=name_of)},
+            {cast(int, r.key): r.rank for r in current},
+        )
+    # Still to come: the season's tournaments without any result yet.
+    remaining = len(tournaments) - len(played_ids)
     rows = []
-    for ranked in season_ranking.rank_season(scores, name_of=name_of):
+    for ranked in current:
         player_id = cast(int, ranked.key)  # the player ids given to rank_season
         totals = per_player[player_id]
         person = people[player_id]
@@ -233,6 +278,12 @@ def _season_rows(
                 places=tuple(place.get((t.pk, player_id)) for t in tournaments),
                 tied=ranked.tied,
                 cup=_cup_cells(rule, tuple(place.get((t.pk, player_id)) for t in tournaments)),
+                qualification=season_ranking.qualification(
+                    played=score.played,
+                    needed=season.final_min_tournaments,
+                    remaining=remaining,
+                ),
+                movement=moved.get(player_id),
             )
         )
     return rows

@@ -46,6 +46,7 @@ def season_rules(request, pk: int):
                 "best_of": season.best_of,
                 "cup_points": ", ".join(str(p) for p in season.cup_points),
                 "min_tournaments": season.min_tournaments,
+                "final_min_tournaments": season.final_min_tournaments,
             }
         )
     return render(request, "seasons/rules.html", {"season": season, "form": form})

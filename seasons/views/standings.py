@@ -10,7 +10,7 @@ from clubs.permissions import (
 )
 from seasons.models import Season
 from seasons.selectors.standings import SeasonSide, season_sides, season_standings
-from seasons.words import season_rule_text, side_label
+from seasons.words import movement_html, qualification_text, season_rule_text, side_label
 from tournaments.caching import (
     season_cached,
 )
@@ -50,7 +50,16 @@ def season_context(season: Season, user=None) -> dict:
         "result": result,
         "rule_text": season_rule_text(season),
         "ranked_count": sum(1 for row in result.rows if row.ranked),
-        "table": season_table(result.rows, tournaments=result.tournaments, linked_players=linked),
+        "table": season_table(
+            result.rows,
+            tournaments=result.tournaments,
+            linked_players=linked,
+            qualification_text=qualification_text,
+            movement_html=movement_html,
+        ),
+        "qualified_count": sum(
+            1 for row in result.rows if row.qualification and row.qualification.qualified
+        ),
         "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
         "teams": result.teams,
         # (tournament, its column's heading): dates, never two alike

@@ -88,6 +88,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tournaments.sheet_compare",
             "tournaments.signals",
             "seasons.charts",
+            "seasons.ical",
             "seasons.ranking",
             "seasons.words",
             "ratings.rating",

@@ -81,6 +81,8 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("season standings", "anonymous", url("seasons:season_standings", season)),
         ("ratings", "anonymous", url("ratings:rating_list")),
         ("provisional ratings", "anonymous", url("ratings:rating_list") + "?list=provisional"),
+        ("tournament calendar", "anonymous", url("seasons:calendar")),
+        ("roll of honour", "anonymous", url("seasons:roll_of_honour")),
         ("tournament rules", "anonymous", url("tournaments:tournament_rules", day)),
         ("rule sources", "anonymous", url("rules:rule_sources")),
         ("tariff card", "anonymous", url("rules:tariff_card", "swm")),
@@ -204,6 +206,28 @@ def test_no_serious_accessibility_violation_on_the_first_run_page(browser, live_
         if violations:
             found[f"setup ({size})"] = violations
         page.close()
+    assert not found, "\n" + report(found)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_calendar_final_column_and_roll_of_honour_with_content(browser, live_server, size):
+    """The calendar with coming tournaments, a season's standings with the final's column and
+    changes of place, the roll of honour with a past season (tests/browser/test_season_extras)."""
+    from tests.browser.test_season_extras import make_extras
+
+    extras = make_extras()
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    found = {}
+    for what, address in (
+        ("calendar", reverse("seasons:calendar")),
+        ("season with final", reverse("seasons:season_standings", args=[extras["running"].pk])),
+        ("roll of honour", reverse("seasons:roll_of_honour")),
+    ):
+        violations = axe_violations(page, live_server.url + address)
+        if violations:
+            found[what] = violations
+    page.close()
     assert not found, "\n" + report(found)
 
 

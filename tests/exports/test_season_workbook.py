@@ -318,7 +318,9 @@ def test_libreoffice_prints_every_sheet_one_page_wide(season, organiser, pdftote
     pages = text.split("\f")
     lines = [line.split() for page in pages for line in page.splitlines()]
     # every sheet's header line ends with its last column's heading, on the same line
-    assert any(line[-3:] == ["Total", "Tournaments", "played"] for line in lines)
+    assert any(
+        line[-6:] == ["Total", "Tournaments", "played", "Change", "of", "place"] for line in lines
+    )
     assert any(line[-4:] == ["Games", "won", "as", "declarer"] for line in lines)
     assert any(line[-2:] == ["Status", "Corrected"] for line in lines)
     assert len([p for p in pages if p.strip()]) == 7  # one page per sheet: a small season
