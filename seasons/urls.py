@@ -1,4 +1,4 @@
-from seasons.views import admin, players, scoring, standings
+from seasons.views import admin, players, scoring, standings, statistics
 
 app_name = "seasons"
 
@@ -8,4 +8,5 @@ urlpatterns = [
     *standings.urlpatterns,
     *scoring.urlpatterns,
     *players.urlpatterns,
+    *statistics.urlpatterns,
 ]
