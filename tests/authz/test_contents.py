@@ -318,6 +318,7 @@ CONTENTS: tuple[Row, ...] = (
     Row("printing:print_standings", day, same(HOST, NOTHING), format="pdf"),
     Row("printing:print_prizes", day, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_standings", season, same(EVERYONE, NOTHING)),
+    Row("seasons:season_statistics", season, same(EVERYONE, NOTHING)),
     Row("exports:season_standings_xlsx", season, same(HOST, NOTHING), format="xlsx"),
     Row("printing:season_pdf", season, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_list", no_kwargs, same(MATRIX["seasons:season_list"].allowed, NOTHING)),

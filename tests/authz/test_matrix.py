@@ -121,6 +121,7 @@ MATRIX: dict[str, Spec] = {
     "tournaments:my_seat_search": Spec(day, EVERYONE),
     "tournaments:my_seat": Spec(lambda w: {"pk": w.day.pk, "number": 1}, EVERYONE),
     "seasons:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    "seasons:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     "tournaments:count_cards": Spec(
         lambda w: {},
         EVERYONE,
@@ -166,6 +167,7 @@ MATRIX: dict[str, Spec] = {
     "api:tournament": Spec(day, EVERYONE, get_only=True),
     "api:seasons": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
+    "api:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
     "api:clubs": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:players": Spec(lambda w: {}, EVERYONE, get_only=True),
     "favicon": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),

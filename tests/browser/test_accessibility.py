@@ -35,10 +35,22 @@ RUN_AXE = """async () => {
 }"""
 
 
+def public_player(w: World) -> int:
+    """A player of the table at club B, which opens its players' pages to the public (so the
+    standings link the name too)."""
+    from clubs.models import Membership
+
+    seat = w.table.seats.exclude(entry__player_id=w.membership.player_id).first()
+    Membership.objects.get_or_create(player_id=seat.entry.player_id, club=w.club_b)
+    type(w.club_b).objects.filter(pk=w.club_b.pk).update(public_player_pages=True)
+    return seat.entry.player_id
+
+
 def pages(w: World) -> list[tuple[str, str, str]]:
     """(what, persona, address) for every page type."""
     day, season = w.day.pk, w.season.pk
     player, club = w.membership.player_id, w.club_a.pk
+    public = public_player(w)
 
     def url(name: str, *args) -> str:
         return reverse(name, args=args)
@@ -56,6 +68,8 @@ def pages(w: World) -> list[tuple[str, str, str]]:
             url("tournaments:my_seat", day, w.table.seats.first().entry.number),
         ),
         ("season standings", "anonymous", url("seasons:season_standings", season)),
+        ("season statistics", "anonymous", url("seasons:season_statistics", season)),
+        ("public player results", "anonymous", url("seasons:player_detail", public)),
         ("tournament rules", "anonymous", url("tournaments:tournament_rules", day)),
         ("rule sources", "anonymous", url("rules:rule_sources")),
         ("tariff card", "anonymous", url("rules:tariff_card", "swm")),
