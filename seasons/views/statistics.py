@@ -13,10 +13,16 @@ from seasons.models import Season
 from seasons.selectors.statistics import cached_season_statistics, statistics_scope
 
 
+def season_years(season: Season) -> str:
+    """A season as its years, short enough for the chart's axis ("2026/27", "2026")."""
+    start, end = season.starts_on.year, season.ends_on.year
+    return str(start) if start == end else f"{start}/{end % 100:02d}"
+
+
 def season_statistics_view(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
     statistics = cached_season_statistics(scope=statistics_scope(season=season))
-    labels = [figures.season.name for figures in statistics.seasons]
+    labels = [season_years(figures.season) for figures in statistics.seasons]
     players_chart = bar_chart(
         labels,
         [

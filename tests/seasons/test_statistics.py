@@ -197,6 +197,7 @@ def test_the_page_shows_the_figures_and_charts_and_the_season_page_links_it(
     assert html.count('<svg class="bar-chart"') == 2 and 'class="bar series-1"' in html
     assert "style=" not in html.split("<main")[1] and "<script" not in html.split("<main")[1]
     assert "Sechstes" in html and "Cegoclub B" in html and "Saison 2024/25" in html
+    assert ">2024/25</text>" in html  # the chart's axis names a season by its years
     with django_assert_num_queries(3):  # the season, the scope's two: the figures are cached
         client.get(url)
     cache.clear()
