@@ -13,6 +13,7 @@ from django.urls import reverse
 from clubs.models import Club
 from seasons.models import Season
 from seasons.selectors.standings import SeasonStandings
+from seasons.selectors.statistics import SeasonFigures, SeasonStatistics
 from tournaments.models import Tournament
 from tournaments.selectors.standings import Standings
 
@@ -87,6 +88,7 @@ def season_summary(season: Season) -> dict[str, Any]:
         "scoring": season.scoring,
         "url": reverse("api:season_standings", kwargs={"pk": season.pk}),
         "page": reverse("seasons:season_standings", kwargs={"pk": season.pk}),
+        "statistics": reverse("api:season_statistics", kwargs={"pk": season.pk}),
     }
 
 
@@ -143,6 +145,68 @@ def season_document(result: SeasonStandings) -> dict[str, Any]:
                 "complete": team.complete,
             }
             for team in result.teams
+        ],
+    }
+
+
+def _season_figures(figures: SeasonFigures) -> dict[str, Any]:
+    per_tournament = figures.players_per_tournament
+    return {
+        "tournaments": figures.tournaments,
+        "tournaments_played": figures.tournaments_played,
+        "distinct_players": figures.distinct_players,
+        "entries": figures.entries,
+        "players_per_tournament": None if per_tournament is None else round(per_tournament, 1),
+        "new_players": figures.new_players,
+        "deals": figures.deals,
+    }
+
+
+def season_statistics_document(statistics: SeasonStatistics) -> dict[str, Any]:
+    """A season's figures (``seasons.selectors.statistics``), each tournament's and each host
+    club's, and the earlier seasons' to compare (newest first)."""
+    season = statistics.figures.season
+    return {
+        "id": season.pk,
+        "name": season.name,
+        "starts_on": _day(season.starts_on),
+        "ends_on": _day(season.ends_on),
+        "url": reverse("api:season_statistics", kwargs={"pk": season.pk}),
+        "page": reverse("seasons:season_statistics", kwargs={"pk": season.pk}),
+        **_season_figures(statistics.figures),
+        "by_tournament": [
+            {
+                "id": item.tournament.pk,
+                "name": item.tournament.name,
+                "date": _day(item.tournament.date),
+                "host_club": item.tournament.host_club.short_name
+                if item.tournament.host_club_id
+                else None,
+                "players": item.players,
+                "deals": item.deals,
+            }
+            for item in statistics.by_tournament
+        ],
+        "by_host": [
+            {
+                "club": host.short_name,
+                "name": host.name,
+                "tournaments": host.tournaments,
+                "entries": host.entries,
+                "distinct_players": host.distinct_players,
+            }
+            for host in statistics.by_host
+        ],
+        "earlier_seasons": [
+            {
+                "id": figures.season.pk,
+                "name": figures.season.name,
+                "starts_on": _day(figures.season.starts_on),
+                "ends_on": _day(figures.season.ends_on),
+                "url": reverse("api:season_statistics", kwargs={"pk": figures.season.pk}),
+                **_season_figures(figures),
+            }
+            for figures in statistics.earlier
         ],
     }
 

@@ -25,6 +25,7 @@ from clubs.models import Club, Player
 from ratings.selectors import clubs_of, ratings_list
 from seasons.models import Season
 from seasons.selectors.standings import season_standings
+from seasons.selectors.statistics import cached_season_statistics, statistics_scope
 from tournaments.caching import revision_cached, season_cached, season_stamp
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.standings import home_clubs, tournament_standings
@@ -174,6 +175,21 @@ def season_standings_view(request: HttpRequest, pk: int) -> HttpResponse:
     return _answer(request, etag=f"v{API_VERSION}-s{season.pk}-{stamp}", body=body)
 
 
+@require_GET
+def season_statistics_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The season's figures; the ETag is the stamp they are built from (the seasons up to
+    this one and every tournament's revision: ``seasons.selectors.statistics``)."""
+    season = get_object_or_404(Season, pk=pk)
+    scope = statistics_scope(season=season)
+    return _answer(
+        request,
+        etag=f"v{API_VERSION}-st{season.pk}-{scope.stamp}",
+        body=lambda: _encode(
+            documents.season_statistics_document(cached_season_statistics(scope=scope))
+        ),
+    )
+
+
 @_listing
 def clubs(request: HttpRequest) -> dict:
     return _page(
@@ -230,6 +246,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", tournament, name="tournament"),
     path("seasons/", seasons, name="seasons"),
     path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
+    path("seasons/<int:pk>/statistics/", season_statistics_view, name="season_statistics"),
     path("clubs/", clubs, name="clubs"),
     path("players/", players, name="players"),
     path("ratings/", ratings, name="ratings"),

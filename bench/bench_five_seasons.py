@@ -9,6 +9,7 @@ a fresh server is started (nothing cached in it) and timed:
 
 - a player's results page (the players who played most: every season), first request each;
 - the season page, first request (cold: the server's cache is empty);
+- the season's statistics page (every season compared), cold and cached, and its API;
 - the season workbook (signed in as an organiser), and the server's peak memory (RSS).
 
 Figures come from a shared machine (2 cores, other work running): read them as rough.
@@ -228,6 +229,18 @@ def measure(seasons, cookie: str, port: int) -> dict:
             ),
             "season page, cached": timed_cpu(
                 lambda: [get(f"{url}/seasons/{seasons[-1].pk}/standings/")[0] for _ in range(5)]
+            ),
+            # every season up to the last compared: all their tournaments' deals counted
+            "statistics page, cold (first request)": timed_cpu(
+                lambda: [get(f"{url}/seasons/{seasons[-1].pk}/statistics/")[0]]
+            ),
+            "statistics page, cached": timed_cpu(
+                lambda: [get(f"{url}/seasons/{seasons[-1].pk}/statistics/")[0] for _ in range(5)]
+            ),
+            "statistics API, cached": timed_cpu(
+                lambda: [
+                    get(f"{url}/api/v1/seasons/{seasons[-1].pk}/statistics/")[0] for _ in range(5)
+                ]
             ),
             "season workbook": timed_cpu(
                 lambda: [get(f"{url}/seasons/{seasons[-1].pk}/standings.xlsx", cookie)[0]]

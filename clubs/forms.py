@@ -60,10 +60,28 @@ class MergeForm(forms.Form):
     remove = forms.IntegerField(widget=forms.HiddenInput)
 
 
+# The club's choice about its players' results pages (``Club.public_player_pages``), offered
+# where a club is set up (``/setup/``, a new club) and edited, with what it means.
+PUBLIC_PLAYER_PAGES_LABEL = _("Show the players' results pages publicly")
+PUBLIC_PLAYER_PAGES_HELP = _(
+    "On: anyone, without logging in, may open the results page of this club's players "
+    "(tournaments with place and points, season ranks, games by contract), linked from the "
+    "public standings. Birth year, member number and e-mail are never shown there. Off: only "
+    "the club's organisers see these pages."
+)
+
+
+def public_player_pages_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        label=PUBLIC_PLAYER_PAGES_LABEL, help_text=PUBLIC_PLAYER_PAGES_HELP, required=False
+    )
+
+
 class ClubForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=120)
     short_name = forms.CharField(label=_("short name"), max_length=20)
     town = forms.CharField(label=_("town"), max_length=80)
+    public_player_pages = public_player_pages_field()
 
 
 class MembershipForm(forms.Form):
@@ -149,6 +167,7 @@ class FirstRunForm(forms.Form):
         help_text=_("As on lists and printouts, e.g. CF Bräunlingen."),
     )
     club_town = forms.CharField(label=_("town"), max_length=80)
+    club_public_player_pages = public_player_pages_field()
 
     def __init__(self, *args, needs_code: bool, **kwargs):
         super().__init__(*args, **kwargs)

@@ -43,6 +43,7 @@ from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
 MANAGE_CLUB = "manage_club"
 MANAGE_SEASON = "manage_season"
@@ -350,6 +351,15 @@ def may_view_player_page(user: Any, player: Any) -> bool:
     return _player_page_open(user, clubs)
 
 
+def refuse_player_page(request):
+    """What someone gets for a player page ``may_view_player_page`` keeps from them: a visitor
+    the login page (an organiser may see it after logging in); a signed-in user without the
+    right a 404, as for a player who does not exist: neither the data nor a hint of it."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise Http404
+
+
 def may_see_registry_of(user: Any, player: Any) -> bool:
     """May ``user`` see ``player``'s personal data (birth year, e-mail, member numbers)?"""
     return player.pk in registry_player_ids(user, [player.pk])
@@ -368,6 +378,13 @@ def player_pages_visible(user: Any, player_ids: Any) -> frozenset[int]:
     ):
         clubs[player_id].append((club_id, public))
     return frozenset(pk for pk, of in clubs.items() if _player_page_open(user, of))
+
+
+def public_player_page_ids(player_ids: Any) -> frozenset[int]:
+    """Of ``player_ids``, those whose page anyone may open (one of their clubs opted in):
+    what a page shown alike to every reader links (the tournament standings, cached by
+    revision; a club's choice bumps the revisions of the tournaments showing its players)."""
+    return player_pages_visible(None, player_ids)
 
 
 # --- the first run (``/setup/``) -----------------------------------------------------------

@@ -1,4 +1,4 @@
-from seasons.views import admin, honours, players, schedule, scoring, standings
+from seasons.views import admin, honours, players, schedule, scoring, standings, statistics
 
 app_name = "seasons"
 
@@ -10,4 +10,5 @@ urlpatterns = [
     *players.urlpatterns,
     *schedule.urlpatterns,
     *honours.urlpatterns,
+    *statistics.urlpatterns,
 ]

@@ -100,6 +100,9 @@ DEMO_CLUB = {
     "name": "Cegofreunde Bräunlingen",
     "short_name": "CF Bräunlingen",
     "town": "Bräunlingen",
+    # Its players' results pages are public (linked from the standings); the other demo
+    # clubs keep theirs for their organisers (the sized demo's players are spread over them).
+    "public_player_pages": True,
 }
 GUEST_CLUB = {
     "name": "Cegoclub Furtwangen",

@@ -125,8 +125,23 @@ def _player_cells(record, name_html) -> list[str]:
     ]
 
 
-def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> RankingTable:
-    """A tournament's standings, one row per ``StandingRow``."""
+def _linked_name(record, extra="") -> SafeString:
+    """The name as a link to the player's results page (``seasons.views.players``)."""
+    return format_html(
+        '<a class="player" href="{}">{}</a>{}<span class="club-inline">{}</span>',
+        reverse("seasons:player_detail", args=[record.player_id]),
+        record.name,
+        extra,
+        record.club,
+    )
+
+
+def standings_table(
+    rows: Iterable, *, round_numbers: tuple[int, ...], linked_players=frozenset()
+) -> RankingTable:
+    """A tournament's standings, one row per ``StandingRow``. ``linked_players``: the players
+    whose page everyone may open (``clubs.permissions.public_player_page_ids``): their name
+    links to it; the others' is the name alone."""
     headers = [
         Header(gettext("Rank"), "number"),
         Header(gettext("No."), "number col-number"),
@@ -139,14 +154,13 @@ def standings_table(rows: Iterable, *, round_numbers: tuple[int, ...]) -> Rankin
     table_rows = []
     for record in rows:
         fill_in = getattr(record, "fill_in", False)
-        name = _name(
-            record,
-            badges(
-                (record.decided_by_lot, "lot", lot_badge),
-                (record.withdrawn, "withdrawn", withdrawn_badge),
-                (fill_in, "fill-in", fill_in_badge),
-            ),
+        marks = badges(
+            (record.decided_by_lot, "lot", lot_badge),
+            (record.withdrawn, "withdrawn", withdrawn_badge),
+            (fill_in, "fill-in", fill_in_badge),
         )
+        linked = getattr(record, "player_id", None) in linked_players
+        name = _linked_name(record, marks) if linked else _name(record, marks)
         if fill_in:
             rank = format_html('<abbr title="{}">–</abbr>', not_ranked)
         else:
@@ -241,15 +255,7 @@ def season_table(
         movement = getattr(record, "movement", None)
         if movement_html is not None and movement is not None:
             rank = format_html("{}{}", rank, movement_html(movement))
-        if record.player_id in linked_players:
-            name = format_html(
-                '<a class="player" href="{}">{}</a><span class="club-inline">{}</span>',
-                reverse("seasons:player_detail", args=[record.player_id]),
-                record.name,
-                record.club,
-            )
-        else:
-            name = _name(record)
+        name = _linked_name(record) if record.player_id in linked_players else _name(record)
         results = []
         cup = getattr(record, "cup", ())
         for index, total in enumerate(record.tournament_totals):

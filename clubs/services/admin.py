@@ -36,10 +36,15 @@ def save_club(
     name: str,
     short_name: str,
     town: str,
+    public_player_pages: bool | None = None,
     user: User | None = None,
 ) -> Club:
+    """A new club, or ``club``'s name, short name and town; ``public_player_pages`` (None:
+    as it is) opens its players' results pages to the public (``clubs.permissions``)."""
     club = Club.objects.select_for_update().get(pk=club.pk) if club is not None else Club()
     club.name, club.short_name, club.town = name.strip(), short_name.strip(), town.strip()
+    if public_player_pages is not None:
+        club.public_player_pages = public_player_pages
     clash = Club.objects.exclude(pk=club.pk)
     errors = {}
     if clash.filter(name__iexact=club.name).exists():

@@ -128,6 +128,7 @@ def create_organiser(
     club_name: str = "",
     club_short_name: str = "",
     club_town: str = "",
+    club_public_player_pages: bool = False,
     first_run: bool = False,
     via: str = FirstRun.Via.COMMAND,
     address: str = "",
@@ -165,7 +166,12 @@ def create_organiser(
         raise ValidationError(errors)
     if club is None:
         try:
-            club = save_club(name=club_name, short_name=club_short_name, town=club_town)
+            club = save_club(
+                name=club_name,
+                short_name=club_short_name,
+                town=club_town,
+                public_player_pages=club_public_player_pages,
+            )
         except ValidationError as error:
             raise ValidationError(
                 {f"club_{name}": messages for name, messages in error.message_dict.items()}
@@ -194,6 +200,7 @@ def claim_first_run(
     club_town: str,
     code: str | None,
     address: str = "",
+    club_public_player_pages: bool = False,
 ) -> User:
     """The ``/setup/`` page's claim: ``code`` is None where the permissions module lets the
     request in without one (the laptop itself), else it is checked first (a wrong code is
@@ -206,6 +213,7 @@ def claim_first_run(
         club_name=club_name,
         club_short_name=club_short_name,
         club_town=club_town,
+        club_public_player_pages=club_public_player_pages,
         first_run=True,
         via=FirstRun.Via.LAPTOP if code is None else FirstRun.Via.CODE,
         address=address,

@@ -29,7 +29,16 @@ def club_form(request, pk: int | None = None):
     if club is None and not is_superuser(request.user):
         raise PermissionDenied  # a new club has no organisers yet: the superuser names them
     check(request.user, MANAGE_CLUB, club)
-    initial = {"name": club.name, "short_name": club.short_name, "town": club.town} if club else {}
+    initial = (
+        {
+            "name": club.name,
+            "short_name": club.short_name,
+            "town": club.town,
+            "public_player_pages": club.public_player_pages,
+        }
+        if club
+        else {}
+    )
     form = ClubForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

@@ -45,6 +45,7 @@ def first_run(request):
                 club_name=data["club_name"],
                 club_short_name=data["club_short_name"],
                 club_town=data["club_town"],
+                club_public_player_pages=data["club_public_player_pages"],
                 code=data["code"] if needs_code else None,
                 address=address or "",
             )

@@ -267,15 +267,12 @@ CONTENTS: tuple[Row, ...] = (
             "superuser": frozenset({"a_born", "a_no", "t_born", "t_no"}),
         },
     ),
-    # a public results page (club B opted in): the birth year for the player's club only
+    # a public results page (club B opted in): the name, never the birth year, not even for
+    # the player's club (its organisers follow the link to the registry entry)
     Row(
         "seasons:player_detail",
         lambda w, p: {"pk": p.b.pk},
-        {
-            **same(EVERYONE, frozenset({"b_name"})),
-            "gast": frozenset({"b_name", "b_born"}),
-            "superuser": frozenset({"b_name", "b_born"}),
-        },
+        same(EVERYONE, frozenset({"b_name"})),
         matrix=False,  # the matrix opens a private club's page
     ),
     # clubs and fees: one's own clubs
@@ -321,6 +318,7 @@ CONTENTS: tuple[Row, ...] = (
     Row("printing:print_standings", day, same(HOST, NOTHING), format="pdf"),
     Row("printing:print_prizes", day, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_standings", season, same(EVERYONE, NOTHING)),
+    Row("seasons:season_statistics", season, same(EVERYONE, NOTHING)),
     Row("exports:season_standings_xlsx", season, same(HOST, NOTHING), format="xlsx"),
     Row("printing:season_pdf", season, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_list", no_kwargs, same(MATRIX["seasons:season_list"].allowed, NOTHING)),

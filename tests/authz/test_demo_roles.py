@@ -212,3 +212,23 @@ def test_objects_of_a_club_or_a_season_belong_to_their_clubs(demo):
         assert not permissions.has_perm(users["gast"], permissions.MANAGE_CLUB, obj)
         assert not permissions.has_perm(users["organisator"], permissions.MANAGE_TOURNAMENT, obj)
     assert not permissions.has_perm(users["organisator"], permissions.MANAGE_CLUB, object())
+
+
+def test_the_demo_has_public_player_pages_linked_from_the_standings(demo):
+    """A visitor of the demo finds the players' pages of the club that shows them (issue 30),
+    and the season's statistics."""
+    finished, _upcoming = demo
+    public = Club.objects.filter(public_player_pages=True)
+    assert public.exists()
+    player = finished.entries.filter(player__memberships__club__in=public).first().player
+    link = reverse("seasons:player_detail", args=[player.pk])
+    visitor = Client()
+    for page in (
+        reverse("tournaments:standings", args=[finished.pk]),
+        reverse("seasons:season_standings", args=[finished.season_id]),
+    ):
+        assert f'href="{link}"' in visitor.get(page).content.decode(), page
+    html = visitor.get(link).content.decode()
+    assert player.last_name in html and "Spiele nach Spielart" in html
+    statistics = visitor.get(reverse("seasons:season_statistics", args=[finished.season_id]))
+    assert statistics.status_code == 200 and "Verschiedene Spieler" in statistics.content.decode()

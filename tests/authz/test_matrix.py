@@ -132,6 +132,7 @@ MATRIX: dict[str, Spec] = {
         lambda w: {"key": str(w.club_a.pk)}, EVERYONE, get_only=True
     ),
     "seasons:roll_of_honour": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "seasons:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     "tournaments:count_cards": Spec(
         lambda w: {},
         EVERYONE,
@@ -177,6 +178,7 @@ MATRIX: dict[str, Spec] = {
     "api:tournament": Spec(day, EVERYONE, get_only=True),
     "api:seasons": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
+    "api:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
     "api:clubs": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:players": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:ratings": Spec(lambda w: {}, EVERYONE, get_only=True),

@@ -55,6 +55,15 @@ def differing_sheet(w: World) -> None:
         user=user,
         expected_typing=first.pk,
     )
+def public_player(w: World) -> int:
+    """A player of the table at club B, which opens its players' pages to the public (so the
+    standings link the name too)."""
+    from clubs.models import Membership
+
+    seat = w.table.seats.exclude(entry__player_id=w.membership.player_id).first()
+    Membership.objects.get_or_create(player_id=seat.entry.player_id, club=w.club_b)
+    type(w.club_b).objects.filter(pk=w.club_b.pk).update(public_player_pages=True)
+    return seat.entry.player_id
 
 
 def pages(w: World) -> list[tuple[str, str, str]]:
@@ -62,6 +71,7 @@ def pages(w: World) -> list[tuple[str, str, str]]:
     differing_sheet(w)
     day, season = w.day.pk, w.season.pk
     player, club = w.membership.player_id, w.club_a.pk
+    public = public_player(w)
 
     def url(name: str, *args) -> str:
         return reverse(name, args=args)
@@ -83,6 +93,8 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("provisional ratings", "anonymous", url("ratings:rating_list") + "?list=provisional"),
         ("tournament calendar", "anonymous", url("seasons:calendar")),
         ("roll of honour", "anonymous", url("seasons:roll_of_honour")),
+        ("season statistics", "anonymous", url("seasons:season_statistics", season)),
+        ("public player results", "anonymous", url("seasons:player_detail", public)),
         ("tournament rules", "anonymous", url("tournaments:tournament_rules", day)),
         ("rule sources", "anonymous", url("rules:rule_sources")),
         ("tariff card", "anonymous", url("rules:tariff_card", "swm")),

@@ -67,7 +67,7 @@ def test_public_only_where_the_club_allows_it(client, visitor, organiser, career
     url = reverse("seasons:player_detail", kwargs={"pk": anna.pk})
     assert client.get(url).status_code == 302  # to the login page
     client.force_login(visitor)
-    assert client.get(url).status_code == 403
+    assert client.get(url).status_code == 404  # neither the data nor a hint of it
     assert not may_view_player_page(visitor, anna) and may_view_player_page(organiser, anna)
     club.public_player_pages = True
     club.save()

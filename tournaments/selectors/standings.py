@@ -55,6 +55,7 @@ class StandingRow:
     # A fill-in (Entry.fill_in): listed after the ranked players, without a place of its own
     # (``rank`` continues the count so that every row has one) and without a prize.
     fill_in: bool = False
+    player_id: int | None = None  # the registry's player (a link to their page, if public)
 
     @property
     def name(self) -> str:
@@ -429,6 +430,7 @@ def ranked_rows(
                     decided_by_lot=lot is not None,
                     withdrawn=entry["withdrawn_after_round"] is not None,
                     fill_in=bool(entry.get("fill_in")),
+                    player_id=entry["player_id"],
                 )
             )
         position += len(group)

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import REFEREE_TOURNAMENT, has_perm
+from clubs.permissions import REFEREE_TOURNAMENT, has_perm, public_player_page_ids
 from tournaments.addresses import public_base_url
 from tournaments.caching import (
     cached_at_current_revision,
@@ -186,7 +186,12 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
         context = {
             "standings": result,
             "tournament": tournament,
-            "table": standings_table(result.rows, round_numbers=result.round_numbers),
+            "table": standings_table(
+                result.rows,
+                round_numbers=result.round_numbers,
+                # the same links for every reader: the page is cached by revision
+                linked_players=public_player_page_ids(row.player_id for row in result.rows),
+            ),
             "sides": side_rankings(result),
             "updated_time": UPDATED_MARK,
         }

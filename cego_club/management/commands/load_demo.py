@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from clubs.demo import load_members_and_fees
 from clubs.models import Club, ClubRole, Membership, Player
 from ratings.services import bring_up_to_date
+from clubs.services.admin import save_club
 from seasons.models import Season
 from tournaments import demo
 from tournaments.models import Deal, Round, Tournament
@@ -100,6 +101,14 @@ class Command(BaseCommand):
         club, _ = Club.objects.get_or_create(
             short_name=demo.DEMO_CLUB["short_name"], defaults=demo.DEMO_CLUB
         )
+        if not club.public_player_pages:  # a demo loaded before the clubs could choose
+            club = save_club(
+                club=club,
+                name=club.name,
+                short_name=club.short_name,
+                town=club.town,
+                public_player_pages=True,
+            )
         season, _ = Season.objects.get_or_create(
             name=demo.DEMO_SEASON["name"],
             defaults={"starts_on": dt.date(2026, 11, 1), "ends_on": dt.date(2027, 4, 30)},

@@ -12,9 +12,11 @@ from tournaments.services.results import enter_deal
 pytestmark = pytest.mark.django_db
 
 # The selector's 7, the tournament, the recorded lot draws, the revision read again before the
-# page is cached (tournaments.caching), and for the organiser the session, the user and the
-# navigation's rounds: 13 at most. Served from the cache, the page needs only the tournament.
-QUERY_BOUND = 13
+# page is cached (tournaments.caching), which players' pages are public (their names link:
+# clubs.permissions.public_player_page_ids), and for the organiser the session, the user and
+# the navigation's rounds: 14 at most. Served from the cache, the page needs only the
+# tournament.
+QUERY_BOUND = 14
 PAGES = [
     ("standings", {}),
     ("standings", {"partial": "1"}),
