@@ -55,6 +55,8 @@ def differing_sheet(w: World) -> None:
         user=user,
         expected_typing=first.pk,
     )
+
+
 def public_player(w: World) -> int:
     """A player of the table at club B, which opens its players' pages to the public (so the
     standings link the name too)."""

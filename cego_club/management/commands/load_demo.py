@@ -11,8 +11,8 @@ from django.utils.translation import gettext
 
 from clubs.demo import load_members_and_fees
 from clubs.models import Club, ClubRole, Membership, Player
-from ratings.services import bring_up_to_date
 from clubs.services.admin import save_club
+from ratings.services import bring_up_to_date
 from seasons.models import Season
 from tournaments import demo
 from tournaments.models import Deal, Round, Tournament
