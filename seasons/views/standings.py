@@ -37,20 +37,30 @@ def season_side_shown(side: SeasonSide) -> list[Shown]:
 def season_context(season: Season, user=None) -> dict:
     """What the season page and its PDF show: the ranking, side rankings and teams.
 
-    The ranking is cached under the revisions of the season's tournaments (a deal anywhere in
-    the season gives the next reader a new one); the table is built per request because which
-    names link to a player page depends on who asks."""
+    The ranking and the table's markup are cached under the revisions of the season's
+    tournaments (a deal anywhere in the season gives the next reader a new one); the table
+    also under the names that link to a player page, which depends on who asks."""
     result = season_cached(season, "standings", build=lambda: season_standings(season=season))
     linked = (
         player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
     )
     sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
+    # The table's markup, cached like the ranking and by the names that are links (which
+    # player pages are public can change without any tournament changing: part of the key).
+    table = season_cached(
+        season,
+        "table",
+        tuple(sorted(linked)),
+        build=lambda: season_table(
+            result.rows, tournaments=result.tournaments, linked_players=linked
+        ),
+    )
     return {
         "season": season,
         "result": result,
         "rule_text": season_rule_text(season),
         "ranked_count": sum(1 for row in result.rows if row.ranked),
-        "table": season_table(result.rows, tournaments=result.tournaments, linked_players=linked),
+        "table": table,
         "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
         "teams": result.teams,
         # (tournament, its column's heading): dates, never two alike
