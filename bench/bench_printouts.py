@@ -109,7 +109,7 @@ def main() -> None:
     }
     print(f"{args.players} players, round 2 ({args.players // 4} tables); code: {args.root}")
     print(
-        f"{'printout':<14} {'first click':>12} {'(min-max)':>15} {'its CPU':>9}"
+        f"{'printout':<14} {'first click':>12} {'(min-max)':>15} {'its CPU':>9} {'(min-max)':>11}"
         f" {'cached':>9} {'size':>9}"
     )
     for name, path in PRINTOUTS.items():
@@ -138,6 +138,7 @@ def main() -> None:
             f"{name:<14} {statistics.median(firsts) * 1000:9.0f} ms"
             f"  ({min(firsts) * 1000:5.0f}-{max(firsts) * 1000:5.0f})"
             f" {statistics.median(first_cpu) * 1000:6.0f} ms"
+            f" ({min(first_cpu) * 1000:4.0f}-{max(first_cpu) * 1000:4.0f})"
             f" {statistics.median(cached) * 1000:6.1f} ms {size // 1024:5d} KiB"
         )
     print(f"median of {args.runs} fresh processes; load average (1 min): {os.getloadavg()[0]:.1f}")

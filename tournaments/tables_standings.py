@@ -46,7 +46,7 @@ def sign_class(value: int | None) -> str:
 
 def signed_html(value: int | None) -> SafeString:
     # Plain string building: called for every cell of the big tables.
-    return mark_safe(f'<span class="{sign_class(value)}">{signed(value)}</span>')
+    return SafeString(f'<span class="{sign_class(value)}">{signed(value)}</span>')
 
 
 def cup_html(cell: tuple[int, int] | None, total: int | None) -> SafeString:
@@ -106,7 +106,7 @@ def _td(css: str, content) -> str:
 
 
 def _name(record, extra="") -> SafeString:
-    return mark_safe(
+    return SafeString(
         f'<span class="player">{html_escape(record.name)}</span>{conditional_escape(extra)}'
         f'<span class="club-inline">{html_escape(record.club)}</span>'
     )
@@ -229,7 +229,7 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
         rank = unranked if record.rank is None else rank_html(record.rank, record.tied)
         if record.player_id in linked_players:
             href = html_escape(f"{before}{record.player_id}{after}")
-            name = mark_safe(
+            name = SafeString(
                 f'<a class="player" href="{href}">{html_escape(record.name)}</a>'
                 f'<span class="club-inline">{html_escape(record.club)}</span>'
             )
@@ -246,7 +246,7 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
                 continue
             html = signed_html(total)
             if record.counted and not record.counted[index]:
-                html = mark_safe(f"{struck}{html}</s>")
+                html = SafeString(f"{struck}{html}</s>")
             results.append(_td("number", html))
         cells = [
             _td("number rank", rank),
@@ -257,7 +257,7 @@ def season_table(rows: Iterable, *, tournaments=(), linked_players=frozenset()) 
             *results,
         ]
         css = "" if record.ranked else "unranked"
-        table_rows.append(Row(css, "", mark_safe("".join(cells))))
+        table_rows.append(Row(css, "", SafeString("".join(cells))))
     return RankingTable(
         "standings-table season-table", headers, table_rows, gettext("No results yet.")
     )

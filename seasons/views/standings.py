@@ -13,6 +13,7 @@ from seasons.selectors.standings import SeasonSide, season_sides, season_standin
 from seasons.words import season_rule_text, side_label
 from tournaments.caching import (
     season_cached,
+    season_stamp,
 )
 from tournaments.tables_standings import (
     Shown,
@@ -40,7 +41,10 @@ def season_context(season: Season, user=None) -> dict:
     The ranking and the table's markup are cached under the revisions of the season's
     tournaments (a deal anywhere in the season gives the next reader a new one); the table
     also under the names that link to a player page, which depends on who asks."""
-    result = season_cached(season, "standings", build=lambda: season_standings(season=season))
+    stamp = season_stamp(season)
+    result = season_cached(
+        season, "standings", build=lambda: season_standings(season=season), stamp=stamp
+    )
     linked = (
         player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
     )
@@ -54,6 +58,7 @@ def season_context(season: Season, user=None) -> dict:
         build=lambda: season_table(
             result.rows, tournaments=result.tournaments, linked_players=linked
         ),
+        stamp=stamp,
     )
     return {
         "season": season,
