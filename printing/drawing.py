@@ -17,12 +17,13 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -152,8 +153,15 @@ class Span:
     color: object = BLACK
 
 
+@lru_cache(maxsize=65536)
+def text_width(text: str, font: str, size: float) -> float:
+    """``text``'s width in ``font`` (a registered name) at ``size``, measured once per process
+    (a sheet measures the same names and labels again and again)."""
+    return pdfmetrics.stringWidth(text, font, size)
+
+
 def width_of(span: Span) -> float:
-    return pdfmetrics.stringWidth(span.text, span.font, span.size)
+    return text_width(span.text, span.font, span.size)
 
 
 def line_width(line: Sequence[Span]) -> float:
@@ -201,7 +209,7 @@ def wrap(spans: Sequence[Span], width: float) -> list[list[Span]]:
         first = word[0]
         key = (first.font, first.size)
         if key not in space:
-            space[key] = pdfmetrics.stringWidth(" ", first.font, first.size)
+            space[key] = text_width(" ", first.font, first.size)
         joined_by_space = line and not line[-1].text.endswith("-")
         gap = space[key] if joined_by_space else 0.0
         if line and used + gap + word_width > width:
@@ -296,7 +304,7 @@ def lines_height(lines: Sequence[Sequence[Span]]) -> float:
 
 def fit(text: str, font: str, size: float, width: float) -> str:
     """``text`` cut with "…" so that it fits ``width`` (a cell that shows no overflow)."""
-    if pdfmetrics.stringWidth(text, font, size) <= width:
+    if text_width(text, font, size) <= width:
         return text
     while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
         text = text[:-1]
@@ -305,7 +313,7 @@ def fit(text: str, font: str, size: float, width: float) -> str:
 
 def shrink(text: str, font: str, size: float, width: float, smallest: float = 5.5) -> float:
     """The size at which ``text`` fits ``width`` (not below ``smallest``)."""
-    natural = pdfmetrics.stringWidth(text, font, size)
+    natural = text_width(text, font, size)
     return size if natural <= width else max(smallest, size * width / natural)
 
 
@@ -328,12 +336,20 @@ class PageCanvas:
         self._canvas = canvas
         self.fonts = fonts
         self.height = height
-        # batch: consecutive strings share one text object (font and colour set only when
-        # they change) until anything else is drawn; the owner calls flush() before the page
-        # ends. A sheet has some 80 strings: one text object each was most of its time.
+        # batch: strings, rules and fills are written as PDF operators into a pending stream
+        # (text in one text object until something else is drawn; the font, colours and line
+        # width set only when they change; each string's subset encoding worked out once per
+        # document), added to the page in one piece when anything is drawn on ``canvas`` or
+        # the page ends. A score sheet has some 80 strings and 60 lines: ReportLab's text and
+        # path objects, call by call, were most of its time. TrueType fonts only (``fonts``).
         self._batch = batch
-        self._open = None  # the text object being filled, its font and colour
-        self._state: tuple = ()
+        self._ops: list[str] = []
+        self._in_text = False
+        self._fill: object = None  # the colours, line width and font the stream has set
+        self._stroke: object = None
+        self._line_width: float | None = None
+        self._font: tuple[str, float] | None = None
+        self._encoded: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
 
     @property
     def canvas(self) -> Canvas:
@@ -343,9 +359,15 @@ class PageCanvas:
         return self._canvas
 
     def flush(self) -> None:
-        if self._open is not None:
-            self._canvas.drawText(self._open)
-            self._open = None
+        """The pending operators onto the page; what they set is forgotten (the canvas may
+        change it)."""
+        if self._ops:
+            if self._in_text:
+                self._ops.append("ET")
+            self._canvas.addLiteral(" ".join(self._ops))
+            self._ops = []
+        self._in_text = False
+        self._fill = self._stroke = self._line_width = self._font = None
 
     def _text(self, text: str) -> str:
         return text.translate(VERA_SPELLINGS) if self.fonts.missing_glyphs else text
@@ -356,7 +378,7 @@ class PageCanvas:
         """``span`` on the line whose top is ``top`` (``spacing``: points between letters);
         returns the width it took."""
         text = self._text(span.text)
-        width = pdfmetrics.stringWidth(text, span.font, span.size) + spacing * len(text)
+        width = text_width(text, span.font, span.size) + spacing * len(text)
         if align == "right":
             x -= width
         elif align == "center":
@@ -394,24 +416,83 @@ class PageCanvas:
         c.drawText(text)
 
     def _show_batched(self, x: float, y: float, pieces, *, spacing: float) -> None:
-        text = self._open
-        if text is None:
-            text = self._open = self._canvas.beginText(x, y)
-            self._state = ()
-        else:
-            text.setTextOrigin(x, y)
+        ops = self._ops
+        if not self._in_text:
+            ops.append("BT")
+            self._in_text = True
+        ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
         if spacing:
-            text.setCharSpace(spacing)
+            ops.append(f"{fp_str(spacing)} Tc")
+        # consecutive pieces in the same font, size and colour as one string (the words of a
+        # wrapped line): the same glyphs at the same places, fewer operators
+        merged: list[tuple[str, Span]] = []
         for string, span in pieces:
-            font, color = (span.font, span.size), span.color
-            if self._state[:1] != (font,):
-                text.setFont(*font)
-            if self._state[1:] != (color,):
-                text.setFillColor(color)
-            self._state = (font, color)
-            text.textOut(string)
+            if merged:
+                last_string, last = merged[-1]
+                if (last.font, last.size, last.color) == (span.font, span.size, span.color):
+                    merged[-1] = (last_string + string, last)
+                    continue
+            merged.append((string, span))
+        for string, span in merged:
+            self._set_fill(span.color)
+            size = span.size
+            for name, escaped in self._encode(span.font, string):
+                if self._font != (name, size):
+                    ops.append(f"{name} {fp_str(size)} Tf")
+                    self._font = (name, size)
+                ops.append(f"({escaped}) Tj")
         if spacing:
-            text.setCharSpace(0)
+            ops.append("0 Tc")
+
+    def _encode(self, font: str, text: str) -> tuple[tuple[str, str], ...]:
+        """``text`` in ``font`` as (the subset's PDF name, the escaped string) pieces, as
+        ReportLab's text object writes them (the subsets are this document's)."""
+        key = (font, text)
+        found = self._encoded.get(key)
+        if found is None:
+            face = pdfmetrics.getFont(font)
+            doc = self._canvas._doc
+            escape = self._canvas._escape
+            found = self._encoded[key] = tuple(
+                (face.getSubsetInternalName(subset, doc), escape(piece))
+                for subset, piece in face.splitString(text, doc)
+            )
+        return found
+
+    def _graphics(self) -> list[str]:
+        if self._in_text:
+            self._ops.append("ET")
+            self._in_text = False
+        return self._ops
+
+    def _set_fill(self, color) -> None:
+        if color is not self._fill:
+            self._ops.append(f"{fp_str(color.red, color.green, color.blue)} rg")
+            self._fill = color
+
+    def _set_stroke(self, width: float, color) -> None:
+        if width != self._line_width:
+            self._ops.append(f"{fp_str(width)} w")
+            self._line_width = width
+        if color is not self._stroke:
+            self._ops.append(f"{fp_str(color.red, color.green, color.blue)} RG")
+            self._stroke = color
+
+    def paths(self, literal: str, color, *, transform: tuple[float, ...]) -> None:
+        """``literal`` (path operators, e.g. rectangles in units of a grid) filled with
+        ``color``, in the coordinates ``transform`` (a, b, c, d, e, f; e and f from the
+        bottom left) sets."""
+        if not self._batch:
+            c = self.canvas
+            c.saveState()
+            c.setFillColor(color)
+            c.transform(*transform)
+            c.addLiteral(f"n {literal} f")
+            c.restoreState()
+            return
+        ops = self._graphics()
+        self._set_fill(color)
+        ops.append(f"q {fp_str(*transform)} cm n {literal} f Q")
 
     def lines(self, x: float, top: float, lines: Sequence[Sequence[Span]], **kwargs) -> float:
         """Lines one below the other from ``top``; returns the top below the last."""
@@ -421,6 +502,12 @@ class PageCanvas:
         return top
 
     def rule(self, x1: float, y1: float, x2: float, y2: float, width: float, color=BLACK):
+        if self._batch:
+            self._graphics()
+            self._set_stroke(width, color)
+            h = self.height
+            self._ops.append(f"n {fp_str(x1, h - y1)} m {fp_str(x2, h - y2)} l S")
+            return
         c = self.canvas
         c.setLineWidth(width)
         c.setStrokeColor(color)
@@ -434,6 +521,11 @@ class PageCanvas:
         c.restoreState()
 
     def fill(self, x: float, top: float, width: float, height: float, color) -> None:
+        if self._batch:
+            self._graphics()
+            self._set_fill(color)
+            self._ops.append(f"n {fp_str(x, self.height - top - height, width, height)} re f")
+            return
         c = self.canvas
         c.setFillColor(color)
         c.rect(x, self.height - top - height, width, height, stroke=0, fill=1)

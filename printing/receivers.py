@@ -6,6 +6,7 @@ from django.dispatch import receiver
 
 from printing import printouts
 from tournaments.signals import printouts_ahead, round_seating_changed
+from venue.signals import serving_started
 
 
 @receiver(round_seating_changed, dispatch_uid="printing.round_seating_changed")
@@ -18,4 +19,11 @@ def prerender_round(sender, *, tournament, round_number: int, base_url: str, **k
 @receiver(printouts_ahead, dispatch_uid="printing.printouts_ahead")
 def warm_up(sender, **kwargs) -> None:
     """Start the PDF workers and read the sheets' fonts before the draw is made."""
+    printouts.warm_up()
+
+
+@receiver(serving_started, dispatch_uid="printing.serving_started")
+def fonts_at_start(sender, **kwargs) -> None:
+    """The venue server starting: the fonts read in the background, so that the first
+    printout of the day does not wait for them."""
     printouts.warm_up()

@@ -78,6 +78,8 @@ OUT_FILL = HexColor("#d9d9d9")
 HATCH = HexColor("#bbbbbb")
 SUB_RULE = HexColor("#777777")
 SHEET_FONTS = ("regular", "bold", "italic", "mono-bold")  # the files a first click reads
+# ... italic only where a seat sits a deal out ("sits out"): one font file fewer to read
+# on a first click for the usual tables of four
 
 
 class SheetCanvas(PageCanvas):
@@ -104,23 +106,11 @@ class SheetCanvas(PageCanvas):
         c.restoreState()
 
     def qr(self, x: float, top: float, size: float, url: str) -> None:
-        """The QR code of ``url`` (with a quiet zone of two modules), dark runs as rectangles."""
-        matrix = _qr_matrix(url)
-        modules = len(matrix) + 4
+        """The QR code of ``url`` (with a quiet zone of two modules), dark runs as rectangles
+        in units of a module (written once per address)."""
+        modules, literal = _qr_path(url)
         unit = size / modules
-        c = self.canvas
-        c.setFillColor(BLACK)
-        path = c.beginPath()
-        for row_index, row in enumerate(matrix):
-            y = PAGE_HEIGHT - top - (row_index + 3) * unit
-            start = None
-            for column, dark in enumerate((*row, 0)):
-                if dark and start is None:
-                    start = column
-                elif not dark and start is not None:
-                    path.rect(x + (start + 2) * unit, y, (column - start) * unit, unit)
-                    start = None
-        c.drawPath(path, stroke=0, fill=1)
+        self.paths(literal, BLACK, transform=(unit, 0, 0, unit, x, PAGE_HEIGHT - top - size))
 
     def next_page(self) -> None:
         self.canvas.showPage()
@@ -140,6 +130,25 @@ def _qr_matrix(url: str) -> tuple[tuple[int, ...], ...]:
         tuple(1 if module else 0 for module in row)
         for row in segno.make(url, error="m", mask=0).matrix
     )
+
+
+@lru_cache(maxsize=1024)
+def _qr_path(url: str) -> tuple[int, str]:
+    """The code's width in modules (with the quiet zone) and its dark runs as rectangles
+    ("x y w h re", one module a unit, from the bottom left)."""
+    matrix = _qr_matrix(url)
+    modules = len(matrix) + 4
+    rects = []
+    for row_index, row in enumerate(matrix):
+        y = modules - row_index - 3
+        start = None
+        for column, dark in enumerate((*row, 0)):
+            if dark and start is None:
+                start = column
+            elif not dark and start is not None:
+                rects.append(f"{start + 2} {y} {column - start} 1 re")
+                start = None
+    return modules, " ".join(rects)
 
 
 # --- one table's sheet ------------------------------------------------------------------------
@@ -436,8 +445,13 @@ class TableSheetDrawing:
                 Span(str(row.number), f.bold, number_size),
                 align="right",
             )
-            dealer = f"{row.dealer_position + 1} · {Truncator(row.dealer.last_name).chars(13)}"
-            dealer = _fit(dealer, f.regular, dealer_size, self.columns[1] - 2 * CELL_PAD)
+            dealer = _dealer_label(
+                row.dealer_position,
+                row.dealer.last_name,
+                f.regular,
+                dealer_size,
+                self.columns[1] - 2 * CELL_PAD,
+            )
             page.string(
                 xs[1] + CELL_PAD,
                 _centred(y, row_height, dealer_size),
@@ -503,6 +517,13 @@ class TableSheetDrawing:
         )
 
 
+@lru_cache(maxsize=4096)
+def _dealer_label(position: int, last_name: str, font: str, size: float, width: float) -> str:
+    """ "2 · Name" in the dealer column (a dealer deals several times a round: made once)."""
+    label = f"{position + 1} · {Truncator(last_name).chars(13)}"
+    return _fit(label, font, size, width)
+
+
 def _split_rows(count: int, *, room_last: float, room_full: float) -> list[tuple[int, int, float]]:
     """The deal lines as pages: (first, end, line height). One page when every line fits
     next to the sum and the signatures at the smallest height; otherwise as few pages as
@@ -532,6 +553,11 @@ def _split_rows(count: int, *, room_last: float, room_full: float) -> list[tuple
     return bounds
 
 
+def _roles_needed(sheets: RoundSheets) -> tuple[str, ...]:
+    sits_out = any(cell.sits_out for t in sheets.tables for row in t.deals for cell in row.cells)
+    return SHEET_FONTS if sits_out else tuple(r for r in SHEET_FONTS if r != "italic")
+
+
 def score_sheets_pdf(
     *,
     sheets: RoundSheets,
@@ -548,7 +574,7 @@ def score_sheets_pdf(
         rules_name=rules_name,
         contract_names=tuple(contract_names),
         loopback=loopback,
-        fonts=fonts(*SHEET_FONTS),
+        fonts=fonts(*_roles_needed(sheets)),
     )
     out = io.BytesIO()
     title = f"{_('Score sheets')} – {sheets.tournament.name}"

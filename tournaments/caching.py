@@ -144,9 +144,14 @@ def season_stamp(season) -> tuple:
     return (fields, revisions)
 
 
-def season_cached(season, *parts: Hashable, build: Callable[[], T]) -> T:
-    """Like :func:`revision_cached` for output that spans the tournaments of a season."""
-    stamp = season_stamp(season)
+def season_cached(
+    season, *parts: Hashable, build: Callable[[], T], stamp: tuple | None = None
+) -> T:
+    """Like :func:`revision_cached` for output that spans the tournaments of a season.
+    ``stamp``: the season's :func:`season_stamp` as the caller read it before anything else
+    (several outputs of one request share one read)."""
+    if stamp is None:
+        stamp = season_stamp(season)
     raw = "|".join(str(p) for p in (RENDER_VERSION, "season", stamp, get_language(), *parts))
     key = "season:" + hashlib.sha1(raw.encode()).hexdigest()
     value = cache.get(key)

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import Any
 
 from django.urls import reverse
 from django.utils.formats import date_format
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from clubs.models import category_label
 
-MINUS = "\u2212"  # a real minus sign: "−40" reads better than "-40" in large type
+MINUS = "\u2212"
+_ANY_PK = 987654321  # a player's number in an address, replaced by the real one  # a real minus sign: "−40" reads better than "-40" in large type
 
 
 def signed(value: int | None) -> str:
@@ -44,7 +46,7 @@ def sign_class(value: int | None) -> str:
 
 def signed_html(value: int | None) -> SafeString:
     # Plain string building: called for every cell of the big tables.
-    return mark_safe(f'<span class="{sign_class(value)}">{signed(value)}</span>')
+    return SafeString(f'<span class="{sign_class(value)}">{signed(value)}</span>')
 
 
 def cup_html(cell: tuple[int, int] | None, total: int | None) -> SafeString:
@@ -97,15 +99,16 @@ class RankingTable:
 
 
 def _td(css: str, content) -> str:
-    return f'<td class="{css}">{conditional_escape(content)}</td>'
+    # conditional_escape without its lazy-string wrapper: called for every cell
+    if not hasattr(content, "__html__"):
+        content = html_escape(str(content))
+    return f'<td class="{css}">{content}</td>'
 
 
 def _name(record, extra="") -> SafeString:
-    return format_html(
-        '<span class="player">{}</span>{}<span class="club-inline">{}</span>',
-        record.name,
-        extra,
-        record.club,
+    return SafeString(
+        f'<span class="player">{html_escape(record.name)}</span>{conditional_escape(extra)}'
+        f'<span class="club-inline">{html_escape(record.club)}</span>'
     )
 
 
@@ -246,16 +249,24 @@ def season_table(
         ),
     ]
     not_counted, not_ranked = gettext("does not count"), gettext("not ranked yet")
+    unranked = format_html('<abbr title="{}">–</abbr>', not_ranked)
+    struck = f'<s title="{html_escape(not_counted)}">'
+    # one reverse for every link: the address with the player's number put in
+    before, after = reverse("seasons:player_detail", args=[_ANY_PK]).split(str(_ANY_PK))
     table_rows = []
     for record in rows:
-        if record.rank is None:
-            rank = format_html('<abbr title="{}">–</abbr>', not_ranked)
-        else:
-            rank = rank_html(record.rank, record.tied)
+        rank = unranked if record.rank is None else rank_html(record.rank, record.tied)
         movement = getattr(record, "movement", None)
         if movement_html is not None and movement is not None:
             rank = format_html("{}{}", rank, movement_html(movement))
-        name = _linked_name(record) if record.player_id in linked_players else _name(record)
+        if record.player_id in linked_players:
+            href = html_escape(f"{before}{record.player_id}{after}")
+            name = SafeString(
+                f'<a class="player" href="{href}">{html_escape(record.name)}</a>'
+                f'<span class="club-inline">{html_escape(record.club)}</span>'
+            )
+        else:
+            name = _name(record)
         results = []
         cup = getattr(record, "cup", ())
         for index, total in enumerate(record.tournament_totals):
@@ -267,7 +278,7 @@ def season_table(
                 continue
             html = signed_html(total)
             if record.counted and not record.counted[index]:
-                html = format_html('<s title="{}">{}</s>', not_counted, html)
+                html = SafeString(f"{struck}{html}</s>")
             results.append(_td("number", html))
         cells = [
             _td("number rank", rank),
@@ -279,7 +290,7 @@ def season_table(
             *results,
         ]
         css = "" if record.ranked else "unranked"
-        table_rows.append(Row(css, "", mark_safe("".join(cells))))
+        table_rows.append(Row(css, "", SafeString("".join(cells))))
     return RankingTable(
         "standings-table season-table", headers, table_rows, gettext("No results yet.")
     )
@@ -318,3 +329,35 @@ def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> l
         )
         for row in rows
     ]
+
+
+def projector_rows_html(rows) -> SafeString:
+    """The projector's list, a ``<tr>`` per ``StandingRow`` in rank order: "Last, First"
+    (the first name also as its initial, which the page's script shows where room is short),
+    a fill-in's badge, the club, the rank and the total. Written here rather than by a
+    template loop: the board is rebuilt at every new revision, and the loop was half its
+    time at 150 players."""
+    fill_in = escape(gettext("fill-in"))
+    out = []
+    for item in shown(rows):
+        row = item.row
+        css = ("tied" if row.tied else "") + (" withdrawn" if row.withdrawn else "")
+        name = f'<span class="last">{escape(row.last_name)}</span>'
+        if row.first_name:
+            first = escape(row.first_name)
+            initial = escape(row.first_name[0])
+            name += (
+                f', <span class="first-full">{first}</span>'
+                f'<span class="first-short">{initial}.</span>'
+            )
+        extra = f' <span class="badge badge-fill-in">{fill_in}</span>' if row.fill_in else ""
+        if row.club:
+            extra += f' <span class="club">{escape(row.club)}</span>'
+        out.append(
+            f'\n      <tr class="{css}">\n'
+            f'        <td class="number rank">{conditional_escape(item.rank)}</td>\n'
+            f'        <td class="name"><span class="player">{name}</span>{extra}</td>\n'
+            f'        <td class="number total">{item.total}</td>\n'
+            "      </tr>\n    "
+        )
+    return mark_safe("".join(out))

@@ -257,6 +257,7 @@ def _season_rows(
         )
     # Still to come: the season's tournaments without any result yet.
     remaining = len(tournaments) - len(played_ids)
+    ids = [t.pk for t in tournaments]  # read once: every row has a cell per tournament
     rows = []
     for ranked in current:
         player_id = cast(int, ranked.key)  # the player ids given to rank_season
@@ -271,13 +272,13 @@ def _season_rows(
                 last_name=person["player__last_name"],
                 category=person["player__category"],
                 club=clubs.get(player_id, ""),
-                tournament_totals=tuple(totals.get(t.pk) for t in tournaments),
+                tournament_totals=tuple(totals.get(t) for t in ids),
                 total=ranked.score,
                 tournaments_played=score.played,
-                counted=tuple(t.pk in score.counted for t in tournaments),
-                places=tuple(place.get((t.pk, player_id)) for t in tournaments),
+                counted=tuple(t in score.counted for t in ids),
+                places=tuple(place.get((t, player_id)) for t in ids),
                 tied=ranked.tied,
-                cup=_cup_cells(rule, tuple(place.get((t.pk, player_id)) for t in tournaments)),
+                cup=_cup_cells(rule, tuple(place.get((t, player_id)) for t in ids)),
                 qualification=season_ranking.qualification(
                     played=score.played,
                     needed=season.final_min_tournaments,

@@ -13,6 +13,7 @@ from seasons.selectors.standings import SeasonSide, season_sides, season_standin
 from seasons.words import movement_html, qualification_text, season_rule_text, side_label
 from tournaments.caching import (
     season_cached,
+    season_stamp,
 )
 from tournaments.tables_standings import (
     Shown,
@@ -37,26 +38,38 @@ def season_side_shown(side: SeasonSide) -> list[Shown]:
 def season_context(season: Season, user=None) -> dict:
     """What the season page and its PDF show: the ranking, side rankings and teams.
 
-    The ranking is cached under the revisions of the season's tournaments (a deal anywhere in
-    the season gives the next reader a new one); the table is built per request because which
-    names link to a player page depends on who asks."""
-    result = season_cached(season, "standings", build=lambda: season_standings(season=season))
+    The ranking and the table's markup are cached under the revisions of the season's
+    tournaments (a deal anywhere in the season gives the next reader a new one); the table
+    also under the names that link to a player page, which depends on who asks."""
+    stamp = season_stamp(season)
+    result = season_cached(
+        season, "standings", build=lambda: season_standings(season=season), stamp=stamp
+    )
     linked = (
         player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
     )
     sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
-    return {
-        "season": season,
-        "result": result,
-        "rule_text": season_rule_text(season),
-        "ranked_count": sum(1 for row in result.rows if row.ranked),
-        "table": season_table(
+    # The table's markup, cached like the ranking and by the names that are links (which
+    # player pages are public can change without any tournament changing: part of the key).
+    table = season_cached(
+        season,
+        "table",
+        tuple(sorted(linked)),
+        build=lambda: season_table(
             result.rows,
             tournaments=result.tournaments,
             linked_players=linked,
             qualification_text=qualification_text,
             movement_html=movement_html,
         ),
+        stamp=stamp,
+    )
+    return {
+        "season": season,
+        "result": result,
+        "rule_text": season_rule_text(season),
+        "ranked_count": sum(1 for row in result.rows if row.ranked),
+        "table": table,
         "qualified_count": sum(
             1 for row in result.rows if row.qualification and row.qualification.qualified
         ),

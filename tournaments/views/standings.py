@@ -50,6 +50,7 @@ from tournaments.selectors.standings import (
 from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
     Shown,
+    projector_rows_html,
     shown,
     standings_table,
 )
@@ -277,7 +278,8 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
     context = {
         "tournament": tournament,
         "standings": result,
-        "rows": shown(result.rows),
+        "rows": bool(result.rows),
+        "rows_html": projector_rows_html(result.rows),
         "open_rounds": sorted({t.round_number for t in result.open_tables}),
         "updated_time": UPDATED_MARK,
         "clock_now": NOW_MARK,
