@@ -62,6 +62,11 @@ def _player_lines(table: TableSheet, f: Fonts, size: float) -> list[list[tuple[s
                     [
                         Span(f"{player.last_name}, {player.first_name} ", f.regular, size),
                         Span(f"({player.number})", f.regular, small, MUTED),
+                        *(
+                            [Span(f" · {_('stays at the table')}", f.bold, small)]
+                            if player.stays
+                            else []
+                        ),
                     ],
                     width,
                 ),
