@@ -62,16 +62,13 @@ def _player_lines(table: TableSheet, f: Fonts, size: float) -> list[list[tuple[s
                     [
                         Span(f"{player.last_name}, {player.first_name} ", f.regular, size),
                         Span(f"({player.number})", f.regular, small, MUTED),
-                        *(
-                            [Span(f" · {_('stays at the table')}", f.bold, small)]
-                            if player.stays
-                            else []
-                        ),
                     ],
                     width,
                 ),
             )
         ]
+        if player.stays:  # keeps one table all day: under the name
+            blocks.append(("sub", wrap([Span(_("stays at the table"), f.bold, small)], width)))
         for sub in seat.substitutes:
             label = _("from deal %(deal)s") % {"deal": sub.from_deal}
             text = f"{label}: {sub.player.last_name}, {sub.player.first_name} ({sub.player.number})"

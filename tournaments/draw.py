@@ -447,37 +447,33 @@ def place_fixed_tables(
         raise DrawError(f"{len(wanted)} players stay at their table, but there are {tables} tables")
     rng = rng if rng is not None else random.Random(0)
     capacity = list(table_sizes)
+    held = [0] * tables  # fixed players at each table
     for t in taken:
         capacity[t] -= 1
-    holders: set[int] = set(taken)
+        held[t] += 1
     result: dict[int, int] = {}
     later: list[int] = []
     for entry in sorted(wanted):
         table = wanted[entry]
-        if (
-            table is not None
-            and 0 <= table < tables
-            and table not in holders
-            and capacity[table] > 0
-        ):
+        if table is not None and 0 <= table < tables and not held[table] and capacity[table] > 0:
             result[entry] = table
-            holders.add(table)
+            held[table] += 1
             capacity[table] -= 1
         else:
             later.append(entry)
     for entry in later:
-        free = [t for t in range(tables) if t not in holders and capacity[t] > 0]
-        if not free:  # unavoidable: every table holds a fixed player already
-            free = [t for t in range(tables) if capacity[t] > 0]
-            if not free:
-                raise DrawError("no seat is left for a player who stays at the table")
+        open_ = [t for t in range(tables) if capacity[t] > 0]
+        if not open_:
+            raise DrawError("no seat is left for a player who stays at the table")
+        fewest = min(held[t] for t in open_)  # 0 unless every table holds one already
+        free = [t for t in open_ if held[t] == fewest]
         had = wanted[entry]
         if had is None:
             table = free[rng.randrange(len(free))]
         else:
             table = min(free, key=lambda t: (abs(t - had), t))
         result[entry] = table
-        holders.add(table)
+        held[table] += 1
         capacity[table] -= 1
     return result
 
