@@ -87,7 +87,8 @@ def test_a_phone_calls_the_referee_and_the_desk_closes_the_call(
     with player.expect_navigation():
         button.click()
     assert "Schiedsrichter ist gerufen" in player.locator(".messages").inner_text()
-    assert player.locator(".referee-called").is_visible()
+    notice = player.locator(".referee-called")
+    assert notice.is_visible() and notice.bounding_box()["y"] < 400  # at the top
     assert player.evaluate(SIDEWAYS)
     shot(player, "referee-call-phone")
     # pressed again (by the impatient): still one call
@@ -116,9 +117,9 @@ def test_a_phone_calls_the_referee_and_the_desk_closes_the_call(
     assert TournamentChange.objects.filter(
         action=TournamentChange.Action.REFEREE_CALL_CLOSED, reason="Spiel 4 neu gegeben"
     ).exists()
-    # the phone's live part says no more that the referee is coming
-    player.reload()
-    assert player.locator(".referee-called").count() == 0
+    # the phone, left open, says no more that the referee is coming (its live refresh)
+    wait_for_js(player, "!document.querySelector('.referee-called')", timeout=40000)
+    assert player.locator("#call-state").count() == 1
 
 
 def test_the_projector_shows_an_announcement_in_full(

@@ -127,6 +127,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "is_open": _is_open(table),
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
         "clash": clash,
+        "partial": partial,
     }
     if partial:
         return render(request, "tournaments/entry/_phone_live.html", context)

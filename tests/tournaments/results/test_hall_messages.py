@@ -105,11 +105,18 @@ def test_the_phone_calls_and_sees_the_call_open(client, table):
     assert call.device  # the phone's id
     page = client.get(url).content.decode()
     assert 'class="referee-called"' in page
-    # another phone at the table presses too: still one call
+    # the sheet's refresh brings the state along (out of band), and without it once closed
+    live = client.get(url + "?partial=sheet", headers={"HX-Request": "true"}).content.decode()
+    assert '<div id="call-state" hx-swap-oob="true"><p class="referee-called"' in live
+    hall.close_call(call=call, note="erledigt", user=None)
+    live = client.get(url + "?partial=sheet", headers={"HX-Request": "true"}).content.decode()
+    assert '<div id="call-state" hx-swap-oob="true"></div>' in live
+    # two phones at the table press at once: one call
+    hall.call_referee(table=table)
     other = Client()
     phone(other, table, 2)
     other.post(call_url, {"deal": ""})
-    assert RefereeCall.objects.count() == 1
+    assert RefereeCall.objects.filter(closed_at__isnull=True).count() == 1
 
 
 def test_the_phone_says_a_deal_that_is_no_number(client, table):
@@ -207,9 +214,7 @@ def test_projector_and_my_seat_show_it_until_removed_or_expired(
     assert "Essen ist fertig" not in client.get(projector + "?partial=1").content.decode()
     assert "Essen ist fertig" not in client.get(mine).content.decode()
     # one with a time: shown with its end for the projector's script, left out once over
-    hall.announce(
-        tournament=swm_tournament, text="Runde 2 gleich", minutes=5, user=organiser
-    )
+    hall.announce(tournament=swm_tournament, text="Runde 2 gleich", minutes=5, user=organiser)
     board = client.get(projector + "?partial=1").content.decode()
     assert "Runde 2 gleich" in board and "data-until=" in board
     assert "Runde 2 gleich" in client.get(mine).content.decode()
