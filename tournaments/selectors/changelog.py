@@ -69,6 +69,8 @@ LOGGED_KEYS = {
     "reason": gettext_lazy("reason"),
     "revision": gettext_lazy("revision"),
     "content_hash": gettext_lazy("content fingerprint"),
+    "deal": gettext_lazy("deal"),  # a call for the referee
+    "called_at": gettext_lazy("called at"),
 }
 
 

@@ -238,3 +238,13 @@ def test_the_desk_page_adds_and_removes_announcements(client, swm_tournament, or
     item.refresh_from_db()
     assert item.removed_at is not None
     assert Table.objects.count() == 0
+
+
+def test_the_log_says_the_call_in_words(client, table, organiser):
+    call, _ = hall.call_referee(table=table, deal_number=6, reason="Stich strittig")
+    hall.close_call(call=call, note="Stich gilt", user=organiser)
+    client.force_login(organiser)
+    tournament = table.round.tournament
+    page = client.get(reverse("tournaments:tournament_log", args=[tournament.pk])).content.decode()
+    assert "Schiedsrichter gerufen" in page and "Schiedsrichterruf erledigt" in page
+    assert "Spiel: 6" in page and "Stich gilt" in page and "gerufen um:" in page
