@@ -66,7 +66,11 @@ def call_referee(
     table and False (a second press, from any phone there, adds nothing). Refused with a
     German message, changing nothing, for a closed round or a finished tournament, a deal
     number the round does not have, or a reason longer than a line."""
-    locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    locked = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=table.pk)
+    )
     tournament = locked.round.tournament
     reason = (reason or "").strip()
     if tournament.finished_at is not None or locked.round.state == Round.State.CLOSED:
@@ -115,9 +119,10 @@ def close_call(*, call: RefereeCall, note: str, user: User | None) -> RefereeCal
     """Close an open call with a note saying what was decided (it goes into the log).
     Refused with a German message, changing nothing, without a note or when the call was
     closed already (by whom, when)."""
+    # the call's row only (PostgreSQL locks no outer join's nullable side)
     locked = (
-        RefereeCall.objects.select_for_update()
-        .select_related("table__round", "closed_by")
+        RefereeCall.objects.select_for_update(of=("self",))
+        .select_related("table__round")
         .get(pk=call.pk)
     )
     note = (note or "").strip()
