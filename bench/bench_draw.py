@@ -6,6 +6,9 @@ Each simulated tournament draws its rounds one after the other (Cego: tables of 
 of 5), every round avoiding the opponents of all earlier rounds, with teams of four kept apart.
 Times are wall-clock per draw_round call (the lot, the local search and the seat order).
 
+``--staying N``: N players (spread over the start numbers) stay at one table all day
+("bleibt am Tisch"), their table from round 1 kept in every later round.
+
 A last section times the worst case, where the local search cannot reach zero and so runs its
 whole iteration budget: 150 players after 3 rounds with one keep-apart group of 45 entries
 (more than the 37 tables, so at least 8 violations are unavoidable).
@@ -29,12 +32,14 @@ from tournaments.draw import (  # noqa: E402
 
 
 def simulate(
-    *, players: int, rounds: int, tournament: int, teams: bool
+    *, players: int, rounds: int, tournament: int, teams: bool, staying: int = 0
 ) -> list[tuple[float, int, int]]:
     """(ms, repeat pairs, keep-apart violations) for each round of one simulated tournament."""
     entries = list(range(1, players + 1))
     sizes = plan_table_sizes(players=players, allowed_sizes=frozenset({3, 4, 5}), preferred_size=4)
     keep_apart = [frozenset(entries[i : i + 4]) for i in range(0, players - 3, 4)] if teams else []
+    stay = entries[:: max(1, players // staying)][:staying] if staying else []
+    tables_of: dict[int, int | None] = dict.fromkeys(stay)
     earlier: list[tuple[int, ...]] = []
     results = []
     for r in range(rounds):
@@ -46,10 +51,15 @@ def simulate(
             seed=1_000_003 * tournament + r,
             previous_opponents=previous,
             keep_apart=keep_apart,
+            fixed_tables=tables_of,
         )
         ms = (time.perf_counter() - start) * 1000
         results.append((ms, draw.repeat_pairs, draw.keep_apart_violations))
         earlier += draw.tables
+        for entry in stay:
+            table = draw.seat_of(entry=entry)[0]
+            assert tables_of[entry] in (None, table), "a staying player moved"
+            tables_of[entry] = table
     return results
 
 
@@ -59,6 +69,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, nargs="+", default=[2, 3])
     parser.add_argument("--players", type=int, nargs="+", default=[84, 120, 150])
     parser.add_argument("--no-teams", action="store_true", help="no keep-apart teams of four")
+    parser.add_argument("--staying", type=int, default=0, help="players who stay at one table")
     args = parser.parse_args()
 
     print(
@@ -70,7 +81,13 @@ def main() -> None:
             per_round: list[list[tuple[float, int, int]]] = [[] for _ in range(rounds)]
             for t in range(args.tournaments):
                 for r, result in enumerate(
-                    simulate(players=players, rounds=rounds, tournament=t, teams=not args.no_teams)
+                    simulate(
+                        players=players,
+                        rounds=rounds,
+                        tournament=t,
+                        teams=not args.no_teams,
+                        staying=args.staying,
+                    )
                 ):
                     per_round[r].append(result)
             for r, results in enumerate(per_round):

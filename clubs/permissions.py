@@ -179,10 +179,13 @@ def has_perm(user: Any, action: str, obj: Any) -> bool:
         return action in (MANAGE_CLUB, MANAGE_SEASON) and bool(mine)
     if action == REFEREE_TOURNAMENT:
         tournament = tournament_of(obj)
-        if tournament is not None and tournament.pk in refereed_tournament_ids(user):
+        if tournament is None:
+            return False
+        # The host club's organisers referee their own tournaments too (asked first: their
+        # pages, which ask both, then read no referee list).
+        if tournament.host_club_id in mine:
             return True
-        # The host club's organisers referee their own tournaments too.
-        return tournament is not None and tournament.host_club_id in mine
+        return tournament.pk in refereed_tournament_ids(user)
     if action == MANAGE_TOURNAMENT and tournament_of(obj) is None:
         return False
     return bool(mine and _club_ids_of(obj) & mine)

@@ -64,6 +64,8 @@ def name_spans(line: SeatPlanLine, f: Fonts, width: float) -> list[Span]:
     if line.from_deal > 1:
         label = _("from deal %(deal)s") % {"deal": line.from_deal}
         spans.append(Span(f" ({label})", f.condensed, 8))
+    if line.player.stays:  # keeps one table all day
+        spans.append(Span(f" · {_('stays at the table')}", f.condensed_bold, 8))
     natural = line_width(spans)
     if natural > width:
         scale = max(width / natural * 0.999, SMALLEST / last)  # 0.999: rounding, not a cut

@@ -67,6 +67,8 @@ def _player_lines(table: TableSheet, f: Fonts, size: float) -> list[list[tuple[s
                 ),
             )
         ]
+        if player.stays:  # keeps one table all day: under the name
+            blocks.append(("sub", wrap([Span(_("stays at the table"), f.bold, small)], width)))
         for sub in seat.substitutes:
             label = _("from deal %(deal)s") % {"deal": sub.from_deal}
             text = f"{label}: {sub.player.last_name}, {sub.player.first_name} ({sub.player.number})"

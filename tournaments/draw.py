@@ -34,6 +34,7 @@ __all__ = [
     "evaluate_tables",
     "new_seed",
     "opponents_from_tables",
+    "place_fixed_tables",
     "plan_table_sizes",
     "swap_players",
 ]
@@ -311,6 +312,7 @@ def draw_round(
     previous_opponents: PreviousOpponents,
     keep_apart: Collection[frozenset[int]],
     fixed: Mapping[int, tuple[int, int]] | None = None,
+    fixed_tables: Mapping[int, int | None] | None = None,
     max_iterations: int | None = None,
 ) -> Draw:
     """Draw the seats of a round by lot and improve the draw by local search.
@@ -322,8 +324,12 @@ def draw_round(
     (pairs, or whole earlier tables).  ``keep_apart``: frozensets of entries that should sit at
     different tables (pairs or e.g. whole teams).  Entries not in ``players`` are ignored in
     both.  ``fixed``: entry -> (table index, seat index), 0-based; such an entry keeps exactly
-    that seat (e.g. a wheelchair place).  ``max_iterations``: local-search budget (default
-    grows with the field).
+    that seat (e.g. a wheelchair place).  ``fixed_tables``: entry -> table index (0-based) or
+    None, the players who stay at one table all day ("bleibt am Tisch"): such an entry sits at
+    that table (its seat there by lot); with None, or where that table does not exist in this
+    round or another fixed player holds it, at a table no other fixed player holds (see
+    :func:`place_fixed_tables`).  ``max_iterations``: local-search budget (default grows with
+    the field).
 
     Keep-apart violations are minimised first, repeat meetings second.
     """
@@ -344,6 +350,15 @@ def draw_round(
     fixed_seats = _check_fixed(fixed or {}, index, sizes)
 
     rng = random.Random(seed)
+    staying = {
+        index[entry]: table
+        for entry, table in place_fixed_tables(
+            wanted={e: t for e, t in (fixed_tables or {}).items() if e not in (fixed or {})},
+            table_sizes=sizes,
+            taken=[t for t, _s in fixed_seats.values()],
+            rng=rng,
+        ).items()
+    }
 
     # ---- the lot: fixed entries at their tables, everybody else shuffled into the gaps.
     n = len(entries)
@@ -353,9 +368,12 @@ def draw_round(
     for i, (t, _s) in fixed_seats.items():
         tab[i] = t
         used[t] += 1
+    for i, t in staying.items():
+        tab[i] = t
+        used[t] += 1
     for t, size in enumerate(sizes):
         free_places.extend([t] * (size - used[t]))
-    movable = [i for i in range(n) if i not in fixed_seats]
+    movable = [i for i in range(n) if i not in fixed_seats and i not in staying]
     shuffled = movable[:]
     rng.shuffle(shuffled)
     for i, t in zip(shuffled, free_places, strict=True):
@@ -380,7 +398,7 @@ def draw_round(
         tables=len(sizes),
         nbr=nbr,
         movable=movable,
-        fixed=set(fixed_seats),
+        fixed=set(fixed_seats) | set(staying),
         max_iterations=max_iterations,
     )
 
@@ -405,6 +423,59 @@ def draw_round(
         keep_apart=[frozenset(p) for p in apart],
     )
     return Draw(tables=tables, seed=seed, repeat_pairs=repeats, keep_apart_violations=violations)
+
+
+def place_fixed_tables(
+    *,
+    wanted: Mapping[int, int | None],
+    table_sizes: Sequence[int],
+    taken: Collection[int] = (),
+    rng: random.Random | None = None,
+) -> dict[int, int]:
+    """The table (0-based index) of each player who stays at one table ("bleibt am Tisch").
+
+    ``wanted``: entry -> the table it sat at so far (0-based; None: not seated yet).
+    ``taken``: tables already holding a player fixed to a seat. Every such player gets a table
+    of their own, so that the others can move round them: their own table where it exists and
+    no other fixed player wants it (of two who want one table, the lower entry id keeps it);
+    the rest, in entry order, the free table nearest to the one they had (the lower on a tie),
+    or one by lot when they had none. Raises :class:`DrawError` when there are more such
+    players than tables (the service says so in German first); two of them share a table
+    only where the taken tables leave no other (unavoidable)."""
+    tables = len(table_sizes)
+    if len(wanted) > tables:
+        raise DrawError(f"{len(wanted)} players stay at their table, but there are {tables} tables")
+    rng = rng if rng is not None else random.Random(0)
+    capacity = list(table_sizes)
+    held = [0] * tables  # fixed players at each table
+    for t in taken:
+        capacity[t] -= 1
+        held[t] += 1
+    result: dict[int, int] = {}
+    later: list[int] = []
+    for entry in sorted(wanted):
+        table = wanted[entry]
+        if table is not None and 0 <= table < tables and not held[table] and capacity[table] > 0:
+            result[entry] = table
+            held[table] += 1
+            capacity[table] -= 1
+        else:
+            later.append(entry)
+    for entry in later:
+        open_ = [t for t in range(tables) if capacity[t] > 0]
+        if not open_:
+            raise DrawError("no seat is left for a player who stays at the table")
+        fewest = min(held[t] for t in open_)  # 0 unless every table holds one already
+        free = [t for t in open_ if held[t] == fewest]
+        had = wanted[entry]
+        if had is None:
+            table = free[rng.randrange(len(free))]
+        else:
+            table = min(free, key=lambda t: (abs(t - had), t))
+        result[entry] = table
+        held[table] += 1
+        capacity[table] -= 1
+    return result
 
 
 def _check_fixed(

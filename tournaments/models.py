@@ -24,6 +24,9 @@ MAX_SEATS = 5
 # (and a database integer overflow, a server error, further on).
 SCORE_LIMIT = 1_000_000
 SCORE_FIELDS = tuple(f"score_{i}" for i in range(MAX_SEATS))
+# A call for the referee's reason and an announcement: short, as read across the hall.
+CALL_REASON_LENGTH = 120
+ANNOUNCEMENT_LENGTH = 200
 
 
 def new_table_token() -> str:
@@ -314,6 +317,13 @@ class Entry(models.Model):
     # A member of the host club who made the count fit at the draw (Ersatzspieler): seated and
     # scored like anyone, plays free, listed after the ranked players without a place.
     fill_in = models.BooleanField(_("fill-in"), default=False)
+    # "bleibt am Tisch": a player who cannot move easily keeps one table all day; the draw
+    # seats them at the table they sat at in the latest earlier round (tournaments.draw).
+    stays_at_table = models.BooleanField(
+        _("stays at the table"),
+        default=False,
+        help_text=_("The player keeps the same table number in every round."),
+    )
     # The service (tournaments.services.teams) keeps a team to its own tournament and to four.
     team = models.ForeignKey(
         Team,
@@ -452,6 +462,9 @@ class Table(models.Model):
     )
     voided = models.BooleanField(_("voided"), default=False)
     void_reason = models.CharField(_("reason for voiding"), max_length=200, blank=True)
+    # Since when the table's open call for the referee waits (RefereeCall; None: no open
+    # call). Kept on the table, read with it, so the phone's page needs no query more.
+    referee_called_at = models.DateTimeField(_("referee called at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table")
@@ -859,6 +872,12 @@ class TournamentChange(AppendOnly):
         SHEET_RETYPED = "sheet_retyped", _("paper sheet typed again (second typing)")
         SHEET_SETTLED = "sheet_settled", _("differences of a paper sheet settled")
         SHEET_DISCARDED = "sheet_discarded", _("typing of a paper sheet discarded")
+        STAYS_AT_TABLE = "stays_at_table", _("stays at the table")
+        MAY_MOVE = "may_move", _("no longer stays at the table")
+        REFEREE_CALLED = "referee_called", _("referee called")
+        REFEREE_CALL_CLOSED = "referee_call_closed", _("referee call closed")
+        ANNOUNCED = "announced", _("announcement shown")
+        ANNOUNCEMENT_REMOVED = "announcement_removed", _("announcement removed")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="changes", verbose_name=_("tournament")
@@ -918,6 +937,12 @@ class TournamentChange(AppendOnly):
                         "sheet_retyped",
                         "sheet_settled",
                         "sheet_discarded",
+                        "stays_at_table",
+                        "may_move",
+                        "referee_called",
+                        "referee_call_closed",
+                        "announced",
+                        "announcement_removed",
                     ]
                 ),
                 name="tournament_change_action_valid",
@@ -926,6 +951,109 @@ class TournamentChange(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.get_action_display()}"
+
+
+class RefereeCall(models.Model):
+    """A table's call for the referee, from its phone page ("Schiedsrichter rufen"): seen at
+    the desk and by the tournament's referees until one of them closes it with a note (both
+    written to the tournament's log). One open call per table: pressing again while it is
+    open changes nothing (``tournaments.services.hall``)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="referee_calls",
+        verbose_name=_("tournament"),
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="referee_calls", verbose_name=_("table")
+    )
+    deal_number = models.PositiveSmallIntegerField(_("deal"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=CALL_REASON_LENGTH, blank=True)
+    called_at = models.DateTimeField(_("called at"), auto_now_add=True)
+    # Who pressed: the player's name at the table as their phone says, and the phone.
+    called_by = models.CharField(_("called by"), max_length=120, blank=True)
+    device = models.CharField(_("device"), max_length=40, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("closed by"),
+    )
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        verbose_name = _("call for the referee")
+        verbose_name_plural = _("calls for the referee")
+        ordering = ["tournament", "called_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(closed_at__isnull=True),
+                name="referee_call_one_open_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(closed_at__isnull=True) | ~Q(note=""),
+                name="referee_call_closed_with_note",
+            ),
+            models.CheckConstraint(
+                condition=Q(deal_number__isnull=True) | Q(deal_number__range=(1, 99)),
+                name="referee_call_deal_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.called_at:%H:%M}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class Announcement(models.Model):
+    """A short message the desk puts on the projector and the players' own pages ("Mein
+    Platz") until it is removed or its time runs out (``shown_until``)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="announcements",
+        verbose_name=_("tournament"),
+    )
+    text = models.CharField(_("message"), max_length=ANNOUNCEMENT_LENGTH)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    shown_until = models.DateTimeField(_("shown until"), null=True, blank=True)
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("removed by"),
+    )
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+        ordering = ["tournament", "-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="announcement_text_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class ArchiveItem(models.Model):

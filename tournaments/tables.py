@@ -9,6 +9,11 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Entry
 
 
+def stays_badge() -> str:
+    """The "bleibt am Tisch" marker of a player who keeps one table all day."""
+    return format_html('<span class="badge badge-stays">{}</span>', _("stays at the table"))
+
+
 class FeeColumn(tables.BooleanColumn):
     """Paid or not; "free" for an entry with no fee to take (youth who play free)."""
 
@@ -68,7 +73,9 @@ class RegistrationTable(tables.Table):
     def render_name(self, record: Entry) -> str:
         name = f"{record.player.last_name}, {record.player.first_name}"
         if record.fill_in:  # registered at the draw to make the count fit
-            return format_html('{} <span class="badge badge-fill-in">{}</span>', name, _("fill-in"))
+            name = format_html('{} <span class="badge badge-fill-in">{}</span>', name, _("fill-in"))
+        if record.stays_at_table:  # keeps one table all day
+            name = format_html("{} {}", name, stays_badge())
         return name
 
     def render_withdrawn_after_round(self, record: Entry) -> str:

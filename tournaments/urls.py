@@ -5,6 +5,7 @@ from tournaments.views import (
     draws,
     entry,
     finish,
+    hall,
     home,
     log,
     player_day,
@@ -38,5 +39,6 @@ urlpatterns = [
     *results_import.urlpatterns,
     *archive.urlpatterns,
     *log.urlpatterns,
+    *hall.urlpatterns,
     *rules.urlpatterns,
 ]

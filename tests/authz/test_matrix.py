@@ -24,11 +24,13 @@ from seasons.models import Season
 from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
 from tests.conftest import WEASYPRINT_URLS, require_weasyprint
 from tournaments.models import (
+    Announcement,
     Deal,
     DealChange,
     Entry,
     KeepApart,
     LotDraw,
+    RefereeCall,
     Round,
     RoundChange,
     Seat,
@@ -114,6 +116,16 @@ def token_deal(w: World) -> dict:
     return {"token": w.table.token, "deal_pk": w.pending.pk}
 
 
+def open_call(w: World) -> dict:
+    call = RefereeCall.objects.create(tournament=w.day, table=w.table, deal_number=2)
+    return {"pk": w.day.pk, "call_pk": call.pk}
+
+
+def shown_message(w: World) -> dict:
+    item = Announcement.objects.create(tournament=w.day, text="Pause bis 15 Uhr")
+    return {"pk": w.day.pk, "announcement_pk": item.pk}
+
+
 MATRIX: dict[str, Spec] = {
     # public pages
     "tournaments:home": Spec(lambda w: {}, EVERYONE),
@@ -193,6 +205,14 @@ MATRIX: dict[str, Spec] = {
         token, EVERYONE, post=lambda w, p: {"position": 1}, post_only=True
     ),
     "tournaments:table_entry_leave": Spec(token, EVERYONE, post_only=True),
+    # "Schiedsrichter rufen": whoever holds the table's token (a second press adds nothing)
+    "tournaments:table_entry_call": Spec(
+        token,
+        EVERYONE,
+        post=lambda w, p: {"deal": "3", "reason": "Streit um einen Stich"},
+        post_only=True,
+        changes=True,
+    ),
     "tournaments:table_entry_preview": Spec(
         token, EVERYONE, post=lambda w, p: deal_data(3), post_only=True
     ),
@@ -489,6 +509,21 @@ MATRIX: dict[str, Spec] = {
         post_only=True,
         changes=True,
     ),
+    # the calls for the referee: the organisers and the tournament's referees
+    "tournaments:referee_calls": Spec(day, REFEREE),
+    "tournaments:referee_calls_banner": Spec(day, REFEREE),
+    "tournaments:referee_call_close": Spec(
+        open_call,
+        REFEREE,
+        post=lambda w, p: {"note": "Spiel 2 gilt wie gespielt"},
+        post_only=True,
+        changes=True,
+    ),
+    # the announcements on the projector and the players' pages: the organisers
+    "tournaments:announcement_add": Spec(
+        day, MANAGE, post=lambda w, p: {"text": "Pause bis 15 Uhr"}, post_only=True, changes=True
+    ),
+    "tournaments:announcement_remove": Spec(shown_message, MANAGE, post_only=True, changes=True),
     "tournaments:standings_draw_lots": Spec(
         day,
         REFEREE,
@@ -548,6 +583,8 @@ def fingerprint() -> dict:
         TournamentChange,
         SheetTyping,
         LotDraw,
+        RefereeCall,
+        Announcement,
         PublishToken,
         Publication,
         get_user_model(),

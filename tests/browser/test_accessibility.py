@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.authz.conftest import World, make_world
+from tournaments.services.hall import announce, call_referee
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -134,6 +135,7 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("season settings", "organiser", url("seasons:season_edit", season)),
         ("season rules", "organiser", url("seasons:season_rules", season)),
         ("new club", "superuser", url("clubs:club_create")),
+        ("referee and announcements", "organiser", url("tournaments:referee_calls", day)),
     ]
 
 
@@ -154,6 +156,9 @@ def axe_violations(page, address: str) -> list[dict]:
     assert response.status == 200 and page.url == address, (address, response.status, page.url)
     assert "script-src 'self'" in (response.headers.get("content-security-policy") or "")
     # axe through the DevTools protocol: an injected <script> would be refused by the policy
+    # the banner of open calls for the referee is fetched by the page's script: checked too
+    if page.locator("#referee-calls[data-calls-url]").count():
+        page.wait_for_selector("#referee-calls .calls-banner", timeout=10000)
     page.evaluate(AXE.read_text(encoding="utf-8"))
     found = [v for v in page.evaluate(RUN_AXE) if v["impact"] in BLOCKING or v["id"] in ALSO]
     page.wait_for_timeout(50)  # a refusal is reported as an event, after the fact
@@ -198,6 +203,10 @@ def report(found: dict[str, list[dict]]) -> str:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_no_serious_accessibility_violation_on_any_page(browser, live_server, size):
     world = make_world()
+    # a table calls the referee and the desk shows a message: the banner on the organisers'
+    # pages, the phone's notice, the projector's and the players' pages' announcement
+    call_referee(table=world.table, deal_number=2, reason="Farbe nicht bedient?")
+    announce(tournament=world.day, text="Die zweite Runde beginnt um 15 Uhr.", user=None)
     by_persona = contexts(browser, live_server, world, size)
     tabs = {persona: context.new_page() for persona, context in by_persona.items()}
     found = {}

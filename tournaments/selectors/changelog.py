@@ -83,6 +83,7 @@ LOGGED_KEYS = {
     "second_value": gettext_lazy("second typing"),
     "settled_with": gettext_lazy("settled with"),
     "value": gettext_lazy("value"),
+    "called_at": gettext_lazy("called at"),
 }
 
 

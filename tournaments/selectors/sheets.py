@@ -35,6 +35,7 @@ class SheetPlayer:
     number: int  # start number
     first_name: str
     last_name: str
+    stays: bool = False  # "bleibt am Tisch": keeps one table all day
 
     @property
     def name(self) -> str:
@@ -120,6 +121,7 @@ class SeatPlanLine:
     @property
     def name_length(self) -> int:
         extra = 14 if self.from_deal > 1 else 0  # "(from deal N)"
+        extra += 16 if self.player.stays else 0  # "· bleibt am Tisch"
         return len(self.player.last_name) + len(self.player.first_name) + 2 + extra
 
 
@@ -191,7 +193,10 @@ def _deal_rows(*, rules: RuleSource, seats: list[SeatColumn], deals: int) -> tup
 
 def _player(entry) -> SheetPlayer:
     return SheetPlayer(
-        number=entry.number, first_name=entry.player.first_name, last_name=entry.player.last_name
+        number=entry.number,
+        first_name=entry.player.first_name,
+        last_name=entry.player.last_name,
+        stays=entry.stays_at_table,
     )
 
 

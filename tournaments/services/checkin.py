@@ -380,3 +380,19 @@ def search_players(*, tournament: Tournament, query: str, limit: int = 20):
 
 def round_has_deals(round_: Round) -> bool:
     return Deal.objects.filter(table__round=round_).exists()
+
+
+@transaction.atomic
+def set_stays_at_table(*, entry: Entry, stays: bool, user: User | None = None) -> Entry:
+    """Mark a player who keeps one table all day ("bleibt am Tisch"; Cego fields run to
+    players who cannot move easily), or undo it. The next round drawn seats them at the table
+    they sat at in their latest round (``tournaments.draw.place_fixed_tables``); a round
+    already drawn keeps its seats."""
+    locked = _locked_entry(entry)
+    if locked.stays_at_table == stays:
+        return locked
+    locked.stays_at_table = stays
+    locked.save(update_fields=["stays_at_table"])
+    _log_entry(locked, Action.STAYS_AT_TABLE if stays else Action.MAY_MOVE, user)
+    bump_revision(tournament_id=locked.tournament_id)  # the seat plan and table cards show it
+    return locked

@@ -96,9 +96,12 @@ def earlier_tables(*, tournament: Tournament, before: int) -> list[list[int]]:
 
 
 def _compute(*, tournament: Tournament, number: int, seed: int) -> seat_draw.Draw:
-    players = list(
-        eligible_entries(tournament=tournament, round_number=number).values_list("pk", flat=True)
+    rows = list(
+        eligible_entries(tournament=tournament, round_number=number).values_list(
+            "pk", "stays_at_table"
+        )
     )
+    players = [pk for pk, _stays in rows]
     if not players:
         raise ValidationError(_("Nobody is checked in for round %(number)s.") % {"number": number})
     try:
@@ -117,6 +120,27 @@ def _compute(*, tournament: Tournament, number: int, seed: int) -> seat_draw.Dra
             )
             % {"count": len(players), "sizes": allowed}
         ) from error
+    staying = staying_tables(
+        tournament=tournament, number=number, entry_ids=[pk for pk, stays in rows if stays]
+    )
+    if len(staying) > len(sizes):
+        raise ValidationError(
+            ngettext(
+                "%(count)s players stay at their table (“stays at the table”), but round "
+                "%(number)s has only %(tables)s table. Untick “stays at the table” for "
+                "%(over)s of them at the check-in before drawing.",
+                "%(count)s players stay at their table (“stays at the table”), but round "
+                "%(number)s has only %(tables)s tables. Untick “stays at the table” for "
+                "%(over)s of them at the check-in before drawing.",
+                len(sizes),
+            )
+            % {
+                "count": len(staying),
+                "number": number,
+                "tables": len(sizes),
+                "over": len(staying) - len(sizes),
+            }
+        )
     return seat_draw.draw_round(
         players=players,
         table_sizes=sizes,
@@ -125,7 +149,28 @@ def _compute(*, tournament: Tournament, number: int, seed: int) -> seat_draw.Dra
             frozenset(t) for t in earlier_tables(tournament=tournament, before=number)
         ],
         keep_apart=keep_apart_pairs(tournament=tournament),
+        fixed_tables=staying,
     )
+
+
+def staying_tables(
+    *, tournament: Tournament, number: int, entry_ids: list[int]
+) -> dict[int, int | None]:
+    """The players of round ``number`` who stay at one table all day ("bleibt am Tisch",
+    ``entry_ids``), each with the table index (0-based) they sat at in their latest earlier
+    round, or None (not seated yet: the draw gives them a table). One query, none if nobody
+    stays."""
+    staying: dict[int, int | None] = dict.fromkeys(entry_ids)
+    if not staying:
+        return staying
+    latest: dict[int, int] = {}
+    for entry_id, round_number, table_number in Seat.objects.filter(
+        round__tournament=tournament, round__number__lt=number, entry_id__in=list(staying)
+    ).values_list("entry_id", "round__number", "table__number"):
+        if round_number >= latest.get(entry_id, 0):
+            latest[entry_id] = round_number
+            staying[entry_id] = table_number - 1
+    return staying
 
 
 def _store(*, round_: Round, tables: seat_draw.Tables) -> None:

@@ -124,6 +124,8 @@ ACTIONS = {
     "undo_pay",
     "withdraw",
     "undo_withdraw",
+    "stays",
+    "may_move",
 }
 
 
@@ -162,6 +164,15 @@ def entry_action(request, pk, entry_pk):
                 request,
                 _("%(name)s withdrawn after round %(round)s.") % {"name": name, "round": after},
             )
+        elif action in ("stays", "may_move"):
+            stays = action == "stays"
+            services.set_stays_at_table(entry=entry, stays=stays, user=request.user)
+            message = (
+                _("%(name)s stays at the table all day (from the next draw on).")
+                if stays
+                else _("%(name)s no longer stays at one table.")
+            )
+            messages.success(request, message % {"name": name})
         elif action == "undo_withdraw":
             services.undo_withdrawal(entry=entry, user=request.user)
             messages.success(request, _("%(name)s is back in the tournament.") % {"name": name})

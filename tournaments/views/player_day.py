@@ -12,10 +12,12 @@ from __future__ import annotations
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
+from tournaments.selectors.hall import shown_announcements, still_shown
 from tournaments.selectors.player_day import find_players, player_day
 from tournaments.selectors.standings import tournament_standings
 from tournaments.tables_standings import shown
@@ -34,6 +36,8 @@ def _places(tournament: Tournament) -> dict:
     def build() -> dict:
         rows = tournament_standings(tournament=tournament).rows
         return {
+            # the desk's messages; those whose time is over are left out when shown
+            "announcements": shown_announcements(tournament=tournament),
             "count": sum(1 for row in rows if not row.fill_in),
             "rows": {
                 item.row.entry_id: (str(item.rank), str(item.total), item.row.fill_in)
@@ -72,6 +76,8 @@ def my_seat(request, pk: int, number: int):
         "standings_url": reverse("tournaments:standings", args=[pk]) + f"#entry-{day.entry.pk}",
         "refresh_seconds": REFRESH_SECONDS,
         "finished": tournament.finished_at is not None,
+        "announcements": still_shown(places["announcements"]),
+        "now": timezone.now(),
     }
     partial = request.GET.get("partial") == "1"
     template = "tournaments/me/_live.html" if partial else "tournaments/me/player.html"

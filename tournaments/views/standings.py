@@ -40,6 +40,7 @@ from tournaments.caching import (
     revision_cached_parts,
 )
 from tournaments.models import LotDraw, Tournament
+from tournaments.selectors.hall import shown_announcements
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
     StandingRow,
@@ -291,6 +292,9 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
         "standings_qr": _standings_qr(standings_url),
         # the clock of the round being played, if the organiser started one (it bumps the
         # revision, so the cached board carries it)
+        # the desk's messages (adding or removing one bumps the revision; one whose time
+        # runs out before the next change is hidden by static/js/announcements.js)
+        "announcements": shown_announcements(tournament=tournament),
         "clock_round": tournament.round_set.exclude(state="closed")
         .filter(ends_at__isnull=False)
         .order_by("-number")

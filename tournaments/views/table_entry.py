@@ -11,9 +11,12 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, re_path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,7 +24,7 @@ from tournaments.deal_words import deal_parts
 from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
-from tournaments.services import results
+from tournaments.services import hall, results
 from tournaments.services.results import DealConflict, Device, ResultError
 from tournaments.views.device import device_of
 from tournaments.views.entry import deal_form, render_preview, show_result_error
@@ -124,6 +127,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "is_open": _is_open(table),
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
         "clash": clash,
+        "partial": partial,
     }
     if partial:
         return render(request, "tournaments/entry/_phone_live.html", context)
@@ -312,6 +316,45 @@ def short_code(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def call_referee(request: HttpRequest, token: str) -> HttpResponse:
+    """ "Schiedsrichter rufen": the table calls the referee (with the deal and a reason if
+    given). A second press while the call is open adds nothing and says so."""
+    table = _table(token)
+    deal = _posted_int(request, "deal")
+    if request.POST.get("deal", "").strip() and deal is None:
+        messages.error(request, _("The deal is a number, e.g. 7."))
+        return redirect("tournaments:table_entry", token)
+    sheet = table_seating(table=table)
+    position = _my_position(request, table, sheet)
+    caller = (
+        _actor(sheet, position)
+        if position is not None
+        else _("a phone at table %(table)s") % {"table": table.number}
+    )
+    try:
+        call, created = hall.call_referee(
+            table=table,
+            deal_number=deal,
+            reason=request.POST.get("reason", ""),
+            called_by=caller,
+            device=device_of(request).id,
+        )
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        if created:
+            messages.success(request, _("The referee has been called. Please wait at your table."))
+        else:
+            messages.info(
+                request,
+                _("The referee was called already at %(time)s and is on the way.")
+                % {"time": date_format(timezone.localtime(call.called_at), "TIME_FORMAT")},
+            )
+    return redirect("tournaments:table_entry", token)
+
+
+@require_POST
 def preview(request: HttpRequest, token: str) -> HttpResponse:
     return render_preview(request, _table(token))
 
@@ -326,6 +369,7 @@ urlpatterns = [
     path("t/<str:token>/seat/", choose_seat, name="table_entry_seat"),
     path("t/<str:token>/leave/", leave_seat, name="table_entry_leave"),
     path("t/<str:token>/preview/", preview, name="table_entry_preview"),
+    path("t/<str:token>/referee/", call_referee, name="table_entry_call"),
     path("t/<str:token>/deals/<int:deal_pk>/confirm/", confirm, name="table_entry_confirm"),
     path("t/<str:token>/deals/<int:deal_pk>/change/", revise, name="table_entry_revise"),
 ]
