@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include("seasons.urls")),
     path("", include("tournaments.urls")),
     path("", include("publishing.urls")),
+    path("", include("signups.urls")),
     path("", include("treasury.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),

@@ -30,6 +30,7 @@ AREAS = [
     "tournaments",  # the tournament day
     "seasons",  # a season's rules, standings, pages; a player's results across seasons
     "publishing",  # laptops send tournaments to the season server: tokens, queue, registry
+    "signups",  # online pre-registration: the public form, waiting list, organisers' list
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
@@ -137,6 +138,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "exports.season",
             "exports.standings",
             "exports.treasurer",
+            "exports.signups",
             "api.documents",
             "clubs.exports",
             "tournaments.tables",
