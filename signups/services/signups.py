@@ -296,7 +296,7 @@ def _after_commit_mails(outcome: Outcome) -> Outcome:
 
 def _locked_signup(signup: Signup) -> tuple[SignupSheet, Signup, Tournament]:
     sheet = _lock_sheet(signup.tournament)
-    locked = Signup.objects.select_for_update().select_related("club").get(pk=signup.pk)
+    locked = Signup.objects.select_for_update(of=("self",)).select_related("club").get(pk=signup.pk)
     return sheet, locked, Tournament.objects.get(pk=locked.tournament_id)
 
 
