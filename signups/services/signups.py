@@ -84,7 +84,7 @@ def _snapshot(signup: Signup) -> dict:
     return {
         "first_name": signup.first_name,
         "last_name": signup.last_name,
-        "club": signup.club.short_name if signup.club_id else signup.club_text,
+        "club": signup.club.short_name if signup.club is not None else signup.club_text,
         "email": signup.email,
         "status": signup.status,
     }
@@ -303,12 +303,13 @@ def _locked_signup(signup: Signup) -> tuple[SignupSheet, Signup, Tournament]:
 def _withdraw_registration(*, tournament: Tournament, signup: Signup, user: User | None) -> str:
     """Take a confirmed sign-up's registration off the tournament's list (here, or for the
     hall that holds it). Returns a note for the log."""
-    if signup.player_id is None:
+    player = signup.player
+    if player is None:
         return ""
     if held_in_hall(tournament):
-        withdraw_for_the_hall(tournament=tournament, player=signup.player, user=user)
+        withdraw_for_the_hall(tournament=tournament, player=player, user=user)
         return _("withdrawn for the venue laptop")
-    entry = Entry.objects.filter(tournament=tournament, player_id=signup.player_id).first()
+    entry = Entry.objects.filter(tournament=tournament, player=player).first()
     if entry is None:
         return ""
     try:
