@@ -81,13 +81,25 @@ def _log(
 
 
 def _snapshot(signup: Signup) -> dict:
+    """What a log row keeps of a sign-up. Not the e-mail address (the log is append-only and
+    a cancellation deletes the address): only whether there is one."""
     return {
         "first_name": signup.first_name,
         "last_name": signup.last_name,
         "club": signup.club.short_name if signup.club is not None else signup.club_text,
-        "email": signup.email,
+        "email": bool(signup.email),
         "status": signup.status,
     }
+
+
+def _fields(signup: Signup) -> tuple:
+    return (
+        signup.first_name,
+        signup.last_name,
+        signup.club_id,
+        signup.club_text,
+        signup.email,
+    )
 
 
 def _lock_sheet(tournament: Tournament) -> SignupSheet:
@@ -339,7 +351,8 @@ def cancel(*, signup: Signup, user: User | None = None, by_link: bool = False) -
             note = _withdraw_registration(tournament=tournament, signup=locked, user=user)
         had_seat = locked.has_seat
         locked.status = Signup.Status.CANCELLED
-        locked.save(update_fields=["status", "updated_at"])
+        locked.email = ""  # the consent ends: the address goes (the name stays for the record)
+        locked.save(update_fields=["status", "email", "updated_at"])
         _log(
             tournament=tournament,
             signup=locked,
@@ -457,7 +470,7 @@ def edit(
     )
     with transaction.atomic():
         _sheet, locked, tournament = _locked_signup(signup)
-        before = _snapshot(locked)
+        before, fields_before = _snapshot(locked), _fields(locked)
         key = player_key(person.first_name, person.last_name)
         if locked.status == Signup.Status.CONFIRMED and (
             key != locked.name_key
@@ -481,7 +494,7 @@ def edit(
         )
         locked.club, locked.club_text, locked.email = person.club, person.club_text, person.email
         after = _snapshot(locked)
-        if after == before:
+        if _fields(locked) == fields_before:
             return Outcome(signup=locked)
         locked.save()
         _log(
