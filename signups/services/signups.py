@@ -441,8 +441,10 @@ def confirm(*, signup: Signup, user: User | None) -> Outcome:
     return Outcome(signup=locked, note=note)
 
 
+@transaction.atomic
 def confirm_all(*, tournament: Tournament, user: User | None) -> int:
-    """Confirm every sign-up holding a seat; returns how many."""
+    """Confirm every sign-up holding a seat, in one transaction (one refused: none is);
+    returns how many."""
     done = 0
     for signup in Signup.objects.filter(tournament=tournament, status=Signup.Status.HELD).order_by(
         "created_at", "pk"
