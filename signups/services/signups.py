@@ -443,15 +443,42 @@ def confirm(*, signup: Signup, user: User | None) -> Outcome:
 
 @transaction.atomic
 def confirm_all(*, tournament: Tournament, user: User | None) -> int:
-    """Confirm every sign-up holding a seat, in one transaction (one refused: none is);
-    returns how many."""
-    done = 0
-    for signup in Signup.objects.filter(tournament=tournament, status=Signup.Status.HELD).order_by(
-        "created_at", "pk"
-    ):
-        confirm(signup=signup, user=user)
-        done += 1
-    return done
+    """Confirm every sign-up holding a seat, in one transaction and one registration of all
+    their players (one refused: none is); returns how many."""
+    _lock_sheet(tournament)
+    locked = Tournament.objects.get(pk=tournament.pk)
+    held = list(
+        Signup.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(tournament=locked, status=Signup.Status.HELD)
+        .order_by("created_at", "pk")
+    )
+    if not held:
+        return 0
+    found = [(signup, *_player_for(signup=signup, user=user)) for signup in held]
+    try:
+        register_players(tournament=locked, players=[player for _s, player, _n in found], user=user)
+    except ValidationError as error:
+        raise SignupError(error.messages[0]) from None
+    now = timezone.now()
+    changes = []
+    for signup, player, note in found:
+        before = _snapshot(signup)
+        signup.player, signup.status, signup.updated_at = player, Signup.Status.CONFIRMED, now
+        changes.append(
+            SignupChange(
+                tournament=locked,
+                signup=signup,
+                action=SignupChange.Action.CONFIRMED,
+                changed_by=_user(user),
+                before=before,
+                after={"status": signup.status, "player": player.pk},
+                note=note[:300],
+            )
+        )
+    Signup.objects.bulk_update(held, ["player", "status", "updated_at"])
+    SignupChange.objects.bulk_create(changes)
+    return len(held)
 
 
 def edit(
