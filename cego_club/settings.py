@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "tournaments",  # the tournament day: setup, check-in, draw, results, standings
     "ratings",  # the rating across seasons (openskill), apart from the standings
     "publishing",  # venue laptops send tournaments to the season server; tokens, registry
+    "signups",  # online pre-registration on the season server, with a waiting list
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF: the toolkit and the documents
     "exports",  # every Excel workbook
@@ -201,6 +202,20 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Mail (the online sign-up's personal links and "you moved up"): printed to the console
+# unless a club server sets EMAIL_BACKEND (and EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS as Django reads them).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cego Club <cego-club@localhost>")
+# Online sign-ups per client address (venue.client_ip) and window, against scripted floods.
+SIGNUP_THROTTLE_COUNT = int(os.environ.get("SIGNUP_THROTTLE_COUNT", "5"))
+SIGNUP_THROTTLE_SECONDS = int(os.environ.get("SIGNUP_THROTTLE_SECONDS", "600"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -39,6 +39,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
     path("", include("publishing.urls")),
+    path("", include("signups.urls")),
     path("", include("treasury.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),

@@ -81,6 +81,36 @@ def treasurer_xlsx(request, pk: int, season_pk: int):
     return response
 
 
+def _signup_rows(request, pk: int):
+    from signups.selectors import organiser_list
+
+    tournament = get_object_or_404(Tournament, pk=pk)
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    return tournament, organiser_list(tournament=tournament)
+
+
+@organiser_required
+def signups_xlsx(request, pk: int):
+    """The tournament's online sign-ups (its organisers; names, clubs, e-mail addresses)."""
+    from exports.signups import signups_workbook
+
+    tournament, rows = _signup_rows(request, pk)
+    return _xlsx_response(
+        signups_workbook(rows), f"anmeldungen {tournament.name} {tournament.date:%Y-%m-%d}"
+    )
+
+
+@organiser_required
+def signups_csv(request, pk: int):
+    from exports.signups import signups_csv as as_csv
+
+    tournament, rows = _signup_rows(request, pk)
+    response = HttpResponse(as_csv(rows), content_type="text/csv; charset=utf-8")
+    name = slugify(f"anmeldungen {tournament.name} {tournament.date:%Y-%m-%d}")
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    return response
+
+
 @organiser_required
 def player_export_xlsx(request):
     from clubs.exports import players_workbook
@@ -101,4 +131,6 @@ urlpatterns = [
     path("seasons/<int:pk>/standings.xlsx", season_xlsx, name="season_standings_xlsx"),
     path("clubs/<int:pk>/fees/<int:season_pk>/export.xlsx", treasurer_xlsx, name="treasurer_xlsx"),
     path("players/export.xlsx", player_export_xlsx, name="player_export_xlsx"),
+    path("tournaments/<int:pk>/signups.xlsx", signups_xlsx, name="signups_xlsx"),
+    path("tournaments/<int:pk>/signups.csv", signups_csv, name="signups_csv"),
 ]

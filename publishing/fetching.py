@@ -14,7 +14,8 @@ While the tournament has no round drawn, the sender asks every ``REGISTRATION_SE
 registrations made on the server since (``take_registrations``): each is registered here
 through ``tournaments.services.registration``, and the publication remembers the last id
 taken, so a registration is taken once whatever is asked twice; they go back to the server
-as entries with the next batch.
+as entries with the next batch. A registration taken back on the server (a cancelled online
+sign-up) removes the entry here while the player is only pre-registered.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -34,9 +36,9 @@ from publishing.models import Publication
 from publishing.services import fetch_registry
 from seasons.models import Season
 from tournaments.archive_format import ArchiveError, parse_archive
-from tournaments.models import ArchiveItem, Round, Tournament
+from tournaments.models import ArchiveItem, Entry, Round, Tournament
 from tournaments.services.archive_write import import_tournament_archive
-from tournaments.services.registration import register_players
+from tournaments.services.registration import register_players, unregister
 
 logger = logging.getLogger(__name__)
 
@@ -235,9 +237,35 @@ def take_registrations(*, publication: Publication) -> int:
     )
     answer = request(publication.url, token=publication.token, path=path)
     rows = answer.get("registrations")
-    if not isinstance(rows, list):
+    withdrawn = answer.get("withdrawn") or []
+    if not isinstance(rows, list) or not isinstance(withdrawn, list):
         raise FetchError(_("The registrations from the season server cannot be read."))
-    return _register(publication=publication, rows=rows)
+    taken = _register(publication=publication, rows=rows)
+    _withdraw(publication=publication, rows=withdrawn)
+    return taken
+
+
+def _withdraw(*, publication: Publication, rows: list[Any]) -> int:
+    """Registrations taken back on the server (a cancelled online sign-up): the entry goes
+    while the player is only pre-registered (not checked in, not paid, not seated); one
+    who has arrived stays, the desk decides. Asked again, nothing more happens."""
+    keys = set()
+    for row in rows:
+        try:
+            keys.add(uuid.UUID(str(row["player"])))
+        except (KeyError, TypeError, ValueError):
+            continue
+    removed = 0
+    for entry in Entry.objects.filter(
+        tournament_id=publication.tournament_id, player__uuid__in=keys
+    ):
+        try:
+            unregister(entry=entry)
+        except ValidationError as error:
+            logger.info("withdrawal of %s kept: %s", entry, error.messages[0])
+            continue
+        removed += 1
+    return removed
 
 
 @transaction.atomic

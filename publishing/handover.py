@@ -21,7 +21,10 @@ should run on.
 Registrations made here after the hand-over are ``HallRegistration`` rows
 (``tournaments.services.registration``): the laptop asks for them (``registrations_after``)
 while it has no round drawn and registers them itself; they come back with its next batch as
-entries, and ``mark_delivered`` (called by the inbox) notes that they arrived.
+entries, and ``mark_delivered`` (called by the inbox) notes that they arrived. A registration
+taken back here (a cancelled online sign-up, ``signups``) is a row marked ``withdrawn_at``;
+the answer lists every such row each time, and the laptop removes the entry while the player
+has not checked in or paid.
 """
 
 from __future__ import annotations
@@ -80,7 +83,9 @@ def tournaments_for_the_hall(*, token: PublishToken) -> list[dict[str, Any]]:
         .order_by("date", "name")
     )
     waiting = dict(
-        HallRegistration.objects.filter(tournament__host_club=token.club, delivered_at__isnull=True)
+        HallRegistration.objects.filter(
+            tournament__host_club=token.club, delivered_at__isnull=True, withdrawn_at__isnull=True
+        )
         .values_list("tournament_id")
         .annotate(n=Count("pk"))
     )
@@ -240,7 +245,9 @@ def registrations_for_the_hall(
             status=409,
         )
     rows = list(
-        HallRegistration.objects.filter(tournament=tournament, pk__gt=after)
+        HallRegistration.objects.filter(
+            tournament=tournament, pk__gt=after, withdrawn_at__isnull=True
+        )
         .select_related("player")
         .prefetch_related("player__memberships__club")
         .order_by("pk")
@@ -270,8 +277,19 @@ def registrations_for_the_hall(
                 },
             }
         )
+    # Taken back here (a cancelled online sign-up): every one, each time (few), so a laptop
+    # that took the registration, or got the entry with the tournament, removes it.
+    withdrawn = [
+        {"id": pk, "player": str(player_uuid)}
+        for pk, player_uuid in HallRegistration.objects.filter(
+            tournament=tournament, withdrawn_at__isnull=False
+        )
+        .order_by("pk")
+        .values_list("pk", "player__uuid")
+    ]
     return {
         "registrations": answer,
+        "withdrawn": withdrawn,
         "closed": Round.objects.filter(tournament=tournament).exists(),
     }
 
@@ -282,5 +300,6 @@ def mark_delivered(*, tournament: Tournament) -> int:
     return HallRegistration.objects.filter(
         tournament=tournament,
         delivered_at__isnull=True,
+        withdrawn_at__isnull=True,
         player__entries__tournament=tournament,
     ).update(delivered_at=timezone.now())

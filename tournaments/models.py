@@ -1111,6 +1111,9 @@ class HallRegistration(models.Model):
         verbose_name=_("registered by"),
     )
     delivered_at = models.DateTimeField(_("arrived in the hall"), null=True, blank=True)
+    # Taken back on the server (an online sign-up cancelled): the laptop removes the entry
+    # while it is only pre-registered (``publishing.fetching``).
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("registration for the hall")

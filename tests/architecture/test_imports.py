@@ -31,6 +31,7 @@ AREAS = [
     "seasons",  # a season's rules, standings, pages; a player's results across seasons
     "ratings",  # the rating across seasons (openskill): stored, on player pages, a list
     "publishing",  # laptops send tournaments to the season server: tokens, queue, registry
+    "signups",  # online pre-registration: the public form, waiting list, organisers' list
     "treasury",  # entry fees, prize money, the treasurer's view
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
@@ -141,6 +142,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "exports.season",
             "exports.standings",
             "exports.treasurer",
+            "exports.signups",
             "api.documents",
             "clubs.exports",
             "tournaments.tables",

@@ -320,6 +320,10 @@ CONTENTS: tuple[Row, ...] = (
     Row("seasons:season_standings", season, same(EVERYONE, NOTHING)),
     Row("seasons:season_statistics", season, same(EVERYONE, NOTHING)),
     Row("exports:season_standings_xlsx", season, same(HOST, NOTHING), format="xlsx"),
+    # online sign-ups: what people typed into the public form, never the registry's data
+    Row("signups:organiser_list", day, same(HOST, NOTHING)),
+    Row("exports:signups_xlsx", day, same(HOST, NOTHING), format="xlsx"),
+    Row("exports:signups_csv", day, same(HOST, NOTHING)),
     Row("printing:season_pdf", season, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_list", no_kwargs, same(MATRIX["seasons:season_list"].allowed, NOTHING)),
     Row("tournaments:home", no_kwargs, same(EVERYONE, NOTHING)),

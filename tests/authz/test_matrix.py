@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from clubs.models import Club, ClubRole, Membership, Player
 from publishing.models import Publication, PublishToken
 from seasons.models import Season
+from signups.models import Signup, SignupChange, SignupSheet
 from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
 from tests.conftest import WEASYPRINT_URLS, require_weasyprint
 from tournaments.models import (
@@ -126,6 +127,34 @@ def shown_message(w: World) -> dict:
     return {"pk": w.day.pk, "announcement_pk": item.pk}
 
 
+MATRIX_LINK = "matrix-personal-link"
+
+
+def signup_of(w: World):
+    """A sign-up for the world's tournament (made once; the matrix's POSTs are rolled back)."""
+    from django.utils import timezone
+
+    from signups.models import Signup
+    from signups.selectors import token_hash
+
+    signup, _created = Signup.objects.get_or_create(
+        tournament=w.day,
+        name_key=" matrix anna ",
+        defaults={
+            "first_name": "Anna",
+            "last_name": "Matrix",
+            "consent_at": timezone.now(),
+            "status": "held",
+            "token_hash": token_hash(MATRIX_LINK),
+        },
+    )
+    return signup
+
+
+def signup_kwargs(w: World) -> dict:
+    return {"pk": w.day.pk, "signup_pk": signup_of(w).pk}
+
+
 MATRIX: dict[str, Spec] = {
     # public pages
     "tournaments:home": Spec(lambda w: {}, EVERYONE),
@@ -196,6 +225,19 @@ MATRIX: dict[str, Spec] = {
     "api:ratings": Spec(lambda w: {}, EVERYONE, get_only=True),
     "ratings:rating_list": Spec(lambda w: {}, EVERYONE, get_only=True),
     "favicon": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
+    # online pre-registration: the public form (the world's tournament has begun: closed,
+    # a POST stores nothing) and the personal link's page (a POST without the tick: nothing)
+    "signups:form": Spec(
+        day,
+        EVERYONE,
+        post=lambda w, p: {"first_name": "A", "last_name": "B", "club": "other", "consent": "on"},
+    ),
+    "signups:status": Spec(
+        lambda w: {"token": (signup_of(w), MATRIX_LINK)[1]},
+        EVERYONE,
+        post=lambda w, p: {"action": "cancel"},
+        get_ok=frozenset({200}),
+    ),
     # the table's phone pages: the token is the key, whoever holds it
     "tournaments:table_entry": Spec(token, EVERYONE),
     "tournaments:table_short_code": Spec(
@@ -295,6 +337,29 @@ MATRIX: dict[str, Spec] = {
     "printing:print_prizes": Spec(day, MANAGE),
     "printing:print_certificates": Spec(day, MANAGE),
     "tournaments:tournament_log": Spec(day, MANAGE),
+    "signups:organiser_list": Spec(
+        day, MANAGE, post=lambda w, p: {"is_open": "on", "capacity": "10"}, changes=True
+    ),
+    "signups:action": Spec(
+        signup_kwargs,
+        MANAGE,
+        post=lambda w, p: {"action": "cancel"},
+        post_only=True,
+        changes=True,
+    ),
+    "signups:edit": Spec(
+        signup_kwargs,
+        MANAGE,
+        post=lambda w, p: {
+            "first_name": "Anna",
+            "last_name": "Matrix",
+            "club": "other",
+            "email": "a@example.org",
+        },
+        changes=True,
+    ),
+    "exports:signups_xlsx": Spec(day, MANAGE),
+    "exports:signups_csv": Spec(day, MANAGE),
     "tournaments:round_clock": Spec(
         round_1("round_number"),
         MANAGE,
@@ -587,6 +652,9 @@ def fingerprint() -> dict:
         Announcement,
         PublishToken,
         Publication,
+        Signup,
+        SignupSheet,
+        SignupChange,
         get_user_model(),
     ]
     return {

@@ -69,10 +69,37 @@ def public_player(w: World) -> int:
     return seat.entry.player_id
 
 
+def signup_pages(w: World) -> tuple[str, str, str]:
+    """An upcoming tournament of the world's club with its online sign-up open, two people
+    signed up (one on the waiting list): its public form, a personal link, the organisers'
+    list."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from signups.services import signups
+    from tests.factories import TournamentFactory
+
+    upcoming = TournamentFactory(
+        host_club=w.club_a, name="Frühjahrsturnier", date=timezone.localdate() + dt.timedelta(14)
+    )
+    signups.set_sheet(tournament=upcoming, user=None, is_open=True, capacity=1, closes_at=None)
+    signups.sign_up(tournament=upcoming, first_name="Anna", last_name="Arnold", consent=True)
+    waiting = signups.sign_up(
+        tournament=upcoming, first_name="Bernd", last_name="Baum", consent=True
+    )
+    return (
+        reverse("signups:form", args=[upcoming.pk]),
+        reverse("signups:status", args=[waiting.token]),
+        reverse("signups:organiser_list", args=[upcoming.pk]),
+    )
+
+
 def pages(w: World) -> list[tuple[str, str, str]]:
     """(what, persona, address) for every page type."""
     differing_sheet(w)
     day, season = w.day.pk, w.season.pk
+    signup_form, signup_status, signup_list = signup_pages(w)
     player, club = w.membership.player_id, w.club_a.pk
     public = public_player(w)
 
@@ -102,6 +129,10 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("rule sources", "anonymous", url("rules:rule_sources")),
         ("tariff card", "anonymous", url("rules:tariff_card", "swm")),
         ("handbook", "anonymous", url("handbook:handbook")),
+        ("sign-up form", "anonymous", signup_form),
+        ("sign-up closed", "anonymous", url("signups:form", day)),
+        ("sign-up status", "anonymous", signup_status),
+        ("online sign-ups", "organiser", signup_list),
         ("tournament page", "organiser", url("tournaments:tournament_detail", day)),
         ("new tournament", "organiser", url("tournaments:tournament_create")),
         ("tournament settings", "organiser", url("tournaments:tournament_edit", day)),

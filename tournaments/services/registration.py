@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs.categories import season_category
@@ -55,10 +56,20 @@ def _register_for_the_hall(
             )
             % {"tournament": tournament.name}
         )
-    present = set(
-        Entry.objects.filter(tournament=tournament, player_id__in=wanted).values_list(
-            "player_id", flat=True
+    # A player taken back before (a cancelled online sign-up) and registered again: a new
+    # row, so the laptop, which takes rows after the last id it took, sees it.
+    withdrawn = HallRegistration.objects.filter(
+        tournament=tournament, player_id__in=wanted, withdrawn_at__isnull=False
+    )
+    again = set(withdrawn.values_list("player_id", flat=True))
+    withdrawn.delete()
+    present = (
+        set(
+            Entry.objects.filter(tournament=tournament, player_id__in=wanted).values_list(
+                "player_id", flat=True
+            )
         )
+        - again
     ) | set(
         HallRegistration.objects.filter(tournament=tournament, player_id__in=wanted).values_list(
             "player_id", flat=True
@@ -141,3 +152,31 @@ def unregister(*, entry: Entry, user: User | None = None) -> None:
         )
     locked.delete()
     bump_revision(tournament_id=locked.tournament_id)
+
+
+@transaction.atomic
+def withdraw_for_the_hall(
+    *, tournament: Tournament, player: Player, user: User | None = None
+) -> None:
+    """On the season server, for a tournament a venue laptop holds: take ``player``'s
+    registration back (an online sign-up cancelled). The row is marked withdrawn (made for
+    an entry that went to the hall with the tournament); the laptop, while it asks for
+    registrations (no round drawn), removes the entry if the player has not checked in or
+    paid (``publishing.fetching``), and its next batch takes the entry off here."""
+    locked = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+    if Round.objects.filter(tournament=locked).exists():
+        raise ValidationError(
+            _(
+                "%(tournament)s is under way in the hall (a round is drawn): withdraw at the "
+                "check-in desk there."
+            )
+            % {"tournament": locked.name}
+        )
+    row, _created = HallRegistration.objects.get_or_create(
+        tournament=locked,
+        player=player,
+        defaults={"registered_by": user if getattr(user, "pk", None) else None},
+    )
+    if row.withdrawn_at is None:
+        row.withdrawn_at = timezone.now()
+        row.save(update_fields=["withdrawn_at"])

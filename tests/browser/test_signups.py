@@ -1,0 +1,133 @@
+"""Online pre-registration in a real browser at phone and laptop size: a person signs up on
+the public form (the last seat, then the waiting list), finds their sign-up by the personal
+link and cancels it; the organiser confirms and moves people on the list. Nothing wider than
+the screen."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs.models import Club, ClubRole
+from signups.models import Signup
+from signups.services import signups
+from tests.factories import TournamentFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+FITS = "() => document.scrollingElement.scrollWidth <= window.innerWidth + 1"
+
+
+@pytest.fixture
+def upcoming():
+    host = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")
+    tournament = TournamentFactory(
+        host_club=host,
+        name="Schwarzwälder Frühjahrsturnier",
+        venue="Stadthalle Bräunlingen",
+        date=timezone.localdate() + dt.timedelta(days=10),
+    )
+    signups.set_sheet(tournament=tournament, user=None, is_open=True, capacity=1, closes_at=None)
+    return tournament
+
+
+def submit(page, selector: str) -> None:
+    with page.expect_navigation():
+        page.click(selector)
+
+
+def fill(page, first: str, last: str, *, email: str = "") -> None:
+    page.fill("#id_first_name", first)
+    page.fill("#id_last_name", last)
+    page.select_option("#id_club", label="Cegofreunde Bräunlingen")
+    if email:
+        page.fill("#id_email", email)
+    page.check("#id_consent")
+    submit(page, "form.signup-form button[type=submit]")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_signing_up_and_cancelling_by_the_personal_link(browser, live_server, upcoming, size):
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    form = live_server.url + reverse("signups:form", args=[upcoming.pk])
+    page.goto(form)
+    assert page.evaluate(FITS)
+    assert page.is_hidden("#id_website")  # the honeypot: not for people
+    submit(
+        page, "form.signup-form button[type=submit]"
+    )  # nothing filled in: German messages, nothing stored
+    assert "Dieses Feld ist zwingend erforderlich" in page.content()
+    assert not Signup.objects.exists()
+    fill(page, "Anna", "Arnold", email="anna@example.org")
+    assert "/anmeldung/" in page.url and "Sie sind angemeldet" in page.content()
+    assert "die Veranstalter bestätigen ihn noch" in page.content()
+    assert page.evaluate(FITS)
+    link = page.url
+    second = browser.new_page(viewport={"width": width, "height": height})
+    second.goto(form)
+    assert "Alle Plätze sind belegt" in second.content()
+    fill(second, "Bernd", "Baum")
+    assert "Auf der Warteliste, an Stelle 1." in second.content()
+    # Anna cancels by her link: Bernd moves up.
+    page.goto(link)
+    page.check("input[name=sure]")
+    submit(page, "form.signup-cancel button.warn")
+    assert "Ihre Anmeldung ist storniert." in page.content() and "Storniert." in page.content()
+    second.reload()
+    assert "Sie haben einen Platz" in second.content()
+    assert second.evaluate(FITS)
+    page.close()
+    second.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_organisers_list(browser, live_server, upcoming, size):
+    user = get_user_model().objects.create_user("orga", "", "pw")
+    ClubRole.objects.create(user=user, club=upcoming.host_club)
+    for first, last in [("Anna", "Arnold"), ("Bernd", "Baum"), ("Carla", "Conrad")]:
+        signups.sign_up(
+            tournament=upcoming,
+            first_name=first,
+            last_name=last,
+            email=f"{first.lower()}@example.org",
+            consent=True,
+        )
+    client = Client()
+    client.force_login(user)
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.goto(live_server.url + reverse("signups:organiser_list", args=[upcoming.pk]))
+    assert page.evaluate(FITS)
+    assert "anna@example.org, bernd@example.org, carla@example.org" in page.input_value(
+        "#signup-emails"
+    )
+    carla = Signup.objects.get(last_name="Conrad")
+    submit(page, f"#signup-{carla.pk} button[value=up]")
+    waiting = Signup.objects.filter(status="waiting").order_by("queue", "pk")
+    assert [s.last_name for s in waiting] == ["Conrad", "Baum"]
+    anna = Signup.objects.get(last_name="Arnold")
+    submit(page, f"#signup-{anna.pk} button[value=confirm]")
+    assert "ist bestätigt und steht auf der Turnierliste" in page.content()
+    assert upcoming.entries.get().player.last_name == "Arnold"
+    page.fill("#id_capacity", "2")
+    submit(page, "section.panel button.primary")
+    assert "Conrad ist von der Warteliste nachgerückt" in page.content()
+    assert page.evaluate(FITS)
+    context.close()
