@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
+
+from clubs.models import Player
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
 from tournaments.deal_words import deal_title, penalty_of
-from tournaments.models import Deal, Seat, Substitution, Table
+from tournaments.models import Deal, Entry, Seat, Substitution, Table
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
 
@@ -118,27 +122,12 @@ def table_seating(*, table: Table) -> TableSheet:
 
 
 def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
-    """Two queries, as plain rows (no model instances: every phone request reads these)."""
-    seats = list(
-        Seat.objects.filter(table=table)
-        .order_by("position")
-        .values(
-            "id",
-            "position",
-            "entry_id",
-            "entry__number",
-            "entry__player__first_name",
-            "entry__player__last_name",
-        )
-    )
+    """Two queries, as plain rows. Plain SQL: every phone request reads these, and building
+    the ORM's joined queries cost more than running them."""
+    seats = [dict(zip(_SEAT_COLUMNS, row, strict=True)) for row in _rows(_seats_sql(), [table.pk])]
     substitutes: dict[int, list[tuple[int, str]]] = {}
-    for sub in (
-        Substitution.objects.filter(seat__table=table)
-        .order_by("seat", "from_deal")
-        .values("seat_id", "from_deal", "entry__player__first_name", "entry__player__last_name")
-    ):
-        name = f"{sub['entry__player__first_name']} {sub['entry__player__last_name']}"
-        substitutes.setdefault(sub["seat_id"], []).append((sub["from_deal"], name))
+    for seat_id, from_deal, first, last in _rows(_substitutes_sql(), [table.pk]):
+        substitutes.setdefault(seat_id, []).append((from_deal, f"{first} {last}"))
     infos = []
     for seat in seats:
         first, last = seat["entry__player__first_name"], seat["entry__player__last_name"]
@@ -155,6 +144,64 @@ def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
             )
         )
     return tuple(infos)
+
+
+_SEAT_COLUMNS = (
+    "id",
+    "position",
+    "entry_id",
+    "entry__number",
+    "entry__player__first_name",
+    "entry__player__last_name",
+)
+
+
+def _rows(sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+@functools.cache
+def _seats_sql() -> str:
+    """A table's seats with their entries' numbers and players' names, by position (the
+    query ``Seat.objects.filter(table=…).values(…)`` builds, written out once)."""
+    q = connection.ops.quote_name
+    seat, entry, player = (m._meta for m in (Seat, Entry, Player))
+    return (
+        f"SELECT s.{q(seat.pk.column)}, s.{q(seat.get_field('position').column)}, "  # noqa: S608
+        f"s.{q(seat.get_field('entry').column)}, e.{q(entry.get_field('number').column)}, "
+        f"p.{q(player.get_field('first_name').column)}, "
+        f"p.{q(player.get_field('last_name').column)} "
+        f"FROM {q(seat.db_table)} s "
+        f"INNER JOIN {q(entry.db_table)} e "
+        f"ON e.{q(entry.pk.column)} = s.{q(seat.get_field('entry').column)} "
+        f"INNER JOIN {q(player.db_table)} p "
+        f"ON p.{q(player.pk.column)} = e.{q(entry.get_field('player').column)} "
+        f"WHERE s.{q(seat.get_field('table').column)} = %s "
+        f"ORDER BY s.{q(seat.get_field('position').column)}"
+    )
+
+
+@functools.cache
+def _substitutes_sql() -> str:
+    """A table's substitutions: seat, first deal, the substitute's names; by seat and deal."""
+    q = connection.ops.quote_name
+    sub, seat, entry, player = (m._meta for m in (Substitution, Seat, Entry, Player))
+    return (
+        f"SELECT u.{q(sub.get_field('seat').column)}, "  # noqa: S608
+        f"u.{q(sub.get_field('from_deal').column)}, "
+        f"p.{q(player.get_field('first_name').column)}, "
+        f"p.{q(player.get_field('last_name').column)} "
+        f"FROM {q(sub.db_table)} u "
+        f"INNER JOIN {q(seat.db_table)} s ON s.{q(seat.pk.column)} = u.{q(sub.get_field('seat').column)} "
+        f"INNER JOIN {q(entry.db_table)} e "
+        f"ON e.{q(entry.pk.column)} = u.{q(sub.get_field('entry').column)} "
+        f"INNER JOIN {q(player.db_table)} p "
+        f"ON p.{q(player.pk.column)} = e.{q(entry.get_field('player').column)} "
+        f"WHERE s.{q(seat.get_field('table').column)} = %s "
+        f"ORDER BY u.{q(sub.get_field('seat').column)}, u.{q(sub.get_field('from_deal').column)}"
+    )
 
 
 def _short_names_at(seats: tuple[SeatInfo, ...], number: int) -> list[str]:
