@@ -42,7 +42,7 @@ from _support import ROOT, build_tournament, scratch_database, setup_django, ven
 from bench_entry import Phone, cpu_seconds, percentile, poisson, run_phones
 from bench_spectators import wrk
 
-from venue.serving import CONNECTION_LIMIT, BACKLOG
+from venue.serving import BACKLOG, CONNECTION_LIMIT
 
 PHONES = 40
 TRIVIAL = textwrap.dedent(
@@ -114,7 +114,6 @@ def main() -> None:
         raise SystemExit("wrk is not installed (Debian package wrk)")
     folder = venue_folder()
     setup_django(scratch_database("sqlite", folder=folder))
-    from tests import servers
     from tests.servers import clean_env, start_venue
     from tournaments.services import draws
 
@@ -126,9 +125,14 @@ def main() -> None:
         flush=True,
     )
     env = clean_env(DJANGO_SETTINGS_MODULE="cego_club.settings")
-    servers.wait_for_line.__defaults__ = (600,)  # a start on a busy machine: migrate, static
-    server = start_venue(folder, port=args.port, log=folder.parent / "venue.log", env=env)
-    trivial = Trivial(args.port + 1)
+    server = start_venue(
+        folder, port=args.port, log=folder.parent / "venue.log", env=env, start_timeout=600
+    )
+    try:
+        trivial = Trivial(args.port + 1)
+    except BaseException:
+        server.stop()
+        raise
     pages = {
         "standings page": f"/tournaments/{tournament.pk}/standings/",
         "standings live part": f"/tournaments/{tournament.pk}/standings/?partial=1",
@@ -196,14 +200,12 @@ def main() -> None:
                     phone.next_number = 1 + run * 8
                 crowd_done = []
 
-                def hold(path, connections, seconds):
-                    crowd_done.append(
-                        wrk(server.url + path, seconds=seconds, connections=connections)
-                    )
+                def hold(path, connections, seconds, done):
+                    done.append(wrk(server.url + path, seconds=seconds, connections=connections))
 
                 seconds = args.seconds
                 holders = [
-                    threading.Thread(target=hold, args=(p, crowd // 2, seconds + 4))
+                    threading.Thread(target=hold, args=(p, crowd // 2, seconds + 4, crowd_done))
                     for p in crowd_paths
                 ]
                 for holder in holders:
