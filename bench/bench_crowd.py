@@ -79,7 +79,8 @@ class Trivial:
         self.script = Path(tempfile.mkdtemp()) / "trivial.py"
         self.script.write_text(TRIVIAL)
         self.process = subprocess.Popen(
-            [sys.executable, str(self.script), str(port), str(CONNECTION_LIMIT), str(BACKLOG)]
+            [sys.executable, str(self.script), str(port), str(CONNECTION_LIMIT), str(BACKLOG)],
+            stderr=subprocess.DEVNULL,  # waitress's "Task queue depth" warnings
         )
         for _ in range(100):
             try:
@@ -182,7 +183,9 @@ def main() -> None:
                     + f"  errors: {results[-1]['errors']}; {load()}",
                     flush=True,
                 )
-        round_ = draws.draw_next_round(tournament=tournament, number=3, seed=3)
+        round_ = draws.draw_next_round(
+            tournament=tournament, number=3, seed=3, while_previous_open=True
+        )
         tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
         crowd_paths = [pages["standings page"], pages["standings live part"]]
         for crowd in [int(c) for c in args.phone_crowds.split(",") if c]:

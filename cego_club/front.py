@@ -17,8 +17,8 @@ requests itself:
   cookie) and ``version``.
 - A miss goes to Django as ever. If the view served the shared page it hands its body, with
   the clock's marks still in it, to :func:`offer`; the answer (status, headers, that body) is
-  kept if it is a 200 without cookies and the version did not move while it was built (read
-  again afterwards), so a page is never kept under a version older than its data, and a
+  kept (in this process's memory, :data:`KEPT`) if it is a 200 without cookies and the
+  version did not move while it was built (read again afterwards), so a page is never kept under a version older than its data, and a
   stale page is never served: a deal bumps the revision, and the next request asks for a
   new key.
 
@@ -30,21 +30,53 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import parse_cookie
 
 from cego_club.language import chosen_language
 
 # Raise when what a stored answer holds changes (a new release with an old cache).
 FRONT_VERSION = 1
-TIMEOUT_SECONDS = 6 * 60 * 60
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' CookieStorage.cookie_name
 # Headers waitress writes itself, or that are worked out again for each answer.
 _NOT_KEPT = {"content-length", "date", "server", "connection"}
+
+
+class Kept:
+    """The last answers, in this process's memory (the venue is one process): no copy, no
+    pickling on a hit. Keys name the revision, so an old answer is never found, only pushed
+    out by newer ones (least recently used first)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.answers: OrderedDict[str, tuple] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> tuple | None:
+        with self.lock:
+            answer = self.answers.get(key)
+            if answer is not None:
+                self.answers.move_to_end(key)
+            return answer
+
+    def put(self, key: str, answer: tuple) -> None:
+        with self.lock:
+            self.answers[key] = answer
+            self.answers.move_to_end(key)
+            while len(self.answers) > self.size:
+                self.answers.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.answers.clear()
+
+
+KEPT = Kept()
 
 
 @dataclass(frozen=True)
@@ -126,7 +158,7 @@ class SharedPages:
         if version is None:
             return self.app(environ, start_response)
         key = self._key(environ, query, cookies, version)
-        kept = cache.get(key)
+        kept = KEPT.get(key)
         if kept is not None:
             status, headers, body = kept
             body = route.finish(body)
@@ -180,7 +212,7 @@ class SharedPages:
             and unchanged
         ):
             kept = [(name, value) for name, value in headers if name.lower() not in _NOT_KEPT]
-            cache.set(key, (answer["status"], kept, slot[0]), TIMEOUT_SECONDS)
+            KEPT.put(key, (answer["status"], kept, slot[0]))
         return result
 
 

@@ -12,7 +12,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.urls import reverse
 
-from cego_club.front import SharedPages, is_crowd
+from cego_club.front import KEPT, SharedPages, is_crowd
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
@@ -47,7 +47,9 @@ def django_app():
 
 @pytest.fixture
 def front(django_app):
-    return SharedPages(django_app)
+    KEPT.clear()  # another test's tournament may have had the same id and revision
+    yield SharedPages(django_app)
+    KEPT.clear()
 
 
 def get(app, path, query="", cookie="", **headers):
