@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import connection, models
 
 from clubs.models import Player
 from scoring import RuleSource
@@ -162,45 +162,43 @@ def _rows(sql: str, params: list) -> list[tuple]:
         return cursor.fetchall()
 
 
+def _column(model: type[models.Model], name: str) -> str:
+    """A model field's column, quoted for the database in use."""
+    field: Any = model._meta.get_field(name)
+    return connection.ops.quote_name(str(field.column))
+
+
+def _table_name(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
 @functools.cache
 def _seats_sql() -> str:
     """A table's seats with their entries' numbers and players' names, by position (the
     query ``Seat.objects.filter(table=…).values(…)`` builds, written out once)."""
-    q = connection.ops.quote_name
-    seat, entry, player = (m._meta for m in (Seat, Entry, Player))
+    c = _column
     return (
-        f"SELECT s.{q(seat.pk.column)}, s.{q(seat.get_field('position').column)}, "  # noqa: S608
-        f"s.{q(seat.get_field('entry').column)}, e.{q(entry.get_field('number').column)}, "
-        f"p.{q(player.get_field('first_name').column)}, "
-        f"p.{q(player.get_field('last_name').column)} "
-        f"FROM {q(seat.db_table)} s "
-        f"INNER JOIN {q(entry.db_table)} e "
-        f"ON e.{q(entry.pk.column)} = s.{q(seat.get_field('entry').column)} "
-        f"INNER JOIN {q(player.db_table)} p "
-        f"ON p.{q(player.pk.column)} = e.{q(entry.get_field('player').column)} "
-        f"WHERE s.{q(seat.get_field('table').column)} = %s "
-        f"ORDER BY s.{q(seat.get_field('position').column)}"
+        f"SELECT s.{c(Seat, 'id')}, s.{c(Seat, 'position')}, s.{c(Seat, 'entry')}, "  # noqa: S608
+        f"e.{c(Entry, 'number')}, p.{c(Player, 'first_name')}, p.{c(Player, 'last_name')} "
+        f"FROM {_table_name(Seat)} s "
+        f"INNER JOIN {_table_name(Entry)} e ON e.{c(Entry, 'id')} = s.{c(Seat, 'entry')} "
+        f"INNER JOIN {_table_name(Player)} p ON p.{c(Player, 'id')} = e.{c(Entry, 'player')} "
+        f"WHERE s.{c(Seat, 'table')} = %s ORDER BY s.{c(Seat, 'position')}"
     )
 
 
 @functools.cache
 def _substitutes_sql() -> str:
     """A table's substitutions: seat, first deal, the substitute's names; by seat and deal."""
-    q = connection.ops.quote_name
-    sub, seat, entry, player = (m._meta for m in (Substitution, Seat, Entry, Player))
+    c, sub = _column, Substitution
     return (
-        f"SELECT u.{q(sub.get_field('seat').column)}, "  # noqa: S608
-        f"u.{q(sub.get_field('from_deal').column)}, "
-        f"p.{q(player.get_field('first_name').column)}, "
-        f"p.{q(player.get_field('last_name').column)} "
-        f"FROM {q(sub.db_table)} u "
-        f"INNER JOIN {q(seat.db_table)} s ON s.{q(seat.pk.column)} = u.{q(sub.get_field('seat').column)} "
-        f"INNER JOIN {q(entry.db_table)} e "
-        f"ON e.{q(entry.pk.column)} = u.{q(sub.get_field('entry').column)} "
-        f"INNER JOIN {q(player.db_table)} p "
-        f"ON p.{q(player.pk.column)} = e.{q(entry.get_field('player').column)} "
-        f"WHERE s.{q(seat.get_field('table').column)} = %s "
-        f"ORDER BY u.{q(sub.get_field('seat').column)}, u.{q(sub.get_field('from_deal').column)}"
+        f"SELECT u.{c(sub, 'seat')}, u.{c(sub, 'from_deal')}, "  # noqa: S608
+        f"p.{c(Player, 'first_name')}, p.{c(Player, 'last_name')} "
+        f"FROM {_table_name(sub)} u "
+        f"INNER JOIN {_table_name(Seat)} s ON s.{c(Seat, 'id')} = u.{c(sub, 'seat')} "
+        f"INNER JOIN {_table_name(Entry)} e ON e.{c(Entry, 'id')} = u.{c(sub, 'entry')} "
+        f"INNER JOIN {_table_name(Player)} p ON p.{c(Player, 'id')} = e.{c(Entry, 'player')} "
+        f"WHERE s.{c(Seat, 'table')} = %s ORDER BY u.{c(sub, 'seat')}, u.{c(sub, 'from_deal')}"
     )
 
 

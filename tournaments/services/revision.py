@@ -41,10 +41,10 @@ def _bump_sql() -> str:
     # every deal bumps, and building the ORM's update cost more than running it.
     q = connection.ops.quote_name
     meta = Tournament._meta
-    revision = q(meta.get_field("revision").column)
+    revision = q(str(meta.get_field("revision").column))
     return (
         f"UPDATE {q(meta.db_table)} SET {revision} = {revision} + 1 "  # noqa: S608
-        f"WHERE {q(meta.pk.column)} = %s"
+        f"WHERE {q(str(meta.get_field('id').column))} = %s"
     )
 
 
