@@ -18,6 +18,11 @@ the venue's own settings (threads, connection limit, backlog) for comparison. Th
 
 Each figure is the min/median/max over --repeat runs; the machine's load average is printed.
 
+Known defect (first runs, 26 Nov 2026, load 15-24): in phase 2 most phones stopped at their
+first confirmation with ``Deal matching query does not exist`` (the deal's POST answered 200
+at the table's address, so the bench counted it as stored: a form error, not yet found), and
+at 500 connections no phone got its first deal through; read phase 2's figures with that.
+
     .venv/bin/python bench/bench_crowd.py [--seconds 20] [--repeat 3] [--connections 50,500]
         [--phone-crowds 200,500] [--deal-seconds 5]
 """
