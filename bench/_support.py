@@ -153,7 +153,10 @@ def venue_server(folder: Path, *, port: int = 0):
     from tests.servers import clean_env, start_venue
 
     env = clean_env(DJANGO_SETTINGS_MODULE="cego_club.settings")
-    return start_venue(folder, port=port, log=folder.parent / "venue.log", env=env)
+    # a busy shared machine: the start (migrate, static files) may take minutes
+    return start_venue(
+        folder, port=port, log=folder.parent / "venue.log", env=env, start_timeout=600
+    )
 
 
 class Waitress:

@@ -89,6 +89,10 @@ VENUE_MODE = env_bool("VENUE_MODE", False)
 if VENUE_MODE:
     SESSION_EXPIRE_AT_BROWSER_CLOSE = True
     SESSION_COOKIE_AGE = 16 * 3600
+    # Every phone request reads its session (the seat it chose): from the cache, written
+    # through to the database. One process with its cache in local memory, so no other
+    # process can hold an old copy (not for the club server's several processes).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 INSTALLED_APPS = [
     "cego_club",  # first: compiles the message catalogues before anything is translated

@@ -124,6 +124,7 @@ def start_venue(
     env: dict[str, str],
     prefix: tuple[str, ...] = (),
     extra: tuple[str, ...] = (),
+    start_timeout: float = 90,
 ) -> Server:
     """``manage.py venue`` as an organiser starts it (``--data DIR --port N --bind ADDRESS
     --no-qr``, nothing tuned; ``threads`` only if given; ``extra`` arguments added), on a free
@@ -141,10 +142,14 @@ def start_venue(
         stdout=handle,
         stderr=subprocess.STDOUT,
     )
-    port = wait_for_line(log, r"localhost:(\d+)/", process)
-    url = f"http://127.0.0.1:{port}"
-    if bind != "127.0.0.1":
-        url = wait_for_line(log, r"^\s+(http://\S+?)/?$".replace("^", "(?m)^"), process)
+    try:
+        port = wait_for_line(log, r"localhost:(\d+)/", process, timeout=start_timeout)
+        url = f"http://127.0.0.1:{port}"
+        if bind != "127.0.0.1":
+            url = wait_for_line(log, r"^\s+(http://\S+?)/?$".replace("^", "(?m)^"), process)
+    except RuntimeError:
+        process.kill()  # a server that did not start is not left running
+        raise
     return Server(process, url.rstrip("/"), log)
 
 

@@ -9,3 +9,30 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         # The registry's signals (renames, merges): clubs imports nothing from here.
         from tournaments import receivers  # noqa: F401
+
+        share_spectator_pages()
+
+
+def share_spectator_pages() -> None:
+    """The standings page, its live part and the projector's board, as every spectator sees
+    them, answered by the venue's front (``cego_club/front.py``) by the tournament's
+    revision."""
+    from cego_club.front import share
+    from tournaments.caching import current_revision
+    from tournaments.views.standings import SHARED_QUERIES, _stamped, stamp_standings
+
+    def revision(match):
+        return current_revision(int(match[1]))
+
+    share(
+        r"/tournaments/(\d+)/standings/",
+        queries=SHARED_QUERIES,
+        version=revision,
+        finish=stamp_standings,
+    )
+    share(
+        r"/tournaments/(\d+)/standings/projector/",
+        queries=("partial=1",),
+        version=revision,
+        finish=_stamped,
+    )

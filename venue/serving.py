@@ -17,6 +17,7 @@ import logging
 import select
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 CONNECTION_LIMIT = 1000 if hasattr(select, "poll") else 500
@@ -63,3 +64,49 @@ def quiet_queue_warnings() -> None:
     queue_logger = logging.getLogger("waitress.queue")
     if not any(isinstance(f, OncePerInterval) for f in queue_logger.filters):
         queue_logger.addFilter(OncePerInterval(QUEUE_WARNING_SECONDS))
+
+
+class TwoLanes:
+    """waitress's task queue with a second lane: tasks ``is_crowd`` picks (spectators'
+    pages) wait behind every other task (a phone's deal, the desk), each lane in order."""
+
+    def __init__(self, is_crowd: Callable[[object], bool]) -> None:
+        self.is_crowd = is_crowd
+        self.first: deque = deque()
+        self.crowd: deque = deque()
+
+    def append(self, task: object) -> None:
+        (self.crowd if self.is_crowd(task) else self.first).append(task)
+
+    def popleft(self) -> object:
+        return self.first.popleft() if self.first else self.crowd.popleft()
+
+    def __len__(self) -> int:
+        return len(self.first) + len(self.crowd)
+
+    def __bool__(self) -> bool:
+        return bool(self.first or self.crowd)
+
+
+def crowd_channel(is_crowd: Callable[[str, str], bool]) -> Callable[[object], bool]:
+    """A waitress task (a channel whose first request is parsed) → whether it is the crowd's,
+    by the request's method and path."""
+
+    def check(task: object) -> bool:
+        try:
+            request = task.requests[0]  # type: ignore[attr-defined]
+            return is_crowd(request.command, request.path)
+        except (AttributeError, IndexError):
+            return False
+
+    return check
+
+
+def dispatcher(*, threads: int, is_crowd: Callable[[str, str], bool]):
+    """waitress's thread pool, with the crowd's requests in a lane of their own."""
+    from waitress.task import ThreadedTaskDispatcher
+
+    pool = ThreadedTaskDispatcher()
+    pool.queue = TwoLanes(crowd_channel(is_crowd))  # type: ignore[assignment]
+    pool.set_thread_count(threads)
+    return pool

@@ -63,6 +63,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.formats*",
             "cego_club.language",
             "cego_club.csp",
+            "cego_club.front",
         ],
     ),
     (

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection, models
+
+from clubs.models import Player
 from scoring import RuleSource
 from tournaments.contract_names import contract_name
 from tournaments.deal_words import deal_title, penalty_of
-from tournaments.models import Deal, Seat, Substitution, Table
+from tournaments.models import Deal, Entry, Seat, Substitution, Table
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
 
@@ -118,27 +122,12 @@ def table_seating(*, table: Table) -> TableSheet:
 
 
 def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
-    """Two queries, as plain rows (no model instances: every phone request reads these)."""
-    seats = list(
-        Seat.objects.filter(table=table)
-        .order_by("position")
-        .values(
-            "id",
-            "position",
-            "entry_id",
-            "entry__number",
-            "entry__player__first_name",
-            "entry__player__last_name",
-        )
-    )
+    """Two queries, as plain rows. Plain SQL: every phone request reads these, and building
+    the ORM's joined queries cost more than running them."""
+    seats = [dict(zip(_SEAT_COLUMNS, row, strict=True)) for row in _rows(_seats_sql(), [table.pk])]
     substitutes: dict[int, list[tuple[int, str]]] = {}
-    for sub in (
-        Substitution.objects.filter(seat__table=table)
-        .order_by("seat", "from_deal")
-        .values("seat_id", "from_deal", "entry__player__first_name", "entry__player__last_name")
-    ):
-        name = f"{sub['entry__player__first_name']} {sub['entry__player__last_name']}"
-        substitutes.setdefault(sub["seat_id"], []).append((sub["from_deal"], name))
+    for seat_id, from_deal, first, last in _rows(_substitutes_sql(), [table.pk]):
+        substitutes.setdefault(seat_id, []).append((from_deal, f"{first} {last}"))
     infos = []
     for seat in seats:
         first, last = seat["entry__player__first_name"], seat["entry__player__last_name"]
@@ -155,6 +144,62 @@ def _seat_infos(table: Table) -> tuple[SeatInfo, ...]:
             )
         )
     return tuple(infos)
+
+
+_SEAT_COLUMNS = (
+    "id",
+    "position",
+    "entry_id",
+    "entry__number",
+    "entry__player__first_name",
+    "entry__player__last_name",
+)
+
+
+def _rows(sql: str, params: list) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    """A model field's column, quoted for the database in use."""
+    field: Any = model._meta.get_field(name)
+    return connection.ops.quote_name(str(field.column))
+
+
+def _table_name(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+@functools.cache
+def _seats_sql() -> str:
+    """A table's seats with their entries' numbers and players' names, by position (the
+    query ``Seat.objects.filter(table=…).values(…)`` builds, written out once)."""
+    c = _column
+    return (
+        f"SELECT s.{c(Seat, 'id')}, s.{c(Seat, 'position')}, s.{c(Seat, 'entry')}, "  # noqa: S608
+        f"e.{c(Entry, 'number')}, p.{c(Player, 'first_name')}, p.{c(Player, 'last_name')} "
+        f"FROM {_table_name(Seat)} s "
+        f"INNER JOIN {_table_name(Entry)} e ON e.{c(Entry, 'id')} = s.{c(Seat, 'entry')} "
+        f"INNER JOIN {_table_name(Player)} p ON p.{c(Player, 'id')} = e.{c(Entry, 'player')} "
+        f"WHERE s.{c(Seat, 'table')} = %s ORDER BY s.{c(Seat, 'position')}"
+    )
+
+
+@functools.cache
+def _substitutes_sql() -> str:
+    """A table's substitutions: seat, first deal, the substitute's names; by seat and deal."""
+    c, sub = _column, Substitution
+    return (
+        f"SELECT u.{c(sub, 'seat')}, u.{c(sub, 'from_deal')}, "  # noqa: S608
+        f"p.{c(Player, 'first_name')}, p.{c(Player, 'last_name')} "
+        f"FROM {_table_name(sub)} u "
+        f"INNER JOIN {_table_name(Seat)} s ON s.{c(Seat, 'id')} = u.{c(sub, 'seat')} "
+        f"INNER JOIN {_table_name(Entry)} e ON e.{c(Entry, 'id')} = u.{c(sub, 'entry')} "
+        f"INNER JOIN {_table_name(Player)} p ON p.{c(Player, 'id')} = e.{c(Entry, 'player')} "
+        f"WHERE s.{c(Seat, 'table')} = %s ORDER BY u.{c(sub, 'seat')}, u.{c(sub, 'from_deal')}"
+    )
 
 
 def _short_names_at(seats: tuple[SeatInfo, ...], number: int) -> list[str]:

@@ -10,6 +10,7 @@ conflict instead of a lost update.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -121,7 +122,7 @@ def table_facts(table: Table) -> TableFacts:
     return TableFacts(
         table=table,
         rules=rule_source_of(table.round.tournament),
-        table_size=table.seats.count(),
+        table_size=_plain_value("seats", [table.pk]),
         last_round=last_round_raeuber(table),
     )
 
@@ -263,6 +264,9 @@ def _replayed(submission_key: uuid.UUID | None, table: Table, number: int) -> De
     """The deal a repeated submission already stored, or None for a new submission."""
     if submission_key is None:
         return None
+    field = Deal._meta.get_field("submission_key")
+    if not _plain_value("key used", [field.get_db_prep_value(submission_key, connection)]):
+        return None  # a new submission, as nearly every one is
     deal = Deal.objects.filter(submission_key=submission_key).first()
     if deal is not None and (deal.table_id != table.pk or deal.number != number):
         raise DealConflict(_("This form was already used for another deal; reload the page."))
@@ -298,7 +302,7 @@ def enter_deal(
     _check_deals_table(table)
     _check_open(table)
     _check_number(table, number)
-    if Deal.objects.filter(table=table, number=number).exists():
+    if _plain_value("number taken", [table.pk, number]):
         raise DealConflict(
             _("Deal %(number)s at table %(table)s has already been entered.")
             % {"number": number, "table": table.number},
@@ -453,11 +457,44 @@ def enter_round_deals(
 def _check_deals_table(table: Table) -> None:
     if table.round.tournament.entry_mode != Tournament.EntryMode.DEALS:
         raise ResultError(_("This tournament records round totals only."))
-    if Deal.objects.filter(table=table, kind=Deal.Kind.TOTAL).exists():
+    if _plain_value("kind at table", [table.pk, Deal.Kind.TOTAL.value]):
         raise ResultError(
             _("Table %(table)s was entered as round totals; correct the totals instead.")
             % {"table": table.number}
         )
+
+
+@functools.cache
+def _plain_sql() -> dict[str, str]:
+    """The checks every phone deal makes, written out once: building them with the ORM
+    cost more than running them (a count, or 1 where there is such a row)."""
+    q = connection.ops.quote_name
+    deal, seat = Deal._meta, Seat._meta
+
+    def column(meta, name: str) -> str:
+        return q(meta.get_field(name).column)
+
+    deals, seats = q(deal.db_table), q(seat.db_table)
+    return {
+        "seats": f"SELECT COUNT(*) FROM {seats} WHERE {column(seat, 'table')} = %s",  # noqa: S608
+        "key used": f"SELECT 1 FROM {deals} WHERE {column(deal, 'submission_key')} = %s",  # noqa: S608
+        "number taken": (
+            f"SELECT 1 FROM {deals} WHERE {column(deal, 'table')} = %s "  # noqa: S608
+            f"AND {column(deal, 'number')} = %s LIMIT 1"
+        ),
+        "kind at table": (
+            f"SELECT 1 FROM {deals} WHERE {column(deal, 'table')} = %s "  # noqa: S608
+            f"AND {column(deal, 'kind')} = %s LIMIT 1"
+        ),
+    }
+
+
+def _plain_value(name: str, params: list) -> Any:
+    """The first column of the first row of the plain query ``name`` (0 for no row)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_plain_sql()[name], params)
+        row = cursor.fetchone()
+    return 0 if row is None else row[0]
 
 
 def _check_version(deal: Deal, expected_version: int | None) -> None:

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from cego_club.front import offer
 from clubs.permissions import REFEREE_TOURNAMENT, has_perm, public_player_page_ids
 from tournaments.addresses import public_base_url
 from tournaments.caching import (
@@ -172,11 +173,18 @@ def _shared_page(pk: int, *parts, build: Callable[[Tournament], str]) -> bytes:
     if there is no such tournament). Kept as bytes: encoding a 160-player page on every
     request would cost more than finding it."""
     try:
-        return cached_at_current_revision(
+        page = cached_at_current_revision(
             pk, "shared", *parts, load=lambda: _tournament(pk), build=lambda t: build(t).encode()
         )
     except Tournament.DoesNotExist:
         raise Http404 from None
+    offer(page)  # the venue's front keeps the whole answer (cego_club/front.py)
+    return page
+
+
+def stamp_standings(page: bytes) -> bytes:
+    """The shared standings page (or its live part) with the clock put in."""
+    return page.replace(UPDATED_BYTES, _now("H:i:s").encode())
 
 
 def _standings_parts(tournament: Tournament, *names: str) -> dict:
@@ -252,7 +260,7 @@ def standings(request, pk: int):
                 "standings-page",
                 build=lambda t: _standings_page(request, t, staff=False, csrf_token="NOTPROVIDED"),
             )
-        return _no_store(HttpResponse(page.replace(UPDATED_BYTES, _now("H:i:s").encode())))
+        return _no_store(HttpResponse(stamp_standings(page)))
     tournament = _tournament(pk)
     if partial:
         html = _live_html(tournament)

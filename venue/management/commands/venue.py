@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
+from cego_club.front import front, is_crowd
 from venue.backups import backup_folder_problem
 from venue.environment import command_line, is_loopback, lan_address, venue_arguments
 from venue.laptop import (
@@ -29,7 +30,7 @@ from venue.laptop import (
     synced_by,
     synced_folder_warning,
 )
-from venue.serving import quiet_queue_warnings, server_options
+from venue.serving import dispatcher, quiet_queue_warnings, server_options
 from venue.signals import serving_started
 from venue.tokens import publish_token, token_arguments
 
@@ -108,10 +109,13 @@ class Command(BaseCommand):
 
         try:
             server = create_server(
-                get_wsgi_application(),
+                # spectators' shared pages answered in front of Django (cego_club/front.py)
+                front(get_wsgi_application()),
                 host=options["bind"],
                 port=options["port"],
                 threads=options["threads"],
+                # a phone's deal goes before the spectators' queued pages
+                _dispatcher=dispatcher(threads=options["threads"], is_crowd=is_crowd),
                 **server_options(),
             )
         except OSError as error:

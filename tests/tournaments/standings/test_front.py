@@ -1,0 +1,163 @@
+"""The venue's front (cego_club/front.py): spectators' shared pages answered in front of Django,
+kept by the tournament's revision: the same page and headers as Django's, never stale after a
+deal, never for a reader with a session or a message; and the phones' lane in waitress's
+queue (venue/serving.py)."""
+
+import io
+from types import SimpleNamespace
+
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.urls import reverse
+
+from cego_club.front import KEPT, SharedPages, is_crowd
+from tests.tournaments.standings.conftest import cego
+from tournaments.models import Tournament
+from tournaments.selectors.standings import tournament_standings
+from tournaments.services.results import enter_deal
+from tournaments.tables_standings import signed_html
+from venue.serving import TwoLanes, crowd_channel
+
+pytestmark = pytest.mark.django_db
+
+
+class Counting:
+    """Django's WSGI application, counting the requests that reach it."""
+
+    def __init__(self):
+        self.app = WSGIHandler()
+        self.calls = 0
+
+    def __call__(self, environ, start_response):
+        self.calls += 1
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def django_app():
+    # As Django's test client does: the test's transaction stays open across requests.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield Counting()
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def front(django_app):
+    KEPT.clear()  # another test's tournament may have had the same id and revision
+    yield SharedPages(django_app)
+    KEPT.clear()
+
+
+def get(app, path, query="", cookie="", **headers):
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "testserver",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+        "HTTP_COOKIE": cookie,
+        **headers,
+    }
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"], answer["headers"] = status, dict(headers)
+
+    body = b"".join(app(environ, start_response))
+    return answer["status"], answer["headers"], body.decode()
+
+
+def standings_path(tournament, name="standings"):
+    return reverse(f"tournaments:{name}", kwargs={"pk": tournament.pk})
+
+
+@pytest.mark.parametrize(
+    ("name", "query"), [("standings", ""), ("standings", "partial=1"), ("projector", "partial=1")]
+)
+def test_a_spectators_page_is_django_s_page_and_a_deal_shows_at_once(
+    front, django_app, tournament, one_table, name, query
+):
+    path = standings_path(tournament, name)
+    status, headers, first = get(front, path, query)
+    assert status.startswith("200") and django_app.calls == 1
+    status, kept_headers, again = get(front, path, query)
+    assert django_app.calls == 1  # answered in front of Django
+    assert status.startswith("200") and "\x00" not in again  # the clock put in
+    # the same headers as Django gave (CSP, no-store, language, …), the length recounted
+    assert {k: v for k, v in kept_headers.items() if k != "Content-Length"} == {
+        k: v for k, v in headers.items() if k != "Content-Length"
+    }
+    assert int(kept_headers["Content-Length"]) == len(again.encode())
+    assert kept_headers["Cache-Control"] == "no-store"
+    assert "Content-Security-Policy" in kept_headers
+
+    enter_deal(table=one_table, number=2, inputs=cego(1, 61))  # bumps the revision
+    _status, _headers, after = get(front, path, query)
+    assert django_app.calls == 2  # a new revision: Django builds it
+    leader = tournament_standings(tournament=Tournament.objects.get(pk=tournament.pk)).rows[0]
+    assert signed_html(leader.total) in after and signed_html(leader.total) not in first
+    get(front, path, query)
+    assert django_app.calls == 2
+
+
+def test_a_reader_with_a_session_or_a_message_goes_to_django(front, django_app, tournament):
+    path = standings_path(tournament)
+    get(front, path)
+    get(front, path)
+    assert django_app.calls == 1
+    get(front, path, cookie="sessionid=abc")
+    get(front, path, cookie="messages=xyz")
+    get(front, path, query="utm=x")  # another query string
+    assert django_app.calls == 4
+
+
+def test_languages_and_htmx_are_kept_apart(front, django_app, tournament, one_table):
+    path = standings_path(tournament)
+    _s, _h, german = get(front, path)
+    _s, _h, english = get(front, path, cookie="django_language=en")
+    assert '<html lang="de">' in german and '<html lang="en">' in english
+    assert '<html lang="en">' in get(front, path, cookie="django_language=en")[2]
+    # htmx asks for the live part at the page's own address
+    _s, _h, live = get(front, path, HTTP_HX_REQUEST="true")
+    assert "<html" not in live and "<html" in german
+    assert "<html" not in get(front, path, HTTP_HX_REQUEST="true")[2]
+    assert "<html" in get(front, path)[2]
+    assert django_app.calls == 3
+
+
+def test_an_unknown_tournament_and_other_pages_go_to_django(front, django_app, tournament):
+    assert get(front, "/tournaments/999999/standings/")[0].startswith("404")
+    assert get(front, "/tournaments/999999/standings/")[0].startswith("404")
+    assert django_app.calls == 2
+    assert is_crowd("GET", standings_path(tournament))
+    assert is_crowd("GET", standings_path(tournament, "projector"))
+    assert not is_crowd("POST", standings_path(tournament))
+    assert not is_crowd("GET", "/t/abc/")
+
+
+def test_phones_go_before_the_crowd_in_the_queue():
+    def task(command, path):
+        return SimpleNamespace(requests=[SimpleNamespace(command=command, path=path)])
+
+    lanes = TwoLanes(crowd_channel(is_crowd))
+    spectators = [task("GET", "/tournaments/1/standings/") for _ in range(3)]
+    for spectator in spectators[:2]:
+        lanes.append(spectator)
+    phone, page = task("POST", "/t/abc/"), task("GET", "/t/abc/")
+    lanes.append(phone)
+    lanes.append(spectators[2])
+    lanes.append(page)
+    lanes.append(SimpleNamespace())  # a channel without a parsed request: the first lane
+    assert len(lanes) == 6 and lanes
+    order = [lanes.popleft() for _ in range(6)]
+    assert order[:2] == [phone, page] and order[3:] == spectators
+    assert not lanes
