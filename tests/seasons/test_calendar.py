@@ -173,3 +173,15 @@ def test_a_timed_event_carries_its_time_zone():
     assert timed.decoded("DTSTAMP") == dt.datetime(2027, 1, 1, 12, 0, tzinfo=dt.UTC)
     # lines folded at 75 octets, CRLF
     assert all(len(line) <= 75 for line in body.split(b"\r\n"))
+
+
+def test_a_tournament_whose_sign_up_is_open_links_its_form(client, plan):
+    from signups.services import signups
+
+    signups.set_sheet(tournament=plan["soon"], user=None, is_open=True, capacity=40, closes_at=None)
+    signups.set_sheet(
+        tournament=plan["later"], user=None, is_open=False, capacity=40, closes_at=None
+    )
+    html = client.get(reverse("seasons:calendar")).content.decode()
+    assert reverse("signups:form", args=[plan["soon"].pk]) in html
+    assert reverse("signups:form", args=[plan["later"].pk]) not in html  # not open
