@@ -65,6 +65,29 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
+def checkout_packages() -> set[str]:
+    """The project's top-level packages in the checkout (tests, benches and the Windows
+    packaging are not part of the app)."""
+    return {
+        path.parent.name
+        for path in ROOT.glob("*/__init__.py")
+        if path.parent.name not in {"tests", "bench", "packaging"}
+    }
+
+
+def test_every_package_is_listed_for_the_wheel_and_the_starter():
+    # A new app missing from one list: the wheel lacks it (the installed venue cannot start)
+    # or the starter does not notice its files changed.
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = {
+        name.rstrip("*") for name in project["tool"]["setuptools"]["packages"]["find"]["include"]
+    }
+    assert checkout_packages() == found
+    assert checkout_packages() == set(PACKAGES)
+
+
 def test_the_wheel_carries_the_apps_and_their_files(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for package in PACKAGES:
@@ -77,6 +100,12 @@ def test_the_wheel_carries_the_apps_and_their_files(wheel):
     assert "cego_club/static/js/offline-deals.js" in names
     assert {"cego_club/static/img/favicon.svg", "cego_club/static/img/favicon.ico"} <= names
     assert "tournaments/migrations/0001_initial.py" in names
+    # every page and static file of every app (found by APP_DIRS and the static finders)
+    for package in checkout_packages():
+        for folder in ("templates", "static"):
+            for path in (ROOT / package / folder).rglob("*"):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    assert path.relative_to(ROOT).as_posix() in names
     assert "rules/builtin/swm.json" in names
     assert any(name.startswith("handbook/templates/handbook/") for name in names)
     assert any(name.startswith("handbook/static/handbook/screens/") for name in names)
