@@ -199,3 +199,23 @@ def test_season_team_ranking_adds_up_tournaments_of_the_same_team_name(season):
         ("Buben", 2, 10, False),
     ]
     assert result.teams[0].tournament_totals == (0, 0, None)
+
+
+@pytest.mark.parametrize("keep_apart", ["0", "1"])
+def test_switching_keep_apart_says_the_new_setting_once(client, organiser, tournament, keep_apart):
+    # The page states the setting beside its button; the message after the click said the same
+    # sentence again, so it stood twice on the page (issue 28: "a success message shown twice").
+    client.force_login(organiser)
+    response = client.post(
+        reverse("tournaments:keep_teams_apart", kwargs={"pk": tournament.pk}),
+        {"keep_apart": keep_apart},
+        follow=True,
+    )
+    html = response.content.decode()
+    state = (
+        "The draw keeps teammates apart."
+        if keep_apart == "1"
+        else "The draw may seat teammates together."
+    )
+    assert html.count(state) == 1, html
+    assert [str(m) for m in response.context["messages"]] == ["Setting saved."]

@@ -120,12 +120,8 @@ def keep_teams_apart(request, pk: int):
     tournament = _tournament(request, pk)
     keep = request.POST.get("keep_apart") == "1"
     services.set_keep_teams_apart(tournament=tournament, keep_apart=keep, user=request.user)
-    messages.success(
-        request,
-        _("The draw keeps teammates apart.")
-        if keep
-        else _("The draw may seat teammates together."),
-    )
+    # The page states the new setting beside its button: the message only says it was taken.
+    messages.success(request, _("Setting saved."))
     return redirect("tournaments:teams", pk=tournament.pk)
 
 
