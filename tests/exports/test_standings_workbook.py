@@ -93,15 +93,20 @@ def test_season_workbook(client, organiser):
         "29.11.2026",
         "Total",
         "Tournaments played",
+        "Change of place",  # since the season's previous tournament
     ]
     rows = {(r[1], r[2]): r for r in sheet.iter_rows(min_row=2, values_only=True)}
     declarer = players[0].player
-    assert rows[(declarer.first_name, declarer.last_name)][5:] == (30, -30, 0, 2)
+    assert rows[(declarer.first_name, declarer.last_name)][5:9] == (30, -30, 0, 2)
+    # after the first tournament: the declarer first, the others tied second; after the second
+    # the newcomer leads, three tie second and the one absent falls to fifth
+    assert sorted(r[9] for r in rows.values()) == sorted(["new", "▼1", "±0", "±0", "▼3"])
+    assert rows[(declarer.first_name, declarer.last_name)][9] == "▼1"
     newcomer = again[3].player
     assert rows[(newcomer.first_name, newcomer.last_name)][5] is None  # absent: empty cell
     assert sheet.max_row == 6
     assert sheet.freeze_panes == "D2"
-    assert sheet.auto_filter.ref == "A1:I6"
+    assert sheet.auto_filter.ref == "A1:J6"
 
 
 def test_row_generator_yields_header_first(tournament, one_table):
