@@ -2,11 +2,19 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubs.models import Club, ClubRole
 from signups.services import signups as services
 from tests.factories import TournamentFactory
+
+
+@pytest.fixture(autouse=True)
+def in_german():
+    """The services' messages are asserted in German, as the site's visitors read them: not
+    left to whichever language an earlier test in the same process last activated."""
+    with translation.override("de"):
+        yield
 
 
 @pytest.fixture
