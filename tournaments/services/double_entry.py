@@ -29,17 +29,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import sheet_compare
-from tournaments.models import SCORE_LIMIT, Deal, SheetTyping, Table, TournamentChange
+from tournaments.models import SCORE_LIMIT, SheetTyping, Table, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.results import (
     DealConflict,
     ResultError,
     WrittenRow,
     _check_deals_table,
-    _check_number,
     _check_open,
     _locked_table,
-    check_written_row,
+    checked_written_rows,
     enter_written_deals,
     table_facts,
 )
@@ -84,28 +83,8 @@ def _open_typing(table: Table) -> SheetTyping | None:
 
 def _checked_rows(table: Table, rows: Sequence[WrittenRow]) -> list[dict[str, Any]]:
     """Each line checked as a single typing is (numbers, engine); as stored in a typing."""
-    if not rows:
-        raise ResultError(_("Type at least one line of the sheet."))
-    facts = table_facts(table)
-    taken = set(Deal.objects.filter(table=table).values_list("number", flat=True))
-    seen: set[int] = set()
     checked = []
-    for row in rows:
-        _check_number(table, row.number)
-        if row.number in taken or row.number in seen:
-            raise DealConflict(
-                _("Deal %(number)s at table %(table)s has already been entered.")
-                % {"number": row.number, "table": table.number},
-                field="number",
-            )
-        seen.add(row.number)
-        try:
-            written = check_written_row(facts=facts, row=row)
-        except ResultError as error:
-            raise ResultError(
-                _("Deal %(number)s: %(error)s") % {"number": row.number, "error": error.message},
-                field=error.field,
-            ) from error
+    for row, written in checked_written_rows(table, rows):
         checked.append(
             {
                 "number": row.number,

@@ -996,28 +996,9 @@ def enter_written_deals(
     table = _locked_table(table.pk)
     _check_deals_table(table)
     _check_open(table)
-    if not rows:
-        raise ResultError(_("Type at least one line of the sheet."))
     facts = table_facts(table)
-    taken = set(Deal.objects.filter(table=table).values_list("number", flat=True))
-    numbers: set[int] = set()
     deals = []
-    for row in rows:
-        _check_number(table, row.number)
-        if row.number in taken or row.number in numbers:
-            raise DealConflict(
-                _("Deal %(number)s at table %(table)s has already been entered.")
-                % {"number": row.number, "table": table.number},
-                field="number",
-            )
-        numbers.add(row.number)
-        try:
-            written = check_written_row(facts=facts, row=row)
-        except ResultError as error:
-            raise ResultError(
-                _("Deal %(number)s: %(error)s") % {"number": row.number, "error": error.message},
-                field=error.field,
-            ) from error
+    for row, written in checked_written_rows(table, rows, facts=facts):
         deal = Deal(
             table=table,
             number=row.number,
@@ -1032,6 +1013,37 @@ def enter_written_deals(
     _start_round(table)
     bump_revision(tournament_id=table.round.tournament_id)
     return deals
+
+
+def checked_written_rows(
+    table: Table, rows: Sequence[WrittenRow], *, facts: TableFacts | None = None
+) -> list[tuple[WrittenRow, WrittenScore]]:
+    """The lines of a table's paper sheet, each checked as it would be stored: a number of
+    this table's round not entered yet nor typed twice, and the engine's check of the line
+    (its error named with the deal's number). Raises at the first line that fails."""
+    if not rows:
+        raise ResultError(_("Type at least one line of the sheet."))
+    facts = facts or table_facts(table)
+    taken = set(Deal.objects.filter(table=table).values_list("number", flat=True))
+    numbers: set[int] = set()
+    checked = []
+    for row in rows:
+        _check_number(table, row.number)
+        if row.number in taken or row.number in numbers:
+            raise DealConflict(
+                _("Deal %(number)s at table %(table)s has already been entered.")
+                % {"number": row.number, "table": table.number},
+                field="number",
+            )
+        numbers.add(row.number)
+        try:
+            checked.append((row, check_written_row(facts=facts, row=row)))
+        except ResultError as error:
+            raise ResultError(
+                _("Deal %(number)s: %(error)s") % {"number": row.number, "error": error.message},
+                field=error.field,
+            ) from error
+    return checked
 
 
 @transaction.atomic
