@@ -327,6 +327,8 @@ CONTENTS: tuple[Row, ...] = (
     Row("printing:season_pdf", season, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_list", no_kwargs, same(MATRIX["seasons:season_list"].allowed, NOTHING)),
     Row("tournaments:home", no_kwargs, same(EVERYONE, NOTHING)),
+    # the rating list: names and clubs as the public standings show them, nothing private
+    Row("ratings:rating_list", no_kwargs, same(EVERYONE, NOTHING)),
 )
 
 
