@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Tournament
+from tournaments.models import AppendOnly, Tournament
 
 
 class SignupSheet(models.Model):
@@ -135,7 +135,7 @@ class Signup(models.Model):
         return self.status in (self.Status.HELD, self.Status.CONFIRMED)
 
 
-class SignupChange(models.Model):
+class SignupChange(AppendOnly):
     """Append-only: who did what to a tournament's sign-ups (the person through the form or
     their link, an organiser, the waiting list moving up)."""
 
