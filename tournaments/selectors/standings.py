@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When
 
 from clubs.models import Membership
 from tournaments import ranking
+from tournaments.caching import revision_cached
 from tournaments.models import (
     SCORE_FIELDS,
     Deal,
@@ -370,6 +371,20 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         unresolved_ties=unresolved,
         teams=_team_infos(entries),
     )
+
+
+def standings_at_revision(*, tournament: Tournament) -> Standings:
+    """:func:`tournament_standings` worked out once per revision and shared by the pages that
+    show them (the projector board, the standings page and its live part, the players'
+    places): the first of them at a new revision pays, not each (``tournaments.caching``; the
+    same for every language). ``tournament`` as read, its revision naming the result."""
+    found = revision_cached(
+        tournament,
+        "standings-data",
+        language=False,
+        build=lambda: tournament_standings(tournament=tournament),
+    )
+    return replace(found, tournament=tournament)  # the caller's instance, not a copy
 
 
 def _team_infos(entries: Sequence[Row]) -> tuple[TeamInfo, ...]:
