@@ -21,7 +21,11 @@ process (``time.process_time``; nothing runs in the background: results are stor
   the projector has already shown (the standings are worked out once per revision and shared:
   ``tournaments.selectors.standings.standings_at_revision``; only its markup is left to do).
 
-Prints min / median / max per figure and the load average. ``--profile`` prints the top of a
+Prints min / median / max per figure and the load average. A maximum far above the median
+is usually not the page's work: the process's first request of a kind compiles its templates
+and reads the database's pages for the first time (the first player page), or a full garbage
+collection of this process (some 130,000 objects after the build) falls inside a request (a
+season page now and then: 50-60 ms of it on a loaded machine). ``--profile`` prints the top of a
 cProfile of one request of each kind instead.
 
     .venv/bin/python bench/bench_pages.py [--tournaments 13] [--players 152] [--runs 9]
