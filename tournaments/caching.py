@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from django.core.cache import cache
@@ -33,16 +34,26 @@ WAIT_SECONDS = 120
 
 _building: dict[str, threading.Event] = {}
 _building_lock = threading.Lock()
+# Per thread: the builds under way (tournament id, revision, what inner builds left to store).
+_local = threading.local()
 
 
-def revision_key(tournament: Tournament, *parts: Hashable) -> str:
-    """The cache key of output built from ``tournament`` as read (its revision included)."""
-    return _key(tournament.pk, tournament.revision, parts)
+def revision_key(tournament: Tournament, *parts: Hashable, language: bool = True) -> str:
+    """The cache key of output built from ``tournament`` as read (its revision included);
+    ``language=False``: the same for every language (data, not markup)."""
+    return _key(tournament.pk, tournament.revision, parts, language=language)
 
 
-def _key(tournament_id: int, revision: int, parts: tuple) -> str:
+def _key(tournament_id: int, revision: int, parts: tuple, *, language: bool = True) -> str:
     raw = "|".join(
-        str(p) for p in (RENDER_VERSION, tournament_id, revision, get_language(), *parts)
+        str(p)
+        for p in (
+            RENDER_VERSION,
+            tournament_id,
+            revision,
+            get_language() if language else "-",
+            *parts,
+        )
     )
     return "rev:" + hashlib.sha1(raw.encode()).hexdigest()  # short, and safe for memcached
 
@@ -71,23 +82,52 @@ def revision_cached_parts(
     found = cache.get_many(list(keys.values()))
     if len(found) == len(keys):
         return {name: found[key] for name, key in keys.items()}
-    values = build()
-    if current_revision(tournament.pk) == tournament.revision:
-        cache.set_many(
-            {revision_key(tournament, *parts, name): v for name, v in values.items()},
-            TIMEOUT_SECONDS,
-        )
+    with _building_frame(tournament) as pending:
+        values = build()
+    _store(
+        tournament,
+        {**pending, **{revision_key(tournament, *parts, name): v for name, v in values.items()}},
+    )
     return values
 
 
-def revision_cached(tournament: Tournament, *parts: Hashable, build: Callable[[], T]) -> T:
-    """The output of ``build()`` for ``tournament`` at the revision it was read with.
+@contextmanager
+def _building_frame(tournament: Tournament) -> Iterator[dict]:
+    """While ``tournament``'s output is built: what inner builds for the same tournament and
+    revision leave to this build's check (see :func:`_store`)."""
+    frames = _local.__dict__.setdefault("frames", [])
+    pending: dict = {}
+    frames.append((tournament.pk, tournament.revision, pending))
+    try:
+        yield pending
+    finally:
+        frames.pop()
+
+
+def _store(tournament: Tournament, items: dict) -> None:
+    """Cache ``items`` (key -> output) if the revision did not move while they were built.
+    Inside the build of another output of the same tournament at the same revision (the
+    standings' data inside the projector board) they wait for that build's check, made later:
+    if the revision has not moved by then, it had not moved before (one query, not two)."""
+    frames = getattr(_local, "frames", None)
+    if frames and frames[-1][:2] == (tournament.pk, tournament.revision):
+        frames[-1][2].update(items)
+        return
+    if current_revision(tournament.pk) == tournament.revision:
+        cache.set_many(items, TIMEOUT_SECONDS)
+
+
+def revision_cached(
+    tournament: Tournament, *parts: Hashable, build: Callable[[], T], language: bool = True
+) -> T:
+    """The output of ``build()`` for ``tournament`` at the revision it was read with
+    (``language=False``: one for every language, for data that has none).
 
     ``tournament`` must have been read before ``build`` reads anything else. Two threads of one
     server asking for the same missing key build it once (the second waits for the first):
     the score sheets the background renderer is working on are not rendered twice.
     """
-    key = revision_key(tournament, *parts)
+    key = revision_key(tournament, *parts, language=language)
     value = cache.get(key)
     if value is not None:
         return value
@@ -103,9 +143,9 @@ def revision_cached(tournament: Tournament, *parts: Hashable, build: Callable[[]
             return value
         return build()  # the other build failed, or its revision moved on
     try:
-        value = build()
-        if current_revision(tournament.pk) == tournament.revision:
-            cache.set(key, value, TIMEOUT_SECONDS)
+        with _building_frame(tournament) as pending:
+            value = build()
+        _store(tournament, {**pending, key: value})
         return value
     finally:
         with _building_lock:

@@ -232,9 +232,17 @@ def _season_rows(
         for player_id, totals in per_player.items()
     }
 
+    # each name folded once (it orders the ranking now and the one before the last tournament)
+    names: dict[int, str] = {}
+
     def name_of(player_id: int) -> str:
-        person = people[player_id]
-        return name_sort_key(person["player__first_name"], person["player__last_name"])
+        name = names.get(player_id)
+        if name is None:
+            person = people[player_id]
+            name = names[player_id] = name_sort_key(
+                person["player__first_name"], person["player__last_name"]
+            )
+        return name
 
     current = season_ranking.rank_season(scores, name_of=name_of)
     # Tournaments with results in date order: the last one's change of ranks is shown.

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from django.db.models import Case, Count, F, IntegerField, Q, Sum, Value, When
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When
 
 from clubs.models import Membership
 from tournaments import ranking
+from tournaments.caching import revision_cached
 from tournaments.models import (
     SCORE_FIELDS,
     Deal,
@@ -31,6 +32,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.selectors.prepared import PreparedValues
 
 # A row of QuerySet.values(), read by key (django-stubs types each query's as a TypedDict).
 Row = Mapping[str, Any]
@@ -247,69 +249,95 @@ def tallies_from_groups(
 def home_clubs(**membership_filter) -> dict[int, str]:
     """Player id -> the short name of the club shown beside the name: an active membership
     first, then alphabetical (one query)."""
-    clubs: dict[int, str] = {}
-    for membership in (
+    return _first_club_per_player(_memberships(**membership_filter))
+
+
+def _memberships(**membership_filter) -> QuerySet:
+    return (
         Membership.objects.filter(**membership_filter)
         .order_by("-status", "club__short_name")
         .values("player_id", "club__short_name")
-    ):
+    )
+
+
+def _first_club_per_player(memberships: Iterable[Row]) -> dict[int, str]:
+    clubs: dict[int, str] = {}
+    for membership in memberships:
         clubs.setdefault(membership["player_id"], membership["club__short_name"])
     return clubs
 
 
+# The standings' queries, built by the ORM once (tournaments.selectors.prepared): at every new
+# revision (every deal entered) building them again cost more than running them.
+_ENTRIES = PreparedValues(
+    lambda tournament_id: Entry.objects.filter(tournament_id=tournament_id).values(
+        "id",
+        "number",
+        "category",
+        "withdrawn_after_round",
+        "player_id",
+        "player__first_name",
+        "player__last_name",
+        "paper_total",
+        "team_id",
+        "team__name",
+        "team__club__short_name",
+        "fill_in",
+    )
+)
+_CLUBS = PreparedValues(
+    lambda tournament_id: _memberships(player__entries__tournament_id=tournament_id)
+)
+_ROUNDS = PreparedValues(
+    lambda tournament_id: Round.objects.filter(tournament_id=tournament_id).values(
+        "number", "state", "awaiting_release"
+    )
+)
+_SEATS = PreparedValues(
+    lambda tournament_id: Seat.objects.filter(round__tournament_id=tournament_id).values(
+        "id",
+        "table_id",
+        "position",
+        "entry_id",
+        "round__number",
+        "table__number",
+        "table__voided",
+    )
+)
+_SUBSTITUTIONS = PreparedValues(
+    lambda tournament_id: Substitution.objects.filter(
+        seat__round__tournament_id=tournament_id
+    ).values("seat_id", "entry_id", "from_deal")
+)
+_GROUPS = PreparedValues(
+    lambda tournament_id, substituted_tables: grouped_deals(
+        Deal.objects.filter(table__round__tournament_id=tournament_id),
+        substituted_tables=substituted_tables,
+    )
+)
+_LOT_ORDERS = PreparedValues(
+    lambda tournament_id: (
+        LotDraw.objects.filter(tournament_id=tournament_id, purpose="tie_break")
+        .order_by("performed_at", "pk")
+        .values("order")
+    )
+)
+
+
 def tournament_standings(*, tournament: Tournament) -> Standings:
     """The tournament's standings: 7 queries, whatever the number of players."""
-    entries = list(
-        Entry.objects.filter(tournament=tournament).values(
-            "id",
-            "number",
-            "category",
-            "withdrawn_after_round",
-            "player_id",
-            "player__first_name",
-            "player__last_name",
-            "paper_total",
-            "team_id",
-            "team__name",
-            "team__club__short_name",
-            "fill_in",
-        )
-    )
-    clubs = home_clubs(player__entries__tournament=tournament)
-    rounds = list(
-        Round.objects.filter(tournament=tournament).values("number", "state", "awaiting_release")
-    )
-    seats = list(
-        Seat.objects.filter(round__tournament=tournament).values(
-            "id",
-            "table_id",
-            "position",
-            "entry_id",
-            "round__number",
-            "table__number",
-            "table__voided",
-        )
-    )
-    substitutions = list(
-        Substitution.objects.filter(seat__round__tournament=tournament).values(
-            "seat_id", "entry_id", "from_deal"
-        )
-    )
+    pk = tournament.pk
+    entries = _ENTRIES.rows(pk)
+    clubs = _first_club_per_player(_CLUBS.rows(pk))
+    rounds = _ROUNDS.rows(pk)
+    seats = _SEATS.rows(pk)
+    substitutions = _SUBSTITUTIONS.rows(pk)
     substituted_seats = {sub["seat_id"] for sub in substitutions}
     # Every deal of the tournament, added up per table and status by the database (see
     # grouped_deals): the confirmed ones for the totals, all of them for the open tables.
-    groups = list(
-        grouped_deals(
-            Deal.objects.filter(table__round__tournament=tournament),
-            substituted_tables=[s["table_id"] for s in seats if s["id"] in substituted_seats],
-        )
-    )
-    lot_orders = [
-        draw["order"]
-        for draw in LotDraw.objects.filter(tournament=tournament, purpose="tie_break")
-        .order_by("performed_at", "pk")
-        .values("order")
-    ]
+    substituted_tables = sorted({s["table_id"] for s in seats if s["id"] in substituted_seats})
+    groups = _GROUPS.rows(pk, substituted_tables)
+    lot_orders = [draw["order"] for draw in _LOT_ORDERS.rows(pk)]
 
     voided_tables = {s["table_id"] for s in seats if s["table__voided"]}
     tallies = tallies_from_groups(
@@ -343,6 +371,20 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         unresolved_ties=unresolved,
         teams=_team_infos(entries),
     )
+
+
+def standings_at_revision(*, tournament: Tournament) -> Standings:
+    """:func:`tournament_standings` worked out once per revision and shared by the pages that
+    show them (the projector board, the standings page and its live part, the players'
+    places): the first of them at a new revision pays, not each (``tournaments.caching``; the
+    same for every language). ``tournament`` as read, its revision naming the result."""
+    found = revision_cached(
+        tournament,
+        "standings-data",
+        language=False,
+        build=lambda: tournament_standings(tournament=tournament),
+    )
+    return replace(found, tournament=tournament)  # the caller's instance, not a copy
 
 
 def _team_infos(entries: Sequence[Row]) -> tuple[TeamInfo, ...]:
@@ -386,9 +428,15 @@ def ranked_rows(
     # Players who never played a deal and withdrew before round 1 do not appear.
     listed = [e for e in entries if e["id"] in tallies or e["withdrawn_after_round"] != 0]
 
+    no_tally = Tally()
+    keys = {
+        e["id"]: (t.total, _tie_key(tournament.tie_break, t))
+        for e in listed
+        for t in (tallies.get(e["id"], no_tally),)
+    }
+
     def key(entry: Row) -> tuple:
-        tally = tallies.get(entry["id"], Tally())
-        return (tally.total, _tie_key(tournament.tie_break, tally))
+        return keys[entry["id"]]
 
     listed.sort(key=lambda e: (key(e), -e["number"]), reverse=True)
     # Fill-ins come after the ranked players (each a group of its own: no place to share).
@@ -410,7 +458,7 @@ def ranked_rows(
         if lot is not None:
             group.sort(key=lambda e: lot[e["id"]])
         for index, entry in enumerate(group):
-            tally = tallies.get(entry["id"], Tally())
+            tally = tallies.get(entry["id"], no_tally)
             shares_rank = len(group) > 1 and lot is None
             rank = position + 1 if shares_rank else position + index + 1
             rows.append(

@@ -19,7 +19,7 @@ from tournaments.caching import revision_cached
 from tournaments.models import Tournament
 from tournaments.selectors.hall import shown_announcements, still_shown
 from tournaments.selectors.player_day import find_players, player_day
-from tournaments.selectors.standings import tournament_standings
+from tournaments.selectors.standings import standings_at_revision
 from tournaments.tables_standings import shown
 
 REFRESH_SECONDS = 20
@@ -34,7 +34,7 @@ def _places(tournament: Tournament) -> dict:
     """Entry id -> (rank markup, total markup, fill-in) and the count, once per revision."""
 
     def build() -> dict:
-        rows = tournament_standings(tournament=tournament).rows
+        rows = standings_at_revision(tournament=tournament).rows
         return {
             # the desk's messages; those whose time is over are left out when shown
             "announcements": shown_announcements(tournament=tournament),

@@ -46,6 +46,7 @@ from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
     StandingRow,
     Standings,
+    standings_at_revision,
     team_standings,
     tournament_standings,
 )
@@ -192,7 +193,7 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
     the self-refreshing part as markup (UPDATED_MARK for the clock), the ties and lot draws."""
 
     def build() -> dict:
-        result = tournament_standings(tournament=tournament)
+        result = standings_at_revision(tournament=tournament)
         context = {
             "standings": result,
             "tournament": tournament,
@@ -283,7 +284,7 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
     server's time the round clock counts from). Every player is in one list: the page's script
     (``projector-pages.js``) lays them out in as many columns and screens as the screen needs,
     so the markup is the same for every screen size."""
-    result = tournament_standings(tournament=tournament)
+    result = standings_at_revision(tournament=tournament)
     context = {
         "tournament": tournament,
         "standings": result,
