@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from icalendar import Calendar, Event
-
 PRODID = "-//Cego Club//Turnierkalender//DE"
 UID_DOMAIN = "cego-club"
 # A timed event without an end of its own: a Cego tournament takes an afternoon.
