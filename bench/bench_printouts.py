@@ -21,10 +21,12 @@ serves and the organiser clicks:
   ``/health/`` is the printout). CPU: the server process's (utime + stime of all its
   threads, ``/proc/PID/stat``, in clock ticks of 10 ms) around the click.
 
-    .venv/bin/python bench/bench_printouts.py [--runs 5] [--players 160] [--root PATH] [--venue]
+    .venv/bin/python bench/bench_printouts.py [--runs 5] [--players 160] [--root PATH]... [--venue]
 
 ``--root`` runs the child processes (or the venue) on another checkout of the project (the
-same database schema), e.g. an export of ``main`` to compare with. Shared 2-core machine: the
+same database schema), e.g. an export of ``main`` to compare with; given twice or more
+(``--root OLD --root NEW``), the checkouts' runs take turns, so that both see the same load.
+The checkouts' modules are compiled once first (``compileall``), as an installed wheel's are. Shared 2-core machine: the
 figures are indicative; the load average is printed. Goal: every first click under 1 s; the
 score sheets under 0.3 s (issue 29).
 """
@@ -166,30 +168,42 @@ def venue_login(url: str) -> http.cookiejar.CookieJar:
     return jar
 
 
-def venue_runs(args, folder: Path, jar, url_path: str) -> tuple[list, list, list, int]:
-    """Each run a freshly started venue, clicked ``--click-after`` seconds after /health/
-    first answered."""
-    firsts, first_cpu, cached, size = [], [], [], 0
+def venue_run(root: Path, folder: Path, jar, url_path: str, args) -> dict:
+    """A freshly started venue of ``root``, clicked ``--click-after`` seconds after /health/
+    first answered: the clicks' times and the server's CPU for them."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    for _ in range(args.runs):
-        venue = Venue(args.root, folder, folder.parent / "venue.log")
-        try:
-            time.sleep(args.click_after)
-            for click in range(args.clicks):
-                began, began_cpu = time.perf_counter(), venue.cpu()
-                with opener.open(venue.url + url_path, timeout=120) as answer:
-                    body = answer.read()
-                    assert answer.status == 200 and body.startswith(b"%PDF"), answer.status
-                elapsed, cpu = time.perf_counter() - began, venue.cpu() - began_cpu
-                if click == 0:
-                    firsts.append(elapsed)
-                    first_cpu.append(cpu)
-                else:
-                    cached.append(elapsed)
-                size = len(body)
-        finally:
-            venue.stop()
-    return firsts, first_cpu, cached, size
+    times, cpu, size = [], [], 0
+    venue = Venue(root, folder, folder.parent / "venue.log")
+    try:
+        time.sleep(args.click_after)
+        for _ in range(args.clicks):
+            began, began_cpu = time.perf_counter(), venue.cpu()
+            with opener.open(venue.url + url_path, timeout=120) as answer:
+                body = answer.read()
+                assert answer.status == 200 and body.startswith(b"%PDF"), answer.status
+            times.append(time.perf_counter() - began)
+            cpu.append(venue.cpu() - began_cpu)
+            size = len(body)
+    finally:
+        venue.stop()
+    return {"times": times, "cpu": cpu, "bytes": size}
+
+
+def child_run(root: Path, url: str, args, environment: dict, pk: int) -> dict:
+    """A new process of ``root``'s code (Django set up, nothing else), clicked."""
+    result = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", url]
+        + ["--clicks", str(args.clicks)]
+        + (["--before", f"/tournaments/{pk}/rounds/2/draw/"] if args.from_draw_page else []),
+        cwd=root,
+        env={**environment, "PYTHONPATH": f"{root}{os.pathsep}{ROOT / 'bench'}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode:
+        raise SystemExit(f"{url}: {result.stderr[-2000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -197,7 +211,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--players", type=int, default=160)
     parser.add_argument("--clicks", type=int, default=4, help="per process (first + cached)")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout the server runs")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        action="append",
+        help="the checkout the server runs (default this one); given twice or more, their runs "
+        "take turns, so that each sees the same load",
+    )
     parser.add_argument("--only", action="append", choices=list(PRINTOUTS))
     parser.add_argument("--keep", action="store_true", help="keep the database, print its URL")
     parser.add_argument("--database", help="a database kept before (--keep): not built again")
@@ -224,14 +244,16 @@ def main() -> None:
         child(args.child, args.clicks, args.before)
         return
     sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+    roots = [root.resolve() for root in args.root or [ROOT]]
     # As installed (pip compiles a wheel's modules) or run a second time: the checkout's
     # modules compiled once here, not in every timed process (this shell may say
     # PYTHONDONTWRITEBYTECODE; the organiser's laptop does not).
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", "-x", r"[/\\]\.(venv|git)[/\\]", str(args.root)],
-        check=True,
-    )
+    for root in roots:
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", "-x", r"[/\\]\.(venv|git)[/\\]", str(root)],
+            check=True,
+        )
     folder = None
     if args.database:
         database, pk = args.database, 1
@@ -246,7 +268,7 @@ def main() -> None:
         if folder is None:  # a kept database: its folder
             folder = Path(database.removeprefix("sqlite:///")).parent
         # a first start: the data folder's secret key and static files, the organiser's login
-        venue = Venue(args.root, folder, folder.parent / "venue.log")
+        venue = Venue(roots[0], folder, folder.parent / "venue.log")
         try:
             jar = venue_login(venue.url)
         finally:
@@ -258,54 +280,44 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "settings_bench",
         "BENCH_STATIC_ROOT": static,
         "ALLOWED_HOSTS": "testserver",
-        "PYTHONPATH": f"{args.root}{os.pathsep}{ROOT / 'bench'}",
     }
     mode = (
         f"manage.py venue, clicked {args.click_after:g} s after /health/ answered"
         if args.venue
         else "django.setup() only, nothing warmed"
     )
-    print(f"{args.players} players, round 2 ({args.players // 4} tables); code: {args.root}")
+    print(f"{args.players} players, round 2 ({args.players // 4} tables)")
     print(f"server: {mode}")
+    for number, root in enumerate(roots, 1):
+        print(f"code {number}: {root}")
     print(
-        f"{'printout':<14} {'first click':>12} {'(min-max)':>15} {'its CPU':>9} {'(min-max)':>11}"
-        f" {'cached':>9} {'size':>9}"
+        f"{'printout':<14} {'code':>4} {'first click':>12} {'(min-max)':>15} {'its CPU':>9}"
+        f" {'(min-max)':>11} {'cached':>9} {'size':>9}"
     )
     for name, path in PRINTOUTS.items():
         if args.only and name not in args.only:
             continue
         url = f"/tournaments/{pk}/" + path.format(round=2)
-        if args.venue:
-            firsts, first_cpu, cached, size = venue_runs(args, folder, jar, url)
-        else:
-            firsts, first_cpu, cached, size = [], [], [], 0
-        for _ in range(0 if args.venue else args.runs):
-            result = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--child", url]
-                + ["--clicks", str(args.clicks)]
-                + (
-                    ["--before", f"/tournaments/{pk}/rounds/2/draw/"] if args.from_draw_page else []
-                ),
-                cwd=args.root,
-                env=environment,
-                capture_output=True,
-                text=True,
-                check=False,
+        reports: dict[Path, list[dict]] = {root: [] for root in roots}
+        for _ in range(args.runs):
+            for root in roots:
+                reports[root].append(
+                    venue_run(root, folder, jar, url, args)
+                    if args.venue
+                    else child_run(root, url, args, environment, pk)
+                )
+        for number, root in enumerate(roots, 1):
+            firsts = [report["times"][0] for report in reports[root]]
+            first_cpu = [report["cpu"][0] for report in reports[root]]
+            cached = [seconds for report in reports[root] for seconds in report["times"][1:]]
+            size = reports[root][-1]["bytes"]
+            print(
+                f"{name:<14} {number:>4} {statistics.median(firsts) * 1000:9.0f} ms"
+                f"  ({min(firsts) * 1000:5.0f}-{max(firsts) * 1000:5.0f})"
+                f" {statistics.median(first_cpu) * 1000:6.0f} ms"
+                f" ({min(first_cpu) * 1000:4.0f}-{max(first_cpu) * 1000:4.0f})"
+                f" {statistics.median(cached) * 1000:6.1f} ms {size // 1024:5d} KiB"
             )
-            if result.returncode:
-                raise SystemExit(f"{name}: {result.stderr[-2000:]}")
-            report = json.loads(result.stdout.strip().splitlines()[-1])
-            firsts.append(report["times"][0])
-            first_cpu.append(report["cpu"][0])
-            cached.extend(report["times"][1:])
-            size = report["bytes"]
-        print(
-            f"{name:<14} {statistics.median(firsts) * 1000:9.0f} ms"
-            f"  ({min(firsts) * 1000:5.0f}-{max(firsts) * 1000:5.0f})"
-            f" {statistics.median(first_cpu) * 1000:6.0f} ms"
-            f" ({min(first_cpu) * 1000:4.0f}-{max(first_cpu) * 1000:4.0f})"
-            f" {statistics.median(cached) * 1000:6.1f} ms {size // 1024:5d} KiB"
-        )
     print(f"median of {args.runs} fresh processes; load average (1 min): {os.getloadavg()[0]:.1f}")
     if args.keep:
         print(f"database kept: --database {database}")
