@@ -52,7 +52,7 @@ def qr_matrix(text: str) -> tuple[tuple[int, ...], ...]:
         matrix[row][column] = bit ^ mask
     encoder.add_format_info(matrix, version, error, MASK)
     encoder.add_version_info(matrix, version)
-    return _rows(matrix)
+    return tuple(map(tuple, matrix))  # every module set, to 0 or 1
 
 
 def _rows(matrix) -> tuple[tuple[int, ...], ...]:

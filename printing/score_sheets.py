@@ -20,6 +20,7 @@ the fonts, the measured text and the canvas are the printouts' toolkit, ``printi
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -129,17 +130,15 @@ def _qr_path(url: str) -> tuple[int, str]:
     # is valid and readable; the scoring only avoids the rare large patches of one colour.
     matrix = qr_matrix(url)
     modules = len(matrix) + 4
-    rects = []
-    for row_index, row in enumerate(matrix):
-        y = modules - row_index - 3
-        start = None
-        for column, dark in enumerate((*row, 0)):
-            if dark and start is None:
-                start = column
-            elif not dark and start is not None:
-                rects.append(f"{start + 2} {y} {column - start} 1 re")
-                start = None
+    rects = [
+        f"{run.start() + 2} {modules - row_index - 3} {run.end() - run.start()} 1 re"
+        for row_index, row in enumerate(matrix)
+        for run in _DARK_RUN.finditer(bytes(row))  # a row's runs of dark modules
+    ]
     return modules, " ".join(rects)
+
+
+_DARK_RUN = re.compile(rb"\x01+")
 
 
 # --- one table's sheet ------------------------------------------------------------------------
