@@ -281,6 +281,18 @@ def main() -> None:
         "BENCH_STATIC_ROOT": static,
         "ALLOWED_HOSTS": "testserver",
     }
+    if args.database and not args.venue:  # a kept database: its pages' static files again
+        setup = "import django; django.setup(); from django.core.management import call_command"
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"{setup}; call_command('collectstatic', interactive=False, verbosity=0)",
+            ],
+            cwd=ROOT,
+            env={**environment, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'bench'}"},
+            check=True,
+        )
     mode = (
         f"manage.py venue, clicked {args.click_after:g} s after /health/ answered"
         if args.venue
