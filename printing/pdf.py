@@ -82,7 +82,7 @@ _renders_lock = threading.Lock()
 
 
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """No cyclic garbage collection inside. Threads may render at once: the collector runs
     again when the last of them is done (if it ran before the first began)."""
     global _renders, _collector_was_enabled
@@ -103,7 +103,7 @@ def _collector_paused():
 def html_to_pdf(html: str, base_url: str | None = None) -> bytes:
     """``html`` as PDF bytes; :class:`PdfUnavailable` where WeasyPrint cannot be loaded."""
     html_class = _html_class()
-    with _collector_paused():
+    with collector_paused():
         return html_class(string=html, base_url=base_url or str(settings.BASE_DIR)).write_pdf()
 
 

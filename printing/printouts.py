@@ -44,6 +44,7 @@ from printing import (
     standings_list,
     table_cards,
 )
+from printing.pdf import collector_paused
 from tournaments.addresses import phones_cannot_open
 from tournaments.caching import revision_cached
 from tournaments.models import Tournament
@@ -61,18 +62,21 @@ def _rules_name(sheets: RoundSheets) -> str:
     return names.en if (get_language() or "de").startswith("en") else names.de
 
 
+@collector_paused()
 def seat_plan_pdf(*, tournament: Tournament, round_number: int) -> bytes:
     """Every player in alphabetical order with table and seat (:mod:`printing.seat_plan`)."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
     return seat_plan.seat_plan_pdf(sheets=sheets)
 
 
+@collector_paused()
 def table_cards_pdf(*, tournament: Tournament, round_number: int) -> bytes:
     """Two cards on a page, each a table's number and players (:mod:`printing.table_cards`)."""
     sheets = round_sheets(tournament=tournament, round_number=round_number)
     return table_cards.table_cards_pdf(sheets=sheets)
 
 
+@collector_paused()
 def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
     """One A4 page per table, drawn by :mod:`printing.score_sheets`; its QR code opens
     ``base_url`` + the table's entry path."""
@@ -86,6 +90,7 @@ def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str
     )
 
 
+@collector_paused()
 def standings_pdf(*, tournament: Tournament) -> bytes:
     """Every player's rank, rounds and total, the notes and the team ranking
     (:mod:`printing.standings_list`)."""
@@ -97,6 +102,7 @@ def standings_pdf(*, tournament: Tournament) -> bytes:
     )
 
 
+@collector_paused()
 def prizes_pdf(*, tournament: Tournament) -> bytes:
     standings = tournament_standings(tournament=tournament)
     groups = prize_groups(standings)
@@ -144,6 +150,7 @@ def _certificate_text(placing: Placing) -> certificates.CertificateText:
     )
 
 
+@collector_paused()
 def certificates_pdf(*, tournament: Tournament, places: int) -> bytes:
     """A certificate for each of the first ``places`` places of the overall ranking, of each
     category's and of the team ranking (:mod:`printing.certificates`)."""
@@ -222,6 +229,11 @@ def warm_up() -> None:
     thread = getattr(settings, "PRINT_PRERENDER", "thread") == "thread"
     if thread and not drawing.fonts.cache_info().currsize:  # not read yet in this process
         threading.Thread(target=drawing.fonts, name="printout-fonts", daemon=True).start()
+
+
+def read_fonts() -> None:
+    """Register every printout's fonts now (once per process)."""
+    drawing.fonts()
 
 
 def prerender_round(

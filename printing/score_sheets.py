@@ -20,11 +20,11 @@ the fonts, the measured text and the canvas are the printouts' toolkit, ``printi
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import segno
 from django.utils.formats import date_format
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
@@ -50,6 +50,7 @@ from printing.drawing import centred as _centred
 from printing.drawing import fit as _fit
 from printing.drawing import line_height as _line_height
 from printing.drawing import shrink as _shrink
+from printing.qr_codes import qr_matrix
 from tournaments.agreements import five_table_line
 from tournaments.selectors.sheets import RoundSheets, SeatColumn, TableSheet
 from venue.environment import command_line
@@ -120,35 +121,24 @@ class SheetCanvas(PageCanvas):
 
 
 @lru_cache(maxsize=1024)
-def _qr_matrix(url: str) -> tuple[tuple[int, ...], ...]:
-    # a table's address keeps its token until re-issued: sheets drawn again after a swap
-    # reuse the codes
-    # Mask 0 (of the eight a QR code may use), not the one segno would score as best: scoring
-    # all eight was four fifths of the code's time (3 ms a table). Any mask is valid and
-    # readable; the scoring only avoids the rare large patches of one colour.
-    return tuple(
-        tuple(1 if module else 0 for module in row)
-        for row in segno.make(url, error="m", mask=0).matrix
-    )
-
-
-@lru_cache(maxsize=1024)
 def _qr_path(url: str) -> tuple[int, str]:
     """The code's width in modules (with the quiet zone) and its dark runs as rectangles
     ("x y w h re", one module a unit, from the bottom left)."""
-    matrix = _qr_matrix(url)
+    # a table's address keeps its token until re-issued: sheets drawn again after a swap
+    # reuse the codes. Mask 0 (of the eight a QR code may use), not the one segno would score
+    # as best: scoring all eight was four fifths of the code's time (3 ms a table). Any mask
+    # is valid and readable; the scoring only avoids the rare large patches of one colour.
+    matrix = qr_matrix(url)
     modules = len(matrix) + 4
-    rects = []
-    for row_index, row in enumerate(matrix):
-        y = modules - row_index - 3
-        start = None
-        for column, dark in enumerate((*row, 0)):
-            if dark and start is None:
-                start = column
-            elif not dark and start is not None:
-                rects.append(f"{start + 2} {y} {column - start} 1 re")
-                start = None
+    rects = [
+        f"{run.start() + 2} {modules - row_index - 3} {run.end() - run.start()} 1 re"
+        for row_index, row in enumerate(matrix)
+        for run in _DARK_RUN.finditer(bytes(row))  # a row's runs of dark modules
+    ]
     return modules, " ".join(rects)
+
+
+_DARK_RUN = re.compile(rb"\x01+")
 
 
 # --- one table's sheet ------------------------------------------------------------------------

@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from icalendar import Calendar, Event
-
 PRODID = "-//Cego Club//Turnierkalender//DE"
 UID_DOMAIN = "cego-club"
 # A timed event without an end of its own: a Cego tournament takes an afternoon.
@@ -49,7 +47,12 @@ def calendar_bytes(
     time_zone: str = "Europe/Berlin",
 ) -> bytes:
     """The feed as bytes (UTF-8, CRLF lines folded at 75 octets as the RFC wants).
-    ``stamp``: DTSTAMP of every event, when the feed was built (aware, UTC)."""
+    ``stamp``: DTSTAMP of every event, when the feed was built (aware, UTC).
+
+    ``icalendar`` is imported here, on the first feed asked for: imported with the URLs, it
+    was a sixth of a second of a fresh server's first click, whatever was clicked (issue 29)."""
+    from icalendar import Calendar, Event
+
     calendar = Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")

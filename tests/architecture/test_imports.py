@@ -96,6 +96,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "ratings.rating",
             "printing.drawing",
             "printing.pdf",
+            "printing.qr_codes",
             "exports.xlsx",
             "exports.xlsx_rows",
             "publishing.client",

@@ -112,15 +112,16 @@ def test_table_entry_path_is_the_phone_page(cego_round):
 
 
 def capture_qr_input(monkeypatch):
+    """What the sheets' QR codes encode (``printing.qr_codes``: segno's codes, level M with
+    mask 0, see tests/printing/test_qr_codes.py)."""
     encoded = []
-    real_make = score_sheets.segno.make
+    real_matrix = score_sheets.qr_matrix
 
-    def make(content, **kwargs):
+    def matrix(content):
         encoded.append(content)
-        assert kwargs == {"error": "m", "mask": 0}  # level M; a fixed mask, not scored
-        return real_make(content, **kwargs)
+        return real_matrix(content)
 
-    monkeypatch.setattr(score_sheets.segno, "make", make)
+    monkeypatch.setattr(score_sheets, "qr_matrix", matrix)
     return encoded
 
 

@@ -1,0 +1,41 @@
+"""What the venue does before it answers its first request, so that the day's first click
+(the score sheets of a 40-table round) does not pay for it (issue 29)."""
+
+import gc
+import threading
+
+from django.urls import clear_url_caches, get_resolver
+
+from printing import drawing
+from printing.receivers import fonts_at_start
+from venue.management.commands.venue import load_urls, settle_memory
+
+
+def test_the_urls_are_loaded_and_reversible_in_both_languages():
+    clear_url_caches()  # a resolver as a fresh process has it
+    try:
+        load_urls()
+        resolver = get_resolver()
+        # Django keeps the reverse tables per language (private: no public way to ask)
+        assert {"de", "en"} <= set(resolver._reverse_dict)
+        assert "tournaments" in resolver.namespace_dict
+    finally:
+        clear_url_caches()
+
+
+def test_the_start_s_objects_are_set_aside_from_the_collector():
+    assert gc.get_freeze_count() == 0
+    try:
+        settle_memory()
+        assert gc.get_freeze_count() > 0
+        assert gc.isenabled()  # the day's own objects are still collected
+    finally:
+        gc.unfreeze()
+
+
+def test_the_fonts_are_read_before_the_server_answers():
+    drawing.fonts.cache_clear()
+    fonts_at_start(sender=None, publish_to=None, publish_token=None)  # at serving_started
+    # read at once, in this thread: none left to share the processor with the first click
+    assert drawing.fonts.cache_info().currsize == 1
+    assert not any(thread.name == "printout-fonts" for thread in threading.enumerate())
