@@ -6,9 +6,9 @@ import threading
 
 from django.urls import clear_url_caches, get_resolver
 
+from cego_club.readiness import load_urls, settle_memory
 from printing import drawing
 from printing.receivers import fonts_at_start
-from venue.management.commands.venue import load_urls, settle_memory
 
 
 def test_the_urls_are_loaded_and_reversible_in_both_languages():
@@ -39,3 +39,38 @@ def test_the_fonts_are_read_before_the_server_answers():
     # read at once, in this thread: none left to share the processor with the first click
     assert drawing.fonts.cache_info().currsize == 1
     assert not any(thread.name == "printout-fonts" for thread in threading.enumerate())
+
+
+def test_the_wsgi_module_is_ready_before_its_first_request(tmp_path):
+    """gunicorn on the season server imports cego_club.wsgi in each worker: the URLs are
+    loaded and the start's objects frozen by then (in a process of its own: freezing this
+    one would outlive the test)."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    probe = (
+        "import gc, cego_club.wsgi\n"
+        "from django.urls import get_resolver\n"
+        "assert gc.get_freeze_count() > 0, 'nothing frozen'\n"
+        "assert {'de', 'en'} <= set(get_resolver()._reverse_dict), 'urls not loaded'\n"
+        "print('ready')\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "cego_club.settings",
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ready"

@@ -6,7 +6,6 @@ migrates, collects the static files for WhiteNoise, and serves with waitress (pu
 Windows, macOS and Linux) to the hall's network.
 """
 
-import gc
 import os
 import sys
 import threading
@@ -16,11 +15,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
-from django.urls import get_resolver
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from cego_club.front import front, is_crowd
+from cego_club.readiness import load_urls, settle_memory
 from venue.backups import backup_folder_problem
 from venue.environment import command_line, is_loopback, lan_address, venue_arguments
 from venue.laptop import (
@@ -210,26 +208,6 @@ class Command(BaseCommand):
         finally:
             server.close()
         out.write(_("Stopped."))
-
-
-def load_urls() -> None:
-    """Every URL and view imported, and the resolver's tables built in each of the site's
-    languages, before the server answers: otherwise the day's first click (a printout, the
-    desk) waited a sixth of a second for them (issue 29)."""
-    resolver = get_resolver()
-    resolver.url_patterns  # noqa: B018 - imports cego_club.urls and every view
-    for code, _name in settings.LANGUAGES:
-        with translation.override(code):
-            resolver.reverse_dict  # noqa: B018 - the patterns compiled, names to reverse
-
-
-def settle_memory() -> None:
-    """What the start made and keeps for the whole day (modules, views, URL patterns,
-    fonts) set aside from the cyclic garbage collector, after one collection of the start's
-    litter: a full collection then walks only what the day makes. Otherwise the day's first
-    click paid for a collection of all of it (a tenth of a second on a busy laptop)."""
-    gc.collect()
-    gc.freeze()
 
 
 class FirewallCheck:
