@@ -72,6 +72,8 @@ bench: install
 	$(BIN)/python bench/bench_five_seasons.py
 	$(BIN)/python bench/bench_publish.py
 	$(BIN)/python bench/bench_ratings.py
+	$(BIN)/python bench/bench_pages.py
+	$(BIN)/python bench/bench_crowd.py
 
 # Cego Club for Windows without Python: dist/CegoClub-Windows-x64-<version>.zip, built here
 # from PyPI's win_amd64 wheels (packaging/windows/build.py). The official embeddable CPython:
