@@ -43,6 +43,7 @@ from tournaments.models import (
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
+from tournaments.selectors.plain import locked_table
 from tournaments.services import changelog
 from tournaments.services.revision import bump_revision
 from venue import backups
@@ -205,7 +206,8 @@ def _apply(deal: Deal, record: Mapping[str, Any], scores: tuple[int, ...]) -> No
 
 
 def _locked_table(table_id: int) -> Table:
-    return Table.objects.select_for_update().select_related("round__tournament").get(pk=table_id)
+    """The table with its round and tournament, locked (select_for_update): one plain query."""
+    return locked_table(table_id)
 
 
 def _check_open(table: Table) -> None:
