@@ -64,6 +64,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.language",
             "cego_club.csp",
             "cego_club.front",
+            "cego_club.staticfiles",
         ],
     ),
     (
