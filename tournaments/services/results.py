@@ -44,7 +44,7 @@ from tournaments.rule_snapshot import rule_source_of
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
 from tournaments.selectors.plain import locked_table
-from tournaments.services import changelog
+from tournaments.services import changelog, plain_insert
 from tournaments.services.revision import bump_revision
 from venue import backups
 
@@ -249,7 +249,7 @@ def _record_change(
     reason: str = "",
     device: Device = NO_DEVICE,
 ) -> None:
-    DealChange.objects.create(
+    change = DealChange(
         deal=deal,
         action=action,
         before=before,
@@ -260,6 +260,7 @@ def _record_change(
         device=device.id,
         ip_address=device.ip_address,
     )
+    plain_insert.insert(change)
 
 
 def _replayed(submission_key: uuid.UUID | None, table: Table, number: int) -> Deal | None:
@@ -328,7 +329,7 @@ def enter_deal(
     _apply(deal, record, scores)
     try:
         with transaction.atomic():
-            deal.save()
+            plain_insert.insert(deal)
     except IntegrityError as error:
         # Only reachable where the table lock is not a lock (a race on the unique constraints).
         raise DealConflict(
