@@ -244,7 +244,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "cego_club.staticfiles.KeptAddressesStorage"  # whitenoise's, addresses kept
             if not DEBUG
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

@@ -65,6 +65,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.csp",
             "cego_club.front",
             "cego_club.readiness",
+            "cego_club.staticfiles",
         ],
     ),
     (

@@ -41,11 +41,17 @@ pytestmark = pytest.mark.servers
 PHONES = 40
 DEALS = 24  # a round's deals: more than the burst needs, so it never runs dry
 ACKED_BEFORE_BACKUP = 40  # the backups start once this many deals are stored
+# A phone waits this long after each acknowledged deal: 40 phones still ask up to 40 deals a
+# second (about what the venue stores flat out on the shared test machine), and a round's 24
+# deals last at least 24 s, longer than the two backups take on a busy machine (flat out, a
+# faster server stored them all while the second backup ran, and the burst had ended).
+PAUSE_SECONDS = 1.0
 
 
 class Burst:
-    """40 phones entering deals as fast as the server answers, until stopped; every deal the
-    server acknowledged (its redirect back to the table), with the moment the answer came."""
+    """40 phones entering deals, each the next one ``PAUSE_SECONDS`` after the server answered,
+    until stopped; every deal the server acknowledged (its redirect back to the table), with
+    the moment the answer came."""
 
     def __init__(self, url: str, tables: list[dict]) -> None:
         self.url = url
@@ -72,6 +78,7 @@ class Burst:
                     self.acked.append((time.monotonic(), key))
                 else:
                     self.failures.append((table["token"][:6], number, status, page[:200]))
+                self.stop.wait(PAUSE_SECONDS)
         except Exception as error:  # noqa: BLE001 - asserted by the test
             self.failures.append(repr(error))
 

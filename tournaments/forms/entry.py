@@ -6,10 +6,12 @@ the rule source has, and turns what was typed into the deal-record inputs of the
 
 from __future__ import annotations
 
+import copy
 import uuid
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from scoring import RuleSource
@@ -19,6 +21,12 @@ from tournaments.forms.card_count import CardCountForm
 from tournaments.forms.rendering import PlainRenderer
 
 YES_NO = [("", "—"), ("1", _("won")), ("0", _("lost"))]
+
+
+# DealForm's fields by (language, rule source, players, deals per round, version required):
+# a table's phones and the desk build the same form deal after deal.
+_BUILT: dict[tuple, tuple[dict[str, forms.Field], dict[str, str]]] = {}
+_BUILT_SIZE = 512
 
 
 def localized(names: Any) -> str:
@@ -67,58 +75,91 @@ class DealForm(forms.Form):
         require_version: bool = False,
         **kwargs: Any,
     ) -> None:
+        key = (get_language(), rules.source_json, tuple(player_names), deals_per_round)
+        key += (require_version,)
+        built = _BUILT.get(key)
+        if built is None:
+            built = self._build_fields(
+                rules=rules,
+                player_names=player_names,
+                deals_per_round=deals_per_round,
+                require_version=require_version,
+            )
+            if len(_BUILT) >= _BUILT_SIZE:
+                _BUILT.clear()
+            _BUILT[key] = built
+        # The fields built for this key once, shared (nobody changes a field after it is
+        # built): Django's own __init__ would deep-copy the declared fields on every form.
+        self.base_fields = {}  # type: ignore[misc]
         super().__init__(*args, **kwargs)
-        self.fields["expected_version"].required = require_version
+        fields, self.contract_kinds = built
+        self.fields = dict(fields)
         self.rules = rules
         self.table_size = len(player_names)
+        self.seat_choices = list(enumerate(player_names))
+        self.sitting_out = sitting_out
+        if not self.is_bound and not self.initial.get("submission_key"):
+            self.initial["submission_key"] = uuid.uuid4()
+
+    @classmethod
+    def _build_fields(
+        cls,
+        *,
+        rules: RuleSource,
+        player_names: list[str],
+        deals_per_round: int,
+        require_version: bool,
+    ) -> tuple[dict[str, forms.Field], dict[str, str]]:
+        """The form's fields for these rules, players and language, and the contracts' kinds
+        (built once per such key, see ``_BUILT``)."""
+        fields = copy.deepcopy(cls.base_fields)
+        fields["expected_version"].required = require_version
+        table_size = len(player_names)
         seats = [(position, name) for position, name in enumerate(player_names)]
-        self.seat_choices = seats
-        self.fields["number"].max_value = deals_per_round
-        self.fields["number"].widget.attrs.update({"max": deals_per_round, "inputmode": "numeric"})
-        table_rule = rules.tables.get(self.table_size)
+        fields["number"].max_value = deals_per_round
+        fields["number"].widget.attrs.update({"max": deals_per_round, "inputmode": "numeric"})
+        table_rule = rules.tables.get(table_size)
         forbidden = table_rule.forbidden if table_rule else frozenset()
-        self.contract_kinds = {
+        contract_kinds = {
             slug: contract.kind
             for slug, contract in rules.contracts.items()
             if slug not in forbidden
         }
-        self.fields["contract"].choices = [("", "—")] + [
+        fields["contract"].choices = [("", "—")] + [
             (slug, localized(contract.names))
             for slug, contract in rules.contracts.items()
             if slug not in forbidden
         ]
-        self.fields["contract"].widget.attrs["autofocus"] = True
-        self.fields["declarer"].choices = [("", "—")] + seats
-        self.fields["last_trick"].choices = [("", "—")] + seats
-        self.fields["penalty_seat"].choices = [("", "—")] + seats
+        fields["contract"].widget.attrs["autofocus"] = True
+        fields["declarer"].choices = [("", "—")] + seats
+        fields["last_trick"].choices = [("", "—")] + seats
+        fields["penalty_seat"].choices = [("", "—")] + seats
         points_total = table_rule.entered_total if table_rule else rules.counting.total
-        self.fields["declarer_points"].max_value = points_total
-        self.fields["declarer_points"].widget.attrs.update(
-            {"max": points_total, "inputmode": "numeric"}
-        )
-        self.fields["declarer_points"].help_text = _("0 to %(total)s, as counted at the table") % {
+        fields["declarer_points"].max_value = points_total
+        fields["declarer_points"].widget.attrs.update({"max": points_total, "inputmode": "numeric"})
+        fields["declarer_points"].help_text = _("0 to %(total)s, as counted at the table") % {
             "total": points_total
         }
         if rules.knocking is None:
-            del self.fields["knocks"]
+            del fields["knocks"]
         else:
             # the highest any contract allows (Dreierles: 3 in a Räuber); the engine checks
             # the contract's own limit
-            self.fields["knocks"].max_value = max(
+            fields["knocks"].max_value = max(
                 rules.knocking.max, *rules.knocking.max_by_contract.values()
             )
         if rules.ouvert_multiplier is None:
-            del self.fields["ouvert"]
+            del fields["ouvert"]
         if rules.penalty is None:
-            del self.fields["penalty_seat"], self.fields["penalty_kind"]
+            del fields["penalty_seat"], fields["penalty_kind"]
         else:
-            self.fields["penalty_kind"].choices = [("", "—")] + [
+            fields["penalty_kind"].choices = [("", "—")] + [
                 (kind, PENALTY_KINDS.get(kind, kind)) for kind in sorted(rules.penalty.kinds)
             ]
         # Räuber: every player's own card points (and, optionally, tricks); each box has a
         # label a screen reader reads ("Anna Maier: card points").
         for position, name in seats:
-            self.fields[f"points_{position}"] = forms.IntegerField(
+            fields[f"points_{position}"] = forms.IntegerField(
                 label=name,
                 required=False,
                 min_value=0,
@@ -130,7 +171,7 @@ class DealForm(forms.Form):
                     }
                 ),
             )
-            self.fields[f"tricks_{position}"] = forms.IntegerField(
+            fields[f"tricks_{position}"] = forms.IntegerField(
                 label=name,
                 required=False,
                 min_value=0,
@@ -143,16 +184,16 @@ class DealForm(forms.Form):
             )
         # In a Räuber the "declarer" is forehand, who announced it: the page relabels the
         # field and preselects forehand (the player after the dealer) for the deal number.
-        self.fields["declarer"].widget.attrs.update(
+        fields["declarer"].widget.attrs.update(
             {
-                "data-table-size": self.table_size,
+                "data-table-size": table_size,
                 "data-label": str(_("Declarer")),
                 "data-raeuber-label": str(_("Forehand (announced it)")),
             }
         )
         # Dreierles bonuses: who claims it; team bonuses also whether it was made.
         for kind, bonus in rules.bonuses.items():
-            self.fields[f"bonus_{kind}"] = forms.TypedChoiceField(
+            fields[f"bonus_{kind}"] = forms.TypedChoiceField(
                 label=localized(bonus.names),
                 coerce=int,
                 required=False,
@@ -160,16 +201,14 @@ class DealForm(forms.Form):
                 choices=[("", "—")] + seats,
             )
             if bonus.scope == "team":
-                self.fields[f"bonus_{kind}_won"] = forms.TypedChoiceField(
+                fields[f"bonus_{kind}_won"] = forms.TypedChoiceField(
                     label=_("Made"),
                     choices=YES_NO,
                     required=False,
                     coerce=lambda v: v == "1",
                     empty_value=None,
                 )
-        self.sitting_out = sitting_out
-        if not self.is_bound and not self.initial.get("submission_key"):
-            self.initial["submission_key"] = uuid.uuid4()
+        return fields, contract_kinds
 
     @property
     def card_count_form(self) -> forms.Form:

@@ -15,6 +15,7 @@ from tournaments.deal_words import deal_title, penalty_of
 from tournaments.models import Deal, Entry, Seat, Substitution, Table
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.seating import dealer_position, sitting_out_position
+from tournaments.selectors.plain import table_deals
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ def table_sheet(*, table: Table) -> TableSheet:
     size = len(seat_infos)
     running = [0] * size
     lines = []
-    for deal in Deal.objects.filter(table=table).order_by("number"):
+    for deal in table_deals(table):
         scores = tuple(deal.scores[:size])
         counts = deal.status == Deal.Status.CONFIRMED and not table.voided
         if counts:

@@ -43,7 +43,8 @@ from tournaments.models import (
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.scoring_messages import translate_scoring_error
 from tournaments.seating import dealer_position, sitting_out_position
-from tournaments.services import changelog
+from tournaments.selectors.plain import locked_table
+from tournaments.services import changelog, plain_insert
 from tournaments.services.revision import bump_revision
 from venue import backups
 
@@ -205,7 +206,8 @@ def _apply(deal: Deal, record: Mapping[str, Any], scores: tuple[int, ...]) -> No
 
 
 def _locked_table(table_id: int) -> Table:
-    return Table.objects.select_for_update().select_related("round__tournament").get(pk=table_id)
+    """The table with its round and tournament, locked (select_for_update): one plain query."""
+    return locked_table(table_id)
 
 
 def _check_open(table: Table) -> None:
@@ -247,7 +249,7 @@ def _record_change(
     reason: str = "",
     device: Device = NO_DEVICE,
 ) -> None:
-    DealChange.objects.create(
+    change = DealChange(
         deal=deal,
         action=action,
         before=before,
@@ -258,6 +260,7 @@ def _record_change(
         device=device.id,
         ip_address=device.ip_address,
     )
+    plain_insert.insert(change)
 
 
 def _replayed(submission_key: uuid.UUID | None, table: Table, number: int) -> Deal | None:
@@ -326,7 +329,7 @@ def enter_deal(
     _apply(deal, record, scores)
     try:
         with transaction.atomic():
-            deal.save()
+            plain_insert.insert(deal)
     except IntegrityError as error:
         # Only reachable where the table lock is not a lock (a race on the unique constraints).
         raise DealConflict(

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from tournaments.deal_words import deal_parts
 from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
+from tournaments.selectors.plain import table_by_token
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
 from tournaments.services import hall, results
 from tournaments.services.results import DealConflict, Device, ResultError
@@ -34,7 +35,9 @@ from venue.client_ip import client_ip
 def _table(token: str, *, released: bool = True) -> Table:
     """The token's table; with ``released``, only once its round's draw is released (before
     that nothing of the table is shown or entered from a phone)."""
-    table = get_object_or_404(Table.objects.select_related("round__tournament"), token=token)
+    table = table_by_token(token)
+    if table is None:
+        raise Http404("no such table")
     if released and table.round.awaiting_release:
         raise Http404(_("The draw of this round has not been released yet."))
     return table
