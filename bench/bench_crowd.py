@@ -1,27 +1,33 @@
 """A crowd on the venue, and the phones beside it (issue 29, items 2 and 3).
 
 Starts the venue as an organiser does (``manage.py venue --data DIR --port N --bind
-127.0.0.1 --no-qr``) on a fresh data folder with a 160-player tournament (2 rounds entered,
-round 3 drawn: 40 tables), and beside it a trivial WSGI application ("ok") on waitress with
-the venue's own settings (threads, connection limit, backlog) for comparison. Then:
+127.0.0.1 --no-qr``) on a fresh data folder with a 160-player tournament (2 rounds entered),
+and beside it a trivial WSGI application ("ok") on waitress with the venue's own settings
+(threads, connection limit, backlog) for comparison. Then:
 
 1. **Rate.** wrk (Debian's) with C open connections (--connections, default 50 and 500), each
    asking again as soon as it is answered, against the trivial app and against the
    spectators' pages (standings page, its live part, the projector's board): requests/s,
    p50/p99, and the server's CPU per request (user + system from /proc, what the machine's
    load disturbs least). The ratio to the trivial app by rate and by CPU per request.
-2. **Phones beside the crowd.** For each --phone-crowds C (default 200 and 500): wrk holds C
-   connections on the standings page and its live part while 40 phones (each a device of its
-   own: bench_entry.Phone) send a deal every --deal-seconds on average (Poisson) for
-   --seconds; a second phone at each table confirms every deal. p50/p95/max of a deal (POST
-   and its page) and of a confirmation; the server's CPU over the phase.
+2. **Phones beside the crowd.** For each --phone-crowds C (default 200 and 500; 0: the phones
+   alone, for reference): wrk holds C connections on the standings page and its live part
+   while 40 phones (each a device of its own: bench_entry.Phone) send a deal every
+   --deal-seconds on average (Poisson) for --seconds; a second phone at each table confirms
+   every deal. Each run draws a fresh round (40 tables; drawn while the others are open), so
+   no run enters a deal number an earlier run entered. p50/p95/max of a deal (POST and its
+   page) and of a confirmation (POST and its page); the server's CPU over the phase (the
+   crowd's pages included).
+
+   A deal counts only if the database holds it afterwards (its submission key), a
+   confirmation only if the deal is confirmed: a form with an error, a clash (the deal's
+   number entered already) or the seat's choice are answered 200 at the table's address just
+   as the sheet a stored deal redirects to, so the answer alone says nothing. After each run
+   the round's deals are counted: every counted deal stored exactly once, and confirmed. (The
+   first version assumed it, and from the second crowd on sent deal numbers the first crowd
+   had entered at the same tables: every deal a clash, counted as stored.)
 
 Each figure is the min/median/max over --repeat runs; the machine's load average is printed.
-
-Known defect (first runs, 26 Nov 2026, load 15-24): in phase 2 most phones stopped at their
-first confirmation with ``Deal matching query does not exist`` (the deal's POST answered 200
-at the table's address, so the bench counted it as stored: a form error, not yet found), and
-at 500 connections no phone got its first deal through; read phase 2's figures with that.
 
     .venv/bin/python bench/bench_crowd.py [--seconds 20] [--repeat 3] [--connections 50,500]
         [--phone-crowds 200,500] [--deal-seconds 5]
@@ -100,6 +106,26 @@ class Trivial:
         self.process.wait(timeout=10)
 
 
+def check_stored(round_, phones, errors: list[str]) -> str:
+    """What the database holds after a run: every deal a phone counted, exactly once,
+    confirmed, and nothing else."""
+    from tournaments.models import Deal
+
+    keys = [key for phone in phones for key in phone.keys]
+    in_round = Deal.objects.filter(table__round=round_)
+    stored = in_round.count()
+    once = len(set(keys)) == len(keys) == stored == in_round.filter(submission_key__in=keys).count()
+    confirmed = in_round.filter(status=Deal.Status.CONFIRMED).count()
+    line = (
+        f"round {round_.number}: {len(keys)} deals counted, {stored} stored, each exactly once: "
+        f"{'yes' if once else 'NO'}; confirmed {confirmed}; errors {len(errors)}"
+    )
+    if errors:
+        kinds = sorted(set(errors))
+        line += f" ({len(kinds)} kinds; first: {kinds[0]})"
+    return line
+
+
 def rate(server_url: str, pid: int, path: str, *, seconds: int, connections: int) -> dict:
     cpu = cpu_seconds(pid)
     result = wrk(server_url + path, seconds=seconds, connections=connections)
@@ -123,7 +149,12 @@ def main() -> None:
     from tests.servers import clean_env, start_venue
     from tournaments.services import draws
 
-    tournament = build_tournament(players=PHONES * 4, rounds_played=2, rounds=3)
+    crowds = [int(c) for c in args.phone_crowds.split(",") if c]
+    # rounds 1 and 2 entered; a fresh round for each run of the phones
+    tournament = build_tournament(
+        players=PHONES * 4, rounds_played=2, rounds=2 + max(len(crowds) * args.repeat, 1)
+    )
+    deals_per_round = tournament.deals_per_round
     print(
         f"Crowd and phones on the venue ({PHONES * 4} players, 2 rounds entered, round 3 "
         f"drawn); wrk -t2, {args.seconds} s a run, min/median/max of {args.repeat} runs. "
@@ -188,63 +219,77 @@ def main() -> None:
                     + f"  errors: {results[-1]['errors']}; {load()}",
                     flush=True,
                 )
-        round_ = draws.draw_next_round(
-            tournament=tournament, number=3, seed=3, while_previous_open=True
-        )
-        tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
         crowd_paths = [pages["standings page"], pages["standings live part"]]
-        for crowd in [int(c) for c in args.phone_crowds.split(",") if c]:
-            deals, confirms, cpus, rates = [], [], [], []
-            for run in range(args.repeat):
+        number = 2  # the rounds entered; each run of the phones draws a fresh one
+        for crowd in crowds:
+            deals, confirms, cpus, rates, checks = [], [], [], [], []
+            for _run in range(args.repeat):
+                number += 1
+                # a fresh round for each run: fresh tables, seats and deal numbers (a run
+                # never enters a deal an earlier run entered, no phone takes a held seat)
+                round_ = draws.draw_next_round(
+                    tournament=tournament, number=number, seed=number, while_previous_open=True
+                )
+                tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
+                first = 80 * (number - 3)  # each phone a device and an address of its own
                 phones = [
-                    Phone(server.url, token, number=2 * i + 80 * run)
-                    for i, token in enumerate(tokens)
+                    Phone(server.url, token, number=first + 2 * i) for i, token in enumerate(tokens)
                 ]
                 for i, (phone, token) in enumerate(zip(phones, tokens, strict=True)):
-                    phone.partner = Phone(
-                        server.url, token, number=2 * i + 1 + 80 * run, position=1
-                    )
-                    # each run enters new deal numbers at the same tables
-                    phone.next_number = 1 + run * 8
+                    phone.partner = Phone(server.url, token, number=first + 2 * i + 1, position=1)
                 crowd_done = []
 
                 def hold(path, connections, seconds, done):
                     done.append(wrk(server.url + path, seconds=seconds, connections=connections))
 
                 seconds = args.seconds
-                holders = [
+                holders = [  # no crowd (0): the phones alone, for reference
                     threading.Thread(target=hold, args=(p, crowd // 2, seconds + 4, crowd_done))
                     for p in crowd_paths
+                    if crowd
                 ]
                 for holder in holders:
                     holder.start()
-                time.sleep(2)  # the crowd's connections open
+                if holders:
+                    time.sleep(2)  # the crowd's connections open
                 cpu = cpu_seconds(server.process.pid)
                 times, errors = run_phones(
-                    phones, poisson(args.deal_seconds, seconds, limit=8 + run * 8)
+                    phones, poisson(args.deal_seconds, seconds, limit=deals_per_round)
                 )
                 cpus.append((cpu_seconds(server.process.pid) - cpu) * 1000)
                 for holder in holders:
                     holder.join()
-                if errors:
-                    print(f"    errors: {len(errors)} (first: {errors[0]})")
+                checks.append(check_stored(round_, phones, errors))
                 deals.append(times)
                 confirms.append([t for phone in phones for t in phone.confirm_times])
                 rates.append(sum(r["rps"] for r in crowd_done))
             print(
-                f"  {crowd} spectator connections on the standings, 40 phones, a deal every "
-                f"{args.deal_seconds:g} s each (confirmed by a second phone):",
+                f"  {crowd} spectator connections on the standings, {PHONES} phones, a deal "
+                f"every {args.deal_seconds:g} s each (confirmed by a second phone):",
                 flush=True,
             )
             print(
                 f"    deal p50 {spread([percentile(t, 50) * 1000 for t in deals], ' ms')}  "
                 f"p95 {spread([percentile(t, 95) * 1000 for t in deals], ' ms')}  "
-                f"max {spread([max(t, default=0) * 1000 for t in deals], ' ms')}; "
-                f"confirmation p95 {spread([percentile(t, 95) * 1000 for t in confirms], ' ms')}"
-                f"; deals {spread([len(t) for t in deals])}; spectators served "
-                f"{spread(rates)} req/s; {load()}",
+                f"max {spread([max(t, default=0) * 1000 for t in deals], ' ms')}",
                 flush=True,
             )
+            print(
+                f"    confirmation p50 "
+                f"{spread([percentile(t, 50) * 1000 for t in confirms], ' ms')}  "
+                f"p95 {spread([percentile(t, 95) * 1000 for t in confirms], ' ms')}  "
+                f"max {spread([max(t, default=0) * 1000 for t in confirms], ' ms')}",
+                flush=True,
+            )
+            print(
+                f"    deals stored {spread([len(t) for t in deals])} a run; server CPU "
+                f"{spread([c / max(len(t), 1) for c, t in zip(cpus, deals, strict=True)], ' ms')}"
+                f" per deal (with its confirmation, beside the crowd's pages); spectators "
+                f"served {spread(rates)} req/s; {load()}",
+                flush=True,
+            )
+            for check in checks:
+                print(f"    {check}", flush=True)
     finally:
         server.stop()
         trivial.stop()

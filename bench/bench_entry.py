@@ -35,6 +35,7 @@ import http.client
 import http.cookiejar
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -87,16 +88,18 @@ class Phone:
         self.partner: Phone | None = None  # confirms each deal this phone enters
         self.confirm_times: list[float] = []
         self.opener.open(self.url, timeout=30).read()
-        self._post(self.url + "seat/", {"position": str(position)})
+        _status, _final, page = self._post(self.url + "seat/", {"position": str(position)})
+        if 'name="submission_key"' not in page:  # the sheet with the deal form, not the seats
+            raise RuntimeError(f"seat {position} not taken: {page_problem(page)}")
 
     def _csrf(self) -> str:
         return next(c.value for c in self.jar if c.name == "csrftoken")
 
-    def _post(self, url: str, fields: dict) -> tuple[int, str]:
+    def _post(self, url: str, fields: dict) -> tuple[int, str, str]:
         data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self._csrf()}).encode()
         request = urllib.request.Request(url, data=data, headers={"Referer": self.url})
         with self.opener.open(request, timeout=60) as response:  # follows the redirect
-            return response.status, response.geturl()
+            return response.status, response.geturl(), response.read().decode(errors="replace")
 
     def send_deal(self, rng: random.Random) -> float:
         """One deal (a Cego, declarer at seat 1); the seconds until the phone shows the sheet."""
@@ -109,27 +112,60 @@ class Phone:
             "submission_key": str(key),
         }
         start = time.perf_counter()
-        status, final = self._post(self.url, fields)
+        status, final, page = self._post(self.url, fields)
         elapsed = time.perf_counter() - start
-        if status != 200 or final != self.url:
-            raise RuntimeError(f"deal {self.next_number}: {status} {final}")
+        # A stored deal redirects to the sheet; a form with an error is answered 200 at the
+        # same address too: only the database says whether the deal was stored.
+        stored = stored_deal(key)
+        if status != 200 or final != self.url or stored is None:
+            raise RuntimeError(
+                f"deal {self.next_number} not stored: {status} {final}: {page_problem(page)}"
+            )
         self.keys.append(key)
         self.next_number += 1
         if self.partner is not None:
-            self.confirm_times.append(self.partner.confirm(key))
+            self.confirm_times.append(self.partner.confirm(*stored))
         return elapsed
 
-    def confirm(self, key: uuid.UUID) -> float:
+    def confirm(self, pk: int, version: int) -> float:
         """Confirm the deal another phone at the table entered (its id and version as the
-        phone's sheet shows them); the seconds until the phone shows the sheet again."""
+        phone's sheet shows them); the seconds until the phone shows the sheet again. Raises
+        unless the deal is confirmed afterwards."""
         from tournaments.models import Deal
 
-        pk, version = Deal.objects.filter(submission_key=key).values_list("pk", "version").get()
         start = time.perf_counter()
-        status, final = self._post(f"{self.url}deals/{pk}/confirm/", {"version": str(version)})
-        if status != 200 or final != self.url:
-            raise RuntimeError(f"confirming deal {pk}: {status} {final}")
-        return time.perf_counter() - start
+        status, final, page = self._post(
+            f"{self.url}deals/{pk}/confirm/", {"version": str(version)}
+        )
+        elapsed = time.perf_counter() - start
+        confirmed = Deal.objects.filter(pk=pk, status=Deal.Status.CONFIRMED).exists()
+        if status != 200 or final != self.url or not confirmed:
+            raise RuntimeError(f"deal {pk} not confirmed: {status} {final}: {page_problem(page)}")
+        return elapsed
+
+
+def stored_deal(key: uuid.UUID) -> tuple[int, int] | None:
+    """The id and version of the deal stored with ``key``, None if there is none."""
+    from tournaments.models import Deal
+
+    return Deal.objects.filter(submission_key=key).values_list("pk", "version").first()
+
+
+def page_problem(page: str) -> str:
+    """What a page answered instead of the sheet says is wrong: the form's errors, a clash,
+    the page's alerts, else its title (e.g. the seat's choice)."""
+    found = [
+        re.sub(r"<[^>]+>|\s+", " ", text).strip()
+        for text in re.findall(
+            r'<(?:ul class="errorlist[^"]*"|p class="error"|section class="clash"|'
+            r'[a-z]+ class="[^"]*message[^"]*error[^"]*")[^>]*>(.*?)</(?:ul|p|section|li|div)>',
+            page,
+            re.S,
+        )
+    ]
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    found.append("title: " + (title.group(1).strip() if title else "?"))
+    return "; ".join(f for f in found if f)[:300]
 
 
 def run_phones(phones, work) -> tuple[list[float], list[str]]:
