@@ -21,6 +21,8 @@ requests itself:
   version did not move while it was built (read again afterwards), so a page is never kept under a version older than its data, and a
   stale page is never served: a deal bumps the revision, and the next request asks for a
   new key.
+- A miss is built once: the spectators who miss the same key meanwhile wait for that build
+  and take its answer (:meth:`SharedPages._build_once`).
 
 Only in venue mode (``manage.py venue``: one process, the cache in local memory).
 """
@@ -77,6 +79,11 @@ class Kept:
 
 
 KEPT = Kept()
+
+# The pages being built now, by key: the first request of a key builds, the others wait.
+_BUILDING: dict[str, threading.Event] = {}
+_BUILDING_LOCK = threading.Lock()
+BUILD_WAIT = 2.0  # seconds a spectator waits for another's build before building itself
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,14 @@ def is_crowd(method: str, path: str) -> bool:
     return route_of(method, path) is not None
 
 
+def _answer(kept: tuple, route: SharedRoute, start_response: Callable) -> list[bytes]:
+    """A kept answer, with the per-request parts (the clock) put in."""
+    status, headers, body = kept
+    body = route.finish(body)
+    start_response(status, [*headers, ("Content-Length", str(len(body)))])
+    return [body]
+
+
 class SharedPages:
     """The WSGI application ``app``, with the shared pages answered in front of it."""
 
@@ -160,11 +175,33 @@ class SharedPages:
         key = self._key(environ, query, cookies, version)
         kept = KEPT.get(key)
         if kept is not None:
-            status, headers, body = kept
-            body = route.finish(body)
-            start_response(status, [*headers, ("Content-Length", str(len(body)))])
-            return [body]
-        return self._build(environ, start_response, route, match, key, version)
+            return _answer(kept, route, start_response)
+        return self._build_once(environ, start_response, route, match, key, version)
+
+    def _build_once(self, environ, start_response, route, match, key, version) -> Iterable[bytes]:
+        """One build of a missed page at a time: after a deal every spectator's next request
+        misses at once, and each of waitress's threads built the same page (eight builds of
+        the standings where one serves them all, beside the phones). The first request
+        builds; the others wait for it and take what it kept. If it kept nothing (the
+        revision moved meanwhile) or takes longer than ``BUILD_WAIT``, each goes on to Django
+        as before: nobody waits in a queue of builds."""
+        with _BUILDING_LOCK:
+            building = _BUILDING.get(key)
+            first = building is None
+            if first:
+                building = _BUILDING[key] = threading.Event()
+        if not first:
+            building.wait(BUILD_WAIT)
+            kept = KEPT.get(key)
+            if kept is not None:
+                return _answer(kept, route, start_response)
+            return self._build(environ, start_response, route, match, key, version)
+        try:
+            return self._build(environ, start_response, route, match, key, version)
+        finally:
+            with _BUILDING_LOCK:
+                _BUILDING.pop(key, None)
+            building.set()
 
     @staticmethod
     def _key(environ: dict, query: str, cookies: dict, version: Hashable) -> str:

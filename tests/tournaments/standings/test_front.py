@@ -4,6 +4,8 @@ deal, never for a reader with a session or a message; and the phones' lane in wa
 queue (venue/serving.py)."""
 
 import io
+import threading
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +14,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.urls import reverse
 
-from cego_club.front import KEPT, SharedPages, is_crowd
+from cego_club.front import KEPT, ROUTES, SharedPages, is_crowd, offer, share
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
@@ -161,3 +163,79 @@ def test_phones_go_before_the_crowd_in_the_queue():
     order = [lanes.popleft() for _ in range(6)]
     assert order[:2] == [phone, page] and order[3:] == spectators
     assert not lanes
+
+
+class SlowPage:
+    """A shared page that takes its time to build (as the standings after a deal), counting
+    its builds; ``release`` lets the builds finish."""
+
+    def __init__(self):
+        self.calls = 0
+        self.lock = threading.Lock()
+        self.release = threading.Event()
+        self.revision = 1
+        self.moving = False  # a deal arrives while every build runs
+
+    def version(self):
+        with self.lock:
+            if self.moving:
+                self.revision += 1
+            return self.revision
+
+    def __call__(self, environ, start_response):
+        with self.lock:
+            self.calls += 1
+        self.release.wait(5)
+        offer(b"<p>standings</p>")
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [b"<p>standings</p>"]
+
+
+@pytest.fixture
+def slow_page():
+    page = SlowPage()
+    share(
+        r"/single-flight/",
+        queries={""},
+        version=lambda match: page.version(),
+        finish=lambda body: body,
+    )
+    KEPT.clear()
+    yield page
+    ROUTES[:] = [route for route in ROUTES if route.pattern.pattern != r"/single-flight/"]
+    KEPT.clear()
+
+
+def spectators(app, count):
+    """``count`` spectators asking for the page at once; their answers."""
+    answers = []
+
+    def ask():
+        answers.append(get(app, "/single-flight/"))
+
+    threads = [threading.Thread(target=ask) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads, answers
+
+
+def test_a_missed_page_is_built_once_for_all_who_ask_at_once(slow_page):
+    threads, answers = spectators(SharedPages(slow_page), 6)
+    time.sleep(0.3)  # all six have asked: one builds, five wait for it
+    slow_page.release.set()
+    for thread in threads:
+        thread.join(10)
+    assert slow_page.calls == 1
+    assert [body for _status, _headers, body in answers] == ["<p>standings</p>"] * 6
+
+
+def test_a_build_that_kept_nothing_lets_each_waiting_spectator_build(slow_page):
+    slow_page.moving = True  # so each spectator's key is its own, and no build is kept
+    threads, answers = spectators(SharedPages(slow_page), 3)
+    time.sleep(0.3)
+    slow_page.release.set()
+    for thread in threads:
+        thread.join(10)
+    assert slow_page.calls == 3
+    assert [body for _status, _headers, body in answers] == ["<p>standings</p>"] * 3
+    assert not KEPT.answers  # nothing kept under a version that moved
