@@ -18,9 +18,16 @@ requests itself:
 - A miss goes to Django as ever. If the view served the shared page it hands its body, with
   the clock's marks still in it, to :func:`offer`; the answer (status, headers, that body) is
   kept (in this process's memory, :data:`KEPT`) if it is a 200 without cookies and the
-  version did not move while it was built (read again afterwards), so a page is never kept under a version older than its data, and a
-  stale page is never served: a deal bumps the revision, and the next request asks for a
-  new key.
+  version did not move while it was built (read again afterwards), so a page is never kept
+  under a version older than its data: a deal bumps the revision, and the next request asks
+  for a new key.
+- A spectator may see a page up to ``SPECTATOR_PAGE_MAX_AGE`` seconds old (1 s in the venue):
+  a miss at a new revision is answered with the page's newest answer while that is younger
+  (:data:`RECENT`). A deal and its confirmation each move the revision, so 40 phones moved it
+  several times a second and every move rebuilt the standings and their live part for the
+  crowd (three quarters of the server's processor beside 500 spectators); the projector
+  and the live parts ask every few seconds anyway. Signed-in readers (the desk, the phones
+  at the tables) never come here: they always see the newest data.
 - A miss is built once: the spectators who miss the same key meanwhile wait for that build
   and take its answer (:meth:`SharedPages._build_once`).
 
@@ -33,6 +40,7 @@ import contextvars
 import hashlib
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -79,6 +87,10 @@ class Kept:
 
 
 KEPT = Kept()
+
+# The newest answer of each page (its key without the revision), with the moment its build
+# began: a spectator is given it while it is younger than settings.SPECTATOR_PAGE_MAX_AGE.
+RECENT = Kept()
 
 # The pages being built now, by key: the first request of a key builds, the others wait.
 _BUILDING: dict[str, threading.Event] = {}
@@ -176,9 +188,15 @@ class SharedPages:
         kept = KEPT.get(key)
         if kept is not None:
             return _answer(kept, route, start_response)
-        return self._build_once(environ, start_response, route, match, key, version)
+        page = self._key(environ, query, cookies, None)  # the page whatever its revision
+        recent = RECENT.get(page)
+        if recent is not None and time.monotonic() - recent[0] < settings.SPECTATOR_PAGE_MAX_AGE:
+            return _answer(recent[1], route, start_response)
+        return self._build_once(environ, start_response, route, match, key, version, page)
 
-    def _build_once(self, environ, start_response, route, match, key, version) -> Iterable[bytes]:
+    def _build_once(
+        self, environ, start_response, route, match, key, version, page
+    ) -> Iterable[bytes]:
         """One build of a missed page at a time: after a deal every spectator's next request
         misses at once, and each of waitress's threads built the same page (eight builds of
         the standings where one serves them all, beside the phones). The first request
@@ -195,9 +213,9 @@ class SharedPages:
             kept = KEPT.get(key)
             if kept is not None:
                 return _answer(kept, route, start_response)
-            return self._build(environ, start_response, route, match, key, version)
+            return self._build(environ, start_response, route, match, key, version, page)
         try:
-            return self._build(environ, start_response, route, match, key, version)
+            return self._build(environ, start_response, route, match, key, version, page)
         finally:
             with _BUILDING_LOCK:
                 _BUILDING.pop(key, None)
@@ -221,7 +239,8 @@ class SharedPages:
         )
         return "front:" + hashlib.sha1(raw.encode()).hexdigest()
 
-    def _build(self, environ, start_response, route, match, key, version) -> Iterable[bytes]:
+    def _build(self, environ, start_response, route, match, key, version, page) -> Iterable[bytes]:
+        started = time.monotonic()
         answer: dict = {}
 
         def capture(status, headers, exc_info=None):
@@ -250,6 +269,7 @@ class SharedPages:
         ):
             kept = [(name, value) for name, value in headers if name.lower() not in _NOT_KEPT]
             KEPT.put(key, (answer["status"], kept, slot[0]))
+            RECENT.put(page, (started, (answer["status"], kept, slot[0])))
         return result
 
 
