@@ -163,6 +163,14 @@ def _answer(kept: tuple, route: SharedRoute, start_response: Callable) -> list[b
     return [body]
 
 
+def _recent(page: str) -> tuple | None:
+    """The page's newest answer, if it is young enough for a spectator."""
+    recent = RECENT.get(page)
+    if recent is not None and time.monotonic() - recent[0] < settings.SPECTATOR_PAGE_MAX_AGE:
+        return recent[1]
+    return None
+
+
 class SharedPages:
     """The WSGI application ``app``, with the shared pages answered in front of it."""
 
@@ -189,9 +197,9 @@ class SharedPages:
         if kept is not None:
             return _answer(kept, route, start_response)
         page = self._key(environ, query, cookies, None)  # the page whatever its revision
-        recent = RECENT.get(page)
-        if recent is not None and time.monotonic() - recent[0] < settings.SPECTATOR_PAGE_MAX_AGE:
-            return _answer(recent[1], route, start_response)
+        recent = _recent(page)
+        if recent is not None:
+            return _answer(recent, route, start_response)
         return self._build_once(environ, start_response, route, match, key, version, page)
 
     def _build_once(
@@ -199,18 +207,18 @@ class SharedPages:
     ) -> Iterable[bytes]:
         """One build of a missed page at a time: after a deal every spectator's next request
         misses at once, and each of waitress's threads built the same page (eight builds of
-        the standings where one serves them all, beside the phones). The first request
-        builds; the others wait for it and take what it kept. If it kept nothing (the
-        revision moved meanwhile) or takes longer than ``BUILD_WAIT``, each goes on to Django
-        as before: nobody waits in a queue of builds."""
+        the standings where one serves them all, beside the phones). The first request of a
+        page builds; the others wait for it and take what it kept (at their revision, or young
+        enough: ``SPECTATOR_PAGE_MAX_AGE``). If that is nothing, or the build takes longer than
+        ``BUILD_WAIT``, each goes on to Django as before: nobody waits in a queue of builds."""
         with _BUILDING_LOCK:
-            building = _BUILDING.get(key)
+            building = _BUILDING.get(page)
             first = building is None
             if first:
-                building = _BUILDING[key] = threading.Event()
+                building = _BUILDING[page] = threading.Event()
         if not first:
             building.wait(BUILD_WAIT)
-            kept = KEPT.get(key)
+            kept = KEPT.get(key) or _recent(page)
             if kept is not None:
                 return _answer(kept, route, start_response)
             return self._build(environ, start_response, route, match, key, version, page)
@@ -218,7 +226,7 @@ class SharedPages:
             return self._build(environ, start_response, route, match, key, version, page)
         finally:
             with _BUILDING_LOCK:
-                _BUILDING.pop(key, None)
+                _BUILDING.pop(page, None)
             building.set()
 
     @staticmethod
@@ -265,11 +273,12 @@ class SharedPages:
             len(slot) == 1
             and answer.get("status", "").startswith("200 ")
             and not any(name.lower() == "set-cookie" for name, _value in headers)
-            and unchanged
         ):
             kept = [(name, value) for name, value in headers if name.lower() not in _NOT_KEPT]
-            KEPT.put(key, (answer["status"], kept, slot[0]))
+            # its data is at least as new as the build's start, whatever moved meanwhile
             RECENT.put(page, (started, (answer["status"], kept, slot[0])))
+            if unchanged:
+                KEPT.put(key, (answer["status"], kept, slot[0]))
         return result
 
 

@@ -265,7 +265,8 @@ def test_a_missed_page_is_built_once_for_all_who_ask_at_once(slow_page):
 
 
 def test_a_build_that_kept_nothing_lets_each_waiting_spectator_build(slow_page):
-    slow_page.moving = True  # so each spectator's key is its own, and no build is kept
+    # the revision moves while every page is built, and no age is allowed (settings)
+    slow_page.moving = True
     threads, answers = spectators(SharedPages(slow_page), 3)
     time.sleep(0.3)
     slow_page.release.set()
@@ -273,4 +274,20 @@ def test_a_build_that_kept_nothing_lets_each_waiting_spectator_build(slow_page):
         thread.join(10)
     assert slow_page.calls == 3
     assert [body for _status, _headers, body in answers] == ["<p>standings</p>"] * 3
-    assert not KEPT.answers and not RECENT.answers  # nothing kept under a version that moved
+    assert not KEPT.answers  # nothing kept under a version that moved
+
+
+def test_a_page_built_while_the_revision_moved_serves_spectators_for_its_allowed_age(
+    slow_page, settings
+):
+    settings.SPECTATOR_PAGE_MAX_AGE = 60.0
+    slow_page.moving = True  # a deal arrives during each build: not kept by its revision
+    threads, answers = spectators(SharedPages(slow_page), 4)
+    time.sleep(0.3)
+    slow_page.release.set()
+    for thread in threads:
+        thread.join(10)
+    assert slow_page.calls == 1  # the others waited and took it, young enough
+    get(SharedPages(slow_page), "/single-flight/")
+    assert slow_page.calls == 1
+    assert not KEPT.answers and len(answers) == 4
