@@ -18,16 +18,9 @@ requests itself:
 - A miss goes to Django as ever. If the view served the shared page it hands its body, with
   the clock's marks still in it, to :func:`offer`; the answer (status, headers, that body) is
   kept (in this process's memory, :data:`KEPT`) if it is a 200 without cookies and the
-  version did not move while it was built (read again afterwards), so a page is never kept
-  under a version older than its data: a deal bumps the revision, and the next request asks
-  for a new key.
-- A spectator may see a page up to ``SPECTATOR_PAGE_MAX_AGE`` seconds old (1 s in the venue):
-  a miss at a new revision is answered with the page's newest answer while that is younger
-  (:data:`RECENT`). A deal and its confirmation each move the revision, so 40 phones moved it
-  several times a second and every move rebuilt the standings and their live part for the
-  crowd (three quarters of the server's processor beside 500 spectators); the projector
-  and the live parts ask every few seconds anyway. Signed-in readers (the desk, the phones
-  at the tables) never come here: they always see the newest data.
+  version did not move while it was built (read again afterwards), so a page is never kept under a version older than its data, and a
+  stale page is never served: a deal bumps the revision, and the next request asks for a
+  new key.
 - A miss is built once: the spectators who miss the same key meanwhile wait for that build
   and take its answer (:meth:`SharedPages._build_once`).
 
@@ -40,7 +33,6 @@ import contextvars
 import hashlib
 import re
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -87,10 +79,6 @@ class Kept:
 
 
 KEPT = Kept()
-
-# The newest answer of each page (its key without the revision), with the moment its build
-# began: a spectator is given it while it is younger than settings.SPECTATOR_PAGE_MAX_AGE.
-RECENT = Kept()
 
 # The pages being built now, by key: the first request of a key builds, the others wait.
 _BUILDING: dict[str, threading.Event] = {}
@@ -163,14 +151,6 @@ def _answer(kept: tuple, route: SharedRoute, start_response: Callable) -> list[b
     return [body]
 
 
-def _recent(page: str) -> tuple | None:
-    """The page's newest answer, if it is young enough for a spectator."""
-    recent = RECENT.get(page)
-    if recent is not None and time.monotonic() - recent[0] < settings.SPECTATOR_PAGE_MAX_AGE:
-        return recent[1]
-    return None
-
-
 class SharedPages:
     """The WSGI application ``app``, with the shared pages answered in front of it."""
 
@@ -196,37 +176,31 @@ class SharedPages:
         kept = KEPT.get(key)
         if kept is not None:
             return _answer(kept, route, start_response)
-        page = self._key(environ, query, cookies, None)  # the page whatever its revision
-        recent = _recent(page)
-        if recent is not None:
-            return _answer(recent, route, start_response)
-        return self._build_once(environ, start_response, route, match, key, version, page)
+        return self._build_once(environ, start_response, route, match, key, version)
 
-    def _build_once(
-        self, environ, start_response, route, match, key, version, page
-    ) -> Iterable[bytes]:
+    def _build_once(self, environ, start_response, route, match, key, version) -> Iterable[bytes]:
         """One build of a missed page at a time: after a deal every spectator's next request
         misses at once, and each of waitress's threads built the same page (eight builds of
-        the standings where one serves them all, beside the phones). The first request of a
-        page builds; the others wait for it and take what it kept (at their revision, or young
-        enough: ``SPECTATOR_PAGE_MAX_AGE``). If that is nothing, or the build takes longer than
-        ``BUILD_WAIT``, each goes on to Django as before: nobody waits in a queue of builds."""
+        the standings where one serves them all, beside the phones). The first request
+        builds; the others wait for it and take what it kept. If it kept nothing (the
+        revision moved meanwhile) or takes longer than ``BUILD_WAIT``, each goes on to Django
+        as before: nobody waits in a queue of builds."""
         with _BUILDING_LOCK:
-            building = _BUILDING.get(page)
+            building = _BUILDING.get(key)
             first = building is None
             if first:
-                building = _BUILDING[page] = threading.Event()
+                building = _BUILDING[key] = threading.Event()
         if not first:
             building.wait(BUILD_WAIT)
-            kept = KEPT.get(key) or _recent(page)
+            kept = KEPT.get(key)
             if kept is not None:
                 return _answer(kept, route, start_response)
-            return self._build(environ, start_response, route, match, key, version, page)
+            return self._build(environ, start_response, route, match, key, version)
         try:
-            return self._build(environ, start_response, route, match, key, version, page)
+            return self._build(environ, start_response, route, match, key, version)
         finally:
             with _BUILDING_LOCK:
-                _BUILDING.pop(page, None)
+                _BUILDING.pop(key, None)
             building.set()
 
     @staticmethod
@@ -247,8 +221,7 @@ class SharedPages:
         )
         return "front:" + hashlib.sha1(raw.encode()).hexdigest()
 
-    def _build(self, environ, start_response, route, match, key, version, page) -> Iterable[bytes]:
-        started = time.monotonic()
+    def _build(self, environ, start_response, route, match, key, version) -> Iterable[bytes]:
         answer: dict = {}
 
         def capture(status, headers, exc_info=None):
@@ -273,12 +246,10 @@ class SharedPages:
             len(slot) == 1
             and answer.get("status", "").startswith("200 ")
             and not any(name.lower() == "set-cookie" for name, _value in headers)
+            and unchanged
         ):
             kept = [(name, value) for name, value in headers if name.lower() not in _NOT_KEPT]
-            # its data is at least as new as the build's start, whatever moved meanwhile
-            RECENT.put(page, (started, (answer["status"], kept, slot[0])))
-            if unchanged:
-                KEPT.put(key, (answer["status"], kept, slot[0]))
+            KEPT.put(key, (answer["status"], kept, slot[0]))
         return result
 
 

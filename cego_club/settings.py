@@ -86,9 +86,6 @@ if HTTPS:
 # (venue/sessions.py): a browser-session cookie, 16 hours at most; the organiser's pages warn
 # that the Wi-Fi is shared and unencrypted. Elsewhere Django's defaults (two weeks) stand.
 VENUE_MODE = env_bool("VENUE_MODE", False)
-# How old a spectator's shared page (standings, projector; not signed in) may be when the
-# venue answers it in front of Django (cego_club/front.py): at most one build a second per page.
-SPECTATOR_PAGE_MAX_AGE = float(os.environ.get("SPECTATOR_PAGE_MAX_AGE", "1"))
 if VENUE_MODE:
     SESSION_EXPIRE_AT_BROWSER_CLOSE = True
     SESSION_COOKIE_AGE = 16 * 3600

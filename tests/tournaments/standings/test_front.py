@@ -14,8 +14,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.urls import reverse
 
-from cego_club import front as front_module
-from cego_club.front import KEPT, RECENT, ROUTES, SharedPages, is_crowd, offer, share
+from cego_club.front import KEPT, ROUTES, SharedPages, is_crowd, offer, share
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
@@ -48,21 +47,11 @@ def django_app():
     request_finished.connect(close_old_connections)
 
 
-@pytest.fixture(autouse=True)
-def no_page_kept(settings):
-    # another test's tournament may have had the same id and revision; a deal shows on the
-    # very next request unless a test allows spectators' pages an age
-    settings.SPECTATOR_PAGE_MAX_AGE = 0
-    KEPT.clear()
-    RECENT.clear()
-    yield
-    KEPT.clear()
-    RECENT.clear()
-
-
 @pytest.fixture
 def front(django_app):
-    return SharedPages(django_app)
+    KEPT.clear()  # another test's tournament may have had the same id and revision
+    yield SharedPages(django_app)
+    KEPT.clear()
 
 
 def get(app, path, query="", cookie="", **headers):
@@ -120,32 +109,6 @@ def test_a_spectators_page_is_django_s_page_and_a_deal_shows_at_once(
     assert signed_html(leader.total) in after and signed_html(leader.total) not in first
     get(front, path, query)
     assert django_app.calls == 2
-
-
-def test_a_spectator_may_see_the_page_up_to_its_allowed_age_after_a_deal(
-    front, django_app, tournament, one_table, settings, monkeypatch
-):
-    settings.SPECTATOR_PAGE_MAX_AGE = 1.0
-    clock = [1000.0]
-    monkeypatch.setattr(front_module.time, "monotonic", lambda: clock[0])
-    path = standings_path(tournament, "projector")
-    _status, _headers, first = get(front, path, "partial=1")
-    assert django_app.calls == 1
-
-    enter_deal(table=one_table, number=2, inputs=cego(1, 61))  # bumps the revision
-    clock[0] += 0.5
-    _status, _headers, young = get(front, path, "partial=1")
-    assert django_app.calls == 1 and young == first  # half a second old: given as it is
-    get(front, path, "partial=1", HTTP_HX_REQUEST="true")  # another page: built
-    assert django_app.calls == 2
-
-    clock[0] += 0.6  # now older than a second: the deal shows
-    _status, _headers, after = get(front, path, "partial=1")
-    assert django_app.calls == 3
-    leader = tournament_standings(tournament=Tournament.objects.get(pk=tournament.pk)).rows[0]
-    assert signed_html(leader.total) in after and signed_html(leader.total) not in first
-    get(front, path, "partial=1")
-    assert django_app.calls == 3  # and is kept at its revision
 
 
 def test_a_reader_with_a_session_or_a_message_goes_to_django(front, django_app, tournament):
@@ -237,8 +200,10 @@ def slow_page():
         version=lambda match: page.version(),
         finish=lambda body: body,
     )
+    KEPT.clear()
     yield page
     ROUTES[:] = [route for route in ROUTES if route.pattern.pattern != r"/single-flight/"]
+    KEPT.clear()
 
 
 def spectators(app, count):
@@ -265,8 +230,7 @@ def test_a_missed_page_is_built_once_for_all_who_ask_at_once(slow_page):
 
 
 def test_a_build_that_kept_nothing_lets_each_waiting_spectator_build(slow_page):
-    # the revision moves while every page is built, and no age is allowed (settings)
-    slow_page.moving = True
+    slow_page.moving = True  # so each spectator's key is its own, and no build is kept
     threads, answers = spectators(SharedPages(slow_page), 3)
     time.sleep(0.3)
     slow_page.release.set()
@@ -275,19 +239,3 @@ def test_a_build_that_kept_nothing_lets_each_waiting_spectator_build(slow_page):
     assert slow_page.calls == 3
     assert [body for _status, _headers, body in answers] == ["<p>standings</p>"] * 3
     assert not KEPT.answers  # nothing kept under a version that moved
-
-
-def test_a_page_built_while_the_revision_moved_serves_spectators_for_its_allowed_age(
-    slow_page, settings
-):
-    settings.SPECTATOR_PAGE_MAX_AGE = 60.0
-    slow_page.moving = True  # a deal arrives during each build: not kept by its revision
-    threads, answers = spectators(SharedPages(slow_page), 4)
-    time.sleep(0.3)
-    slow_page.release.set()
-    for thread in threads:
-        thread.join(10)
-    assert slow_page.calls == 1  # the others waited and took it, young enough
-    get(SharedPages(slow_page), "/single-flight/")
-    assert slow_page.calls == 1
-    assert not KEPT.answers and len(answers) == 4
