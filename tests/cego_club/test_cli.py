@@ -150,12 +150,14 @@ def test_the_venue_prints_a_create_organiser_command_that_runs(tmp_path):
     """What the venue server prints is run as printed, from another folder (here: the
     environment's Python with manage.py; ``test_packaging`` does the same for an installed
     ``cego-club`` and for the starter)."""
-    from tests.servers import start_venue
+    from tests.servers import start_venue, wait_for_line
 
     data = tmp_path / "day"
     env = clean_env(DJANGO_SETTINGS_MODULE="cego_club.settings")
     server = start_venue(data, log=tmp_path / "venue.log", env=env)
     try:
+        # printed after the address (start_venue waits for that one), before the first answer
+        wait_for_line(server.log, r"(--create-organiser)", server.process, timeout=60)
         printed = server.output()
     finally:
         server.stop()
