@@ -19,6 +19,7 @@ from typing import Any
 from django.db import connection, models
 
 from tournaments.models import Deal, Round, Table, Tournament
+from tournaments.selectors.prepared import converted
 
 
 @dataclass(frozen=True)
@@ -31,12 +32,7 @@ class _Part:
     converters: tuple[tuple[int, tuple[Callable, ...], Any], ...]  # (index, converters, column)
 
     def instance(self, values: Sequence[Any]) -> Any:
-        values = list(values)
-        for index, functions, column in self.converters:
-            value = values[index]
-            for convert in functions:
-                value = convert(value, column, connection)
-            values[index] = value
+        values = converted(values, self.converters, connection)
         return self.model.from_db(connection.alias, self.attnames, values)
 
 

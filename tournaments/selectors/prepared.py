@@ -31,6 +31,20 @@ _STAND_IN = -987_000_000  # slot i, item j: _STAND_IN - 1000 * i - j
 _MAX_LIST = 999
 
 
+def converted(
+    row: Sequence[Any], converters: Sequence[tuple[int, Sequence[Callable], Any]], connection: Any
+) -> list[Any]:
+    """A fetched row's values as the ORM gives them: each (column, its converters, what it
+    selects) applied as the ORM's compiler applies them."""
+    values = list(row)
+    for column, functions, expression in converters:
+        value = values[column]
+        for convert in functions:
+            value = convert(value, expression, connection)
+        values[column] = value
+    return values
+
+
 @dataclass(frozen=True)
 class _Compiled:
     sql: str | None  # None: the query can match nothing (an empty ``__in``)
@@ -75,12 +89,7 @@ class PreparedValues:
             return [dict(zip(names, row, strict=True)) for row in fetched]
         out = []
         for row in fetched:
-            values = list(row)
-            for column, converters, expression in compiled.converters:
-                value = values[column]
-                for converter in converters:
-                    value = converter(value, expression, connection)
-                values[column] = value
+            values = converted(row, compiled.converters, connection)
             out.append(dict(zip(names, values, strict=True)))
         return out
 
