@@ -31,7 +31,7 @@ from venue.laptop import (
     synced_by,
     synced_folder_warning,
 )
-from venue.serving import dispatcher, quiet_queue_warnings, server_options
+from venue.serving import dispatcher, hand_over_quickly, quiet_queue_warnings, server_options
 from venue.signals import serving_started
 from venue.tokens import publish_token, token_arguments
 
@@ -200,6 +200,7 @@ class Command(BaseCommand):
             publish_token=token,
         )
         settle_memory()
+        hand_over_quickly()  # a phone's queries are not held up by the crowd's threads
         out.flush()
         try:
             server.run()
