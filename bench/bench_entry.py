@@ -17,7 +17,7 @@ A, B, C and E the table's second phone (seat 2) confirms every deal the first on
 On SQLite (a file, IMMEDIATE transactions) and PostgreSQL (127.0.0.1, CONN_MAX_AGE=60).
 
     .venv/bin/python bench/bench_entry.py [--db sqlite|postgres|both] [--seconds 60]
-        [--phases ABCDE] [--port 8220]
+        [--phases ABCDE] [--port 8220] [--phones 40]
 Port 8220 (SQLite) and 8221 (PostgreSQL) unless --port (SQLite on it, PostgreSQL on the next);
 PG_BENCH_URL names the scratch PostgreSQL database.
 
@@ -53,7 +53,7 @@ from _support import (
     venue_server,
 )
 
-PHONES = 40
+PHONES = 40  # --phones
 
 
 class _BoundHTTPHandler(urllib.request.HTTPHandler):
@@ -305,12 +305,17 @@ def run(kind: str, seconds: int, port: int, phases: str) -> None:
 
 
 def main() -> None:
+    global PHONES
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--seconds", type=int, default=60, help="length of phase A")
     parser.add_argument("--phases", default="ABCDE", help="which phases to run, e.g. AB")
     parser.add_argument("--port", type=int, default=8220, help="SQLite's; PostgreSQL's is next")
+    parser.add_argument(
+        "--phones", type=int, default=PHONES, help="one per table; 1: a deal without contention"
+    )
     args = parser.parse_args()
+    PHONES = args.phones
     if args.db == "both":
         print(
             "Concurrent phone entry over HTTP (POST + redirect, CSRF). Shared 2-core machine: "
@@ -322,6 +327,7 @@ def main() -> None:
                 [
                     *(sys.executable, __file__, "--db", kind, "--seconds", str(args.seconds)),
                     *("--phases", args.phases, "--port", str(args.port)),
+                    *("--phones", str(args.phones)),
                 ],
                 check=True,
             )

@@ -28,3 +28,32 @@ def settle_memory() -> None:
     the season page cold went over 100 ms in one request of about sixty)."""
     gc.collect()
     gc.freeze()
+
+
+# Django's request-wide state that asgiref keeps per async context behind one lock shared by
+# all threads: the active language (read by every gettext and reverse), the time zone, the URL
+# prefix and urlconf, and the cache connections. Every read took that lock; under waitress's
+# threads, with the interpreter handed over every half millisecond, a thread holding it was
+# often paused and the others queued behind it. py-spy on the venue, 40 phones flat out: a
+# third of its request threads' samples were waiting for that lock. A WSGI server answers each
+# request in one thread and nothing here runs async code, so per-thread storage
+# (threading.local, as Django had before 3.0) keeps exactly the same values apart.
+_REQUEST_LOCALS = (
+    ("django.utils.translation.trans_real", "_active"),
+    ("django.utils.timezone", "_active"),
+    ("django.urls.base", "_prefixes"),
+    ("django.urls.base", "_urlconfs"),
+)
+
+
+def per_thread_locals() -> None:
+    """Django's request-wide state kept per thread, without a lock shared by all threads, in
+    a WSGI server's process (the venue, `cego_club.wsgi`); call it before the first request."""
+    from importlib import import_module
+
+    from asgiref.local import Local
+    from django.core.cache import caches
+
+    for module_name, attribute in _REQUEST_LOCALS:
+        setattr(import_module(module_name), attribute, Local(thread_critical=True))
+    caches._connections = Local(thread_critical=True)

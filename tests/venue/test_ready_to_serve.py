@@ -56,6 +56,8 @@ def test_the_wsgi_module_is_ready_before_its_first_request(tmp_path):
         "from django.urls import get_resolver\n"
         "assert gc.get_freeze_count() > 0, 'nothing frozen'\n"
         "assert {'de', 'en'} <= set(get_resolver()._reverse_dict), 'urls not loaded'\n"
+        "from django.utils.translation import trans_real\n"
+        "assert not hasattr(trans_real._active, '_lock'), 'a lock shared by the threads'\n"
         "print('ready')\n"
     )
     env = {
@@ -89,3 +91,55 @@ def test_the_venue_hands_the_interpreter_over_quickly():
         assert sys.getswitchinterval() == SWITCH_INTERVAL < before
     finally:
         sys.setswitchinterval(before)
+
+
+def test_django_s_request_state_is_per_thread_without_a_shared_lock():
+    """The active language, time zone, URL prefix and cache connections: each thread keeps its
+    own, and reading them never waits for another thread (asgiref's default keeps one lock
+    for all threads, which queued the venue's threads behind each other)."""
+    from importlib import import_module
+
+    from django.core.cache import caches
+    from django.utils import translation
+
+    from cego_club.readiness import _REQUEST_LOCALS, per_thread_locals
+
+    places = [(import_module(module), name) for module, name in _REQUEST_LOCALS]
+    places.append((caches, "_connections"))
+    before = [getattr(owner, name) for owner, name in places]
+    try:
+        per_thread_locals()
+        for owner, name in places:
+            local = getattr(owner, name)
+            assert local is not before[places.index((owner, name))]
+            assert not hasattr(local, "_lock"), f"{owner}.{name} still has a shared lock"
+
+        # Another thread holding the old shared lock does not hold up this thread's reads.
+        blocker_holds, release = threading.Event(), threading.Event()
+
+        def hold_the_old_lock():
+            with before[0]._lock:
+                blocker_holds.set()
+                release.wait(5)
+
+        blocker = threading.Thread(target=hold_the_old_lock)
+        blocker.start()
+        blocker_holds.wait(5)
+        seen = {}
+
+        def read_in_a_thread(code):
+            with translation.override(code):
+                seen[code] = translation.get_language()
+                caches["default"].get("anything")
+
+        readers = [threading.Thread(target=read_in_a_thread, args=(c,)) for c in ("de", "en")]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(2)
+        release.set()
+        blocker.join()
+        assert seen == {"de": "de", "en": "en"}  # each thread its own language, none waited
+    finally:
+        for (owner, name), local in zip(places, before, strict=True):
+            setattr(owner, name, local)

@@ -18,7 +18,7 @@ from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
 from cego_club.front import front, is_crowd
-from cego_club.readiness import load_urls, settle_memory
+from cego_club.readiness import load_urls, per_thread_locals, settle_memory
 from venue.backups import backup_folder_problem
 from venue.environment import command_line, is_loopback, lan_address, venue_arguments
 from venue.laptop import (
@@ -200,6 +200,7 @@ class Command(BaseCommand):
             publish_token=token,
         )
         settle_memory()
+        per_thread_locals()  # no lock shared by the threads on every gettext and reverse
         hand_over_quickly()  # a phone's queries are not held up by the crowd's threads
         out.flush()
         try:
