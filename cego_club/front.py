@@ -18,9 +18,10 @@ requests itself:
 - A miss goes to Django as ever. If the view served the shared page it hands its body, with
   the clock's marks still in it, to :func:`offer`; the answer (status, headers, that body) is
   kept (in this process's memory, :data:`KEPT`) if it is a 200 without cookies and the
-  version did not move while it was built (read again afterwards), so a page is never kept under a version older than its data, and a
-  stale page is never served: a deal bumps the revision, and the next request asks for a
-  new key.
+  version did not move while it was built (read again afterwards), so a page is never kept
+  under a version older than its data: a deal bumps the revision, and the next request asks
+  for a new key. (The tournaments' ``version`` is read at most every 0.1 s and forgotten at
+  each bump in this process: ``tournaments.caching.RecentRevisions``.)
 - A miss is built once: the spectators who miss the same key meanwhile wait for that build
   and take its answer (:meth:`SharedPages._build_once`).
 

@@ -18,11 +18,11 @@ def share_spectator_pages() -> None:
     them, answered by the venue's front (``cego_club/front.py``) by the tournament's
     revision."""
     from cego_club.front import share
-    from tournaments.caching import current_revision
+    from tournaments.caching import RECENT_REVISIONS
     from tournaments.views.standings import SHARED_QUERIES, _stamped, stamp_standings
 
     def revision(match):
-        return current_revision(int(match[1]))
+        return RECENT_REVISIONS.revision(int(match[1]))
 
     share(
         r"/tournaments/(\d+)/standings/",

@@ -12,13 +12,15 @@ Works with any Django cache: local memory on the venue laptop, Redis on a club s
 from __future__ import annotations
 
 import hashlib
+import itertools
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 from django.utils.translation import get_language
 
 from tournaments.models import Tournament
@@ -70,6 +72,49 @@ def current_revision(tournament_id: int) -> int | None:
         )
         row = cursor.fetchone()
     return None if row is None else row[0]
+
+
+class RecentRevisions:
+    """Tournaments' revisions as read in the last ``max_age`` seconds, for the venue's front
+    (``cego_club/front.py``), which needs one on every spectator's request: with 500
+    spectators' connections open, that query was nine tenths of the front's own time (py-spy;
+    each query lets go of the interpreter and waits to get it back behind the other threads).
+
+    A revision bumped in this process forgets them all at once (:func:`revisions_moved`, at
+    the bump and at its commit), so a spectator sees the venue's own changes as soon as they
+    are committed; a change written by another process (a command on the same database) shows
+    after at most ``max_age``. A reading is kept only if nothing moved while it was read."""
+
+    def __init__(self, max_age: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_age = max_age
+        self.clock = clock
+        self._moves = itertools.count(1)  # next() is atomic: no lock on the hot path
+        self._generation = 0
+        self._seen: dict[int, tuple[int | None, int, float]] = {}
+
+    def revision(self, tournament_id: int) -> int | None:
+        generation, now = self._generation, self.clock()
+        seen = self._seen.get(tournament_id)
+        if seen is not None and seen[1] == generation and now - seen[2] < self.max_age:
+            return seen[0]
+        revision = current_revision(tournament_id)
+        if len(self._seen) > 1000:  # addresses of tournaments that do not exist, say
+            self._seen = {}
+        self._seen[tournament_id] = (revision, generation, now)
+        return revision
+
+    def forget(self) -> None:
+        self._generation = next(self._moves)
+
+
+RECENT_REVISIONS = RecentRevisions()
+
+
+def revisions_moved() -> None:
+    """A revision was bumped in this process's transaction: what was read before is forgotten
+    now and again when the transaction commits (a reading in between saw the old number)."""
+    RECENT_REVISIONS.forget()
+    transaction.on_commit(RECENT_REVISIONS.forget)
 
 
 def revision_cached_parts(

@@ -39,6 +39,7 @@ from tournaments.archive_format import (
     kind_of,
     state_digest,
 )
+from tournaments.caching import revisions_moved
 from tournaments.models import (
     ArchiveItem,
     Deal,
@@ -804,6 +805,7 @@ def _apply(
     Tournament.objects.filter(pk=tournament.pk).update(
         archive_revision=plan.revision, archive_hash=plan.content_hash, revision=F("revision") + 1
     )
+    revisions_moved()
     tournament.refresh_from_db()
     changes = plan.changes
     _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)

@@ -14,11 +14,13 @@ import functools
 from django.db import connection, transaction
 from django.db.models import F, Q
 
+from tournaments.caching import revisions_moved
 from tournaments.models import Tournament
 from tournaments.signals import revision_committed
 
 
 def _announce(tournament_id: int | None) -> None:
+    revisions_moved()  # the venue's front reads the revision again
     # After the commit: a listener (the publishing sender) must see the change when it reads.
     transaction.on_commit(
         lambda: revision_committed.send(sender=Tournament, tournament_id=tournament_id)

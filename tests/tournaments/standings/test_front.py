@@ -239,3 +239,64 @@ def test_a_build_that_kept_nothing_lets_each_waiting_spectator_build(slow_page):
     assert slow_page.calls == 3
     assert [body for _status, _headers, body in answers] == ["<p>standings</p>"] * 3
     assert not KEPT.answers  # nothing kept under a version that moved
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_front_reads_a_revision_once_in_its_max_age_and_again_after_a_bump(
+    tournament, one_table, django_assert_num_queries
+):
+    from tournaments.caching import RecentRevisions, revisions_moved
+
+    clock = FakeClock()
+    recent = RecentRevisions(max_age=0.1, clock=clock)
+    first = recent.revision(tournament.pk)
+    with django_assert_num_queries(0):
+        assert recent.revision(tournament.pk) == first  # 500 spectators: one query
+
+    # A change made in this process: forgotten at once, before its commit and again at it.
+    enter_deal(table=one_table, number=2, inputs=cego(1, 61))
+    # (the service calls revisions_moved on the shared instance; this one is told here)
+    recent.forget()
+    with django_assert_num_queries(1):
+        assert recent.revision(tournament.pk) == first + 1
+
+    # A change written by another process (no revisions_moved here): seen after max_age.
+    Tournament.objects.filter(pk=tournament.pk).update(revision=first + 5)
+    assert recent.revision(tournament.pk) == first + 1
+    clock.now += 0.15
+    assert recent.revision(tournament.pk) == first + 5
+    revisions_moved()  # the shared instance's, outside a transaction of its own: no error
+
+
+def test_a_bump_in_this_process_reaches_the_front_s_revisions(tournament, one_table):
+    from tournaments.caching import RECENT_REVISIONS
+
+    before = RECENT_REVISIONS.revision(tournament.pk)
+    enter_deal(table=one_table, number=2, inputs=cego(1, 61))
+    assert RECENT_REVISIONS.revision(tournament.pk) == before + 1  # not the kept one
+
+
+def test_a_revision_read_while_it_moved_is_not_kept(tournament, monkeypatch):
+    from tournaments import caching
+
+    recent = caching.RecentRevisions(max_age=10, clock=FakeClock())
+    read = caching.current_revision
+    reads = []
+
+    def moved_meanwhile(tournament_id):
+        reads.append(tournament_id)
+        value = read(tournament_id)
+        recent.forget()  # a bump committed in another thread while this one read
+        return value
+
+    monkeypatch.setattr(caching, "current_revision", moved_meanwhile)
+    recent.revision(tournament.pk)
+    recent.revision(tournament.pk)
+    assert len(reads) == 2  # the first reading was not trusted
