@@ -248,9 +248,6 @@ class Tournament(models.Model):
         super().save(*args, **kwargs)
         self.refresh_from_db(fields=["revision"])
         pk = self.pk
-        from tournaments.caching import revisions_moved  # caching reads this module's models
-
-        revisions_moved()
         transaction.on_commit(lambda: revision_committed.send(sender=Tournament, tournament_id=pk))
 
     @property

@@ -10,8 +10,10 @@ from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from clubs.signals import club_shown_changed, player_shown_changed, players_merging
+from tournaments.caching import RECENT_REVISIONS
 from tournaments.models import Entry
 from tournaments.services.revision import bump_revisions_showing
+from tournaments.signals import revision_committed
 
 
 @receiver(player_shown_changed, dispatch_uid="tournaments.player_shown_changed")
@@ -48,3 +50,10 @@ def move_entries(sender, *, keep, remove, **kwargs) -> int:
             }
         )
     return Entry.objects.filter(player=remove).update(player=keep)
+
+
+@receiver(revision_committed, dispatch_uid="tournaments.forget_recent_revisions")
+def forget_recent_revisions(sender, **kwargs) -> None:
+    """A committed change (a service's bump, a tournament saved): the venue's front reads the
+    revision again at its next request (``caching.RecentRevisions``)."""
+    RECENT_REVISIONS.forget()

@@ -300,3 +300,15 @@ def test_a_revision_read_while_it_moved_is_not_kept(tournament, monkeypatch):
     recent.revision(tournament.pk)
     recent.revision(tournament.pk)
     assert len(reads) == 2  # the first reading was not trusted
+
+
+def test_a_tournament_saved_reaches_the_front_s_revisions_at_its_commit(
+    tournament, django_capture_on_commit_callbacks
+):
+    from tournaments.caching import RECENT_REVISIONS
+
+    before = RECENT_REVISIONS.revision(tournament.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.name = "Umbenannt"
+        tournament.save()
+    assert RECENT_REVISIONS.revision(tournament.pk) == before + 1
