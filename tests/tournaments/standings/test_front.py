@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from cego_club.front import KEPT, ROUTES, SharedPages, is_crowd, offer, share
 from tests.tournaments.standings.conftest import cego
+from tournaments.caching import RECENT_REVISIONS
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.results import enter_deal
@@ -50,6 +51,7 @@ def django_app():
 @pytest.fixture
 def front(django_app):
     KEPT.clear()  # another test's tournament may have had the same id and revision
+    RECENT_REVISIONS.forget()
     yield SharedPages(django_app)
     KEPT.clear()
 
@@ -278,6 +280,7 @@ def test_the_front_reads_a_revision_once_in_its_max_age_and_again_after_a_bump(
 def test_a_bump_in_this_process_reaches_the_front_s_revisions(tournament, one_table):
     from tournaments.caching import RECENT_REVISIONS
 
+    RECENT_REVISIONS.forget()  # another test's tournament may have had the same id
     before = RECENT_REVISIONS.revision(tournament.pk)
     enter_deal(table=one_table, number=2, inputs=cego(1, 61))
     assert RECENT_REVISIONS.revision(tournament.pk) == before + 1  # not the kept one
@@ -307,6 +310,7 @@ def test_a_tournament_saved_reaches_the_front_s_revisions_at_its_commit(
 ):
     from tournaments.caching import RECENT_REVISIONS
 
+    RECENT_REVISIONS.forget()  # another test's tournament may have had the same id
     before = RECENT_REVISIONS.revision(tournament.pk)
     with django_capture_on_commit_callbacks(execute=True):
         tournament.name = "Umbenannt"
