@@ -69,24 +69,73 @@ def quiet_queue_warnings() -> None:
 
 class TwoLanes:
     """waitress's task queue with a second lane: tasks ``is_crowd`` picks (spectators'
-    pages) wait behind every other task (a phone's deal, the desk), each lane in order."""
+    pages) wait behind every other task (a phone's deal, the desk), each lane in order; and
+    at most ``crowd_threads`` of them are served at once (None: no limit). A thread serving
+    a spectator shares the interpreter with the thread serving a phone: with every thread on
+    the crowd's pages, a phone's deal got an eighth of it. ``condition`` is the dispatcher's
+    (its lock guards this queue): a finished crowd task wakes a thread for the next one."""
 
-    def __init__(self, is_crowd: Callable[[object], bool]) -> None:
+    def __init__(
+        self,
+        is_crowd: Callable[[object], bool],
+        *,
+        crowd_threads: int | None = None,
+        condition: threading.Condition | None = None,
+    ) -> None:
         self.is_crowd = is_crowd
         self.first: deque = deque()
         self.crowd: deque = deque()
+        self.crowd_threads = crowd_threads
+        self.crowd_running = 0
+        self.condition = condition or threading.Condition()
 
     def append(self, task: object) -> None:
         (self.crowd if self.is_crowd(task) else self.first).append(task)
 
+    def _crowd_may_go(self) -> bool:
+        return bool(self.crowd) and (
+            self.crowd_threads is None or self.crowd_running < self.crowd_threads
+        )
+
     def popleft(self) -> object:
-        return self.first.popleft() if self.first else self.crowd.popleft()
+        if self.first:
+            return self.first.popleft()
+        if not self._crowd_may_go():
+            raise IndexError("no task may be served now")
+        self.crowd_running += 1
+        return _CrowdTask(self.crowd.popleft(), self._crowd_done)
+
+    def _crowd_done(self) -> None:
+        with self.condition:
+            self.crowd_running -= 1
+            self.condition.notify()
 
     def __len__(self) -> int:
         return len(self.first) + len(self.crowd)
 
     def __bool__(self) -> bool:
-        return bool(self.first or self.crowd)
+        """Whether a thread may take a task now (waitress's threads wait while it is not)."""
+        return bool(self.first) or self._crowd_may_go()
+
+
+class _CrowdTask:
+    """A crowd's task as a thread serves it: when done, its place is free for the next."""
+
+    def __init__(self, task: object, done: Callable[[], None]) -> None:
+        self.task = task
+        self.done = done
+
+    def service(self) -> None:
+        try:
+            self.task.service()  # type: ignore[attr-defined]
+        finally:
+            self.done()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.task, name)
+
+    def __repr__(self) -> str:
+        return repr(self.task)
 
 
 def crowd_channel(is_crowd: Callable[[str, str], bool]) -> Callable[[object], bool]:
@@ -103,12 +152,21 @@ def crowd_channel(is_crowd: Callable[[str, str], bool]) -> Callable[[object], bo
     return check
 
 
+def crowd_threads(threads: int) -> int:
+    """How many of the venue's ``threads`` may serve spectators at once: half (at least one),
+    so the other half are there for the phones and the desk."""
+    return max(1, threads // 2)
+
+
 def dispatcher(*, threads: int, is_crowd: Callable[[str, str], bool]):
-    """waitress's thread pool, with the crowd's requests in a lane of their own."""
+    """waitress's thread pool, with the crowd's requests in a lane of their own, served by at
+    most :func:`crowd_threads` threads at once."""
     from waitress.task import ThreadedTaskDispatcher
 
     pool = ThreadedTaskDispatcher()
-    pool.queue = TwoLanes(crowd_channel(is_crowd))  # type: ignore[assignment]
+    pool.queue = TwoLanes(  # type: ignore[assignment]
+        crowd_channel(is_crowd), crowd_threads=crowd_threads(threads), condition=pool.queue_cv
+    )
     pool.set_thread_count(threads)
     return pool
 

@@ -162,7 +162,7 @@ def test_phones_go_before_the_crowd_in_the_queue():
     lanes.append(page)
     lanes.append(SimpleNamespace())  # a channel without a parsed request: the first lane
     assert len(lanes) == 6 and lanes
-    order = [lanes.popleft() for _ in range(6)]
+    order = [getattr(task, "task", task) for task in (lanes.popleft() for _ in range(6))]
     assert order[:2] == [phone, page] and order[3:] == spectators
     assert not lanes
 
@@ -316,3 +316,50 @@ def test_a_tournament_saved_reaches_the_front_s_revisions_at_its_commit(
         tournament.name = "Umbenannt"
         tournament.save()
     assert RECENT_REVISIONS.revision(tournament.pk) == before + 1
+
+
+def test_the_crowd_is_served_by_at_most_its_threads_and_a_phone_by_another():
+    """waitress's own pool with the venue's queue: four threads, two for the crowd at most.
+    Six spectators' pages that take their time occupy two threads; a phone's deal that
+    arrives after them is served at once by a third, and every spectator is served."""
+    from venue.serving import dispatcher
+
+    release = threading.Event()
+    running, most, served = [0], [0], []
+    lock = threading.Lock()
+
+    class Task:
+        def __init__(self, command, path):
+            self.requests = [SimpleNamespace(command=command, path=path)]
+            self.path = path
+
+        def service(self):
+            crowd = is_crowd(self.requests[0].command, self.path)
+            if crowd:
+                with lock:
+                    running[0] += 1
+                    most[0] = max(most[0], running[0])
+                release.wait(5)
+                with lock:
+                    running[0] -= 1
+            served.append(self.path)
+
+    pool = dispatcher(threads=4, is_crowd=is_crowd)
+    try:
+        for _ in range(6):
+            pool.add_task(Task("GET", "/tournaments/1/standings/"))
+        time.sleep(0.2)
+        pool.add_task(Task("POST", "/t/abc/"))
+        deadline = time.monotonic() + 5
+        while "/t/abc/" not in served and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert served == ["/t/abc/"]  # the phone, while the crowd's two threads still wait
+        assert most[0] == 2
+        release.set()
+        deadline = time.monotonic() + 5
+        while len(served) < 7 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(served) == 7 and most[0] == 2
+    finally:
+        release.set()
+        pool.shutdown(timeout=2)
