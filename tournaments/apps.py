@@ -29,6 +29,7 @@ def share_spectator_pages() -> None:
         queries=SHARED_QUERIES,
         version=revision,
         finish=stamp_standings,
+        finish_per_second=True,  # the clock's hours, minutes and seconds
     )
     share(
         r"/tournaments/(\d+)/standings/projector/",

@@ -363,3 +363,46 @@ def test_the_crowd_is_served_by_at_most_its_threads_and_a_phone_by_another():
     finally:
         release.set()
         pool.shutdown(timeout=2)
+
+
+def test_a_clock_with_seconds_is_put_in_once_a_second(monkeypatch):
+    """A route whose ``finish`` changes once a second at most (the standings' clock): the
+    finished page is reused within the second, worked out again in the next one and for a
+    new page."""
+    from cego_club import front as front_module
+
+    stamps = []
+    page = SimpleNamespace(revision=1, body=b"<p>at \x00</p>")
+
+    def stamp(body):
+        stamps.append(body)
+        return body.replace(b"\x00", str(int(now[0])).encode())
+
+    def django_page(environ, start_response):
+        offer(page.body)
+        start_response("200 OK", [("Content-Type", "text/html")])
+        return [page.body]
+
+    now = [1000.2]
+    monkeypatch.setattr(front_module.time, "time", lambda: now[0])
+    share(
+        r"/per-second/",
+        queries={""},
+        version=lambda match: page.revision,
+        finish=stamp,
+        finish_per_second=True,
+    )
+    KEPT.clear()
+    try:
+        app = SharedPages(django_page)
+        get(app, "/per-second/")  # Django's answer, kept
+        answers = [get(app, "/per-second/")[2] for _ in range(3)]
+        assert answers == ["<p>at 1000</p>"] * 3 and len(stamps) == 1
+        now[0] = 1001.0
+        assert get(app, "/per-second/")[2] == "<p>at 1001</p>" and len(stamps) == 2
+        page.revision, page.body = 2, b"<p>new at \x00</p>"
+        get(app, "/per-second/")  # Django builds the new revision's page
+        assert get(app, "/per-second/")[2] == "<p>new at 1001</p>" and len(stamps) == 3
+    finally:
+        ROUTES[:] = [route for route in ROUTES if route.pattern.pattern != r"/per-second/"]
+        KEPT.clear()
