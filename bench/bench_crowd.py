@@ -223,6 +223,7 @@ def main() -> None:
         number = 2  # the rounds entered; each run of the phones draws a fresh one
         for crowd in crowds:
             deals, confirms, cpus, rates, checks = [], [], [], [], []
+            crowd_errors: list[str] = []
             for _run in range(args.repeat):
                 number += 1
                 # a fresh round for each run: fresh tables, seats and deal numbers (a run
@@ -263,6 +264,7 @@ def main() -> None:
                 deals.append(times)
                 confirms.append([t for phone in phones for t in phone.confirm_times])
                 rates.append(sum(r["rps"] for r in crowd_done))
+                crowd_errors.extend(r["errors"] for r in crowd_done if r["errors"] != "none")
             print(
                 f"  {crowd} spectator connections on the standings, {PHONES} phones, a deal "
                 f"every {args.deal_seconds:g} s each (confirmed by a second phone):",
@@ -290,6 +292,8 @@ def main() -> None:
             )
             for check in checks:
                 print(f"    {check}", flush=True)
+            if crowd_errors:
+                print(f"    the crowd's errors (wrk): {'; '.join(crowd_errors)}", flush=True)
     finally:
         server.stop()
         trivial.stop()

@@ -169,13 +169,15 @@ DATABASES = {
 if os.environ.get("SQLITE_PATH"):
     # Venue mode names its database file directly (a Windows path in a URL is fragile).
     DATABASES["default"] = {
-        "ENGINE": "django.db.backends.sqlite3",
+        "ENGINE": "cego_club.sqlite",
         "NAME": os.environ["SQLITE_PATH"],
         "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "0")),
     }
 # A kept connection is checked before a request uses it, so a restarted database is no error.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] in ("django.db.backends.sqlite3", "cego_club.sqlite"):
+    # Django's, with this process's writers queued in the process (cego_club/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = "cego_club.sqlite"
     # Wait for a concurrent writer instead of failing at once: phones and the desk
     # write at the same time on a laptop running SQLite.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
