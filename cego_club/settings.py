@@ -169,13 +169,13 @@ DATABASES = {
 if os.environ.get("SQLITE_PATH"):
     # Venue mode names its database file directly (a Windows path in a URL is fragile).
     DATABASES["default"] = {
-        "ENGINE": "cego_club.sqlite",
+        "ENGINE": "django.db.backends.sqlite3",
         "NAME": os.environ["SQLITE_PATH"],
         "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "0")),
     }
 # A kept connection is checked before a request uses it, so a restarted database is no error.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] in ("django.db.backends.sqlite3", "cego_club.sqlite"):
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's, with this process's writers queued in the process (cego_club/sqlite/base.py).
     DATABASES["default"]["ENGINE"] = "cego_club.sqlite"
     # Wait for a concurrent writer instead of failing at once: phones and the desk

@@ -4,8 +4,8 @@ Every transaction here begins ``BEGIN IMMEDIATE`` (settings: ``transaction_mode`
 takes the database's one write lock. A thread that finds it taken is left to SQLite's busy
 handler, which polls: it sleeps 1, 2, 5, 10, … and then 100 ms between tries, whether the
 lock came free meanwhile or not. With forty phones entering and confirming beside a crowd
-of spectators, py-spy found most of the venue's phone threads asleep in ``BEGIN IMMEDIATE``
-while the lock was free, and a deal's answer took seconds at the 95th percentile.
+of spectators, py-spy found most of the venue's phone threads inside ``BEGIN IMMEDIATE``,
+and with forty phones flat out the slowest deals took over two seconds (bench_entry).
 
 So the threads of this process take a lock of the process's own first (one per database
 file) and begin only once they hold it; it is handed on the moment the transaction commits
