@@ -19,16 +19,11 @@ import time
 import urllib.request
 
 from _support import ROOT, venue_folder
+from bench_entry import cpu_seconds
 
 sys.path.insert(0, str(ROOT))
 
 from tests.servers import clean_env, free_port  # noqa: E402
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_once(folder) -> tuple[float, float]:

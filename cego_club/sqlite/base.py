@@ -34,7 +34,7 @@ def write_lock(name: str) -> threading.Lock:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    holds_write_lock = False
+    held_write_lock: threading.Lock | None = None
 
     def _start_transaction_under_autocommit(self) -> None:
         if self.transaction_mode != "IMMEDIATE" or self.is_in_memory_db():
@@ -44,7 +44,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         timeout = self.settings_dict["OPTIONS"].get("timeout", DEFAULT_TIMEOUT_SECONDS)
         if not lock.acquire(timeout=timeout):
             raise OperationalError("database is locked")
-        self.holds_write_lock = True
+        self.held_write_lock = lock
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
@@ -52,9 +52,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
             raise
 
     def _release_write_lock(self) -> None:
-        if self.holds_write_lock:
-            self.holds_write_lock = False
-            write_lock(self.settings_dict["NAME"]).release()
+        lock, self.held_write_lock = self.held_write_lock, None
+        if lock is not None:
+            lock.release()
 
     def _commit(self):
         try:
