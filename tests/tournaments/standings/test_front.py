@@ -325,44 +325,64 @@ def test_the_crowd_is_served_by_at_most_its_threads_and_a_phone_by_another():
     from venue.serving import dispatcher
 
     release = threading.Event()
-    running, most, served = [0], [0], []
-    lock = threading.Lock()
-
-    class Task:
-        def __init__(self, command, path):
-            self.requests = [SimpleNamespace(command=command, path=path)]
-            self.path = path
-
-        def service(self):
-            crowd = is_crowd(self.requests[0].command, self.path)
-            if crowd:
-                with lock:
-                    running[0] += 1
-                    most[0] = max(most[0], running[0])
-                release.wait(5)
-                with lock:
-                    running[0] -= 1
-            served.append(self.path)
-
+    crowd = Crowd(release)
     pool = dispatcher(threads=4, is_crowd=is_crowd)
     try:
         for _ in range(6):
-            pool.add_task(Task("GET", "/tournaments/1/standings/"))
+            pool.add_task(PoolTask("GET", "/tournaments/1/standings/", crowd.serve, crowd.served))
         time.sleep(0.2)
-        pool.add_task(Task("POST", "/t/abc/"))
-        deadline = time.monotonic() + 5
-        while "/t/abc/" not in served and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert served == ["/t/abc/"]  # the phone, while the crowd's two threads still wait
-        assert most[0] == 2
+        pool.add_task(PoolTask("POST", "/t/abc/", lambda: None, crowd.served))
+        assert until(lambda: "/t/abc/" in crowd.served)
+        assert crowd.served == ["/t/abc/"]  # the phone, while the crowd's two threads wait
+        assert crowd.most == 2
         release.set()
-        deadline = time.monotonic() + 5
-        while len(served) < 7 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(served) == 7 and most[0] == 2
+        assert until(lambda: len(crowd.served) == 7)
+        assert crowd.most == 2
     finally:
         release.set()
         pool.shutdown(timeout=2)
+
+
+class PoolTask:
+    """A task as waitress's pool hands it over: its parsed request; ``serve`` is what
+    serving it does."""
+
+    def __init__(self, command, path, serve, served=None):
+        self.requests = [SimpleNamespace(command=command, path=path)]
+        self.path = path
+        self.serve = serve
+        self.served = served
+
+    def service(self):
+        self.serve()
+        if self.served is not None:
+            self.served.append(self.path)
+
+
+class Crowd:
+    """Spectators' tasks that wait for ``release``, counting how many are served at once;
+    ``served`` lists every task's path as it finishes (the crowd's and the phones')."""
+
+    def __init__(self, release):
+        self.release = release
+        self.running = self.most = 0
+        self.lock = threading.Lock()
+        self.served = []
+
+    def serve(self):
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        self.release.wait(5)
+        with self.lock:
+            self.running -= 1
+
+
+def until(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
 
 
 def test_a_clock_with_seconds_is_put_in_once_a_second(monkeypatch):
@@ -406,3 +426,32 @@ def test_a_clock_with_seconds_is_put_in_once_a_second(monkeypatch):
     finally:
         ROUTES[:] = [route for route in ROUTES if route.pattern.pattern != r"/per-second/"]
         KEPT.clear()
+
+
+def test_beside_a_phone_one_spectator_is_served_at_a_time():
+    """While a phone's deal is being served (its transaction holds the database's write
+    lock), one thread serves the crowd, not the crowd's two: a thread building a spectator's
+    page takes the interpreter from the deal. Once the deal is done, the crowd has its two
+    threads again, and every spectator is served."""
+    from venue.serving import dispatcher
+
+    phone_release, crowd_release = threading.Event(), threading.Event()
+    crowd = Crowd(crowd_release)
+    pool = dispatcher(threads=4, is_crowd=is_crowd)
+    try:
+        pool.add_task(PoolTask("POST", "/t/abc/", lambda: phone_release.wait(5)))
+        time.sleep(0.1)  # the phone is being served
+        for _ in range(4):
+            pool.add_task(PoolTask("GET", "/tournaments/1/standings/", crowd.serve, crowd.served))
+        assert until(lambda: crowd.most == 1)
+        time.sleep(0.2)
+        assert crowd.most == 1  # two threads idle, and still one spectator at a time
+        phone_release.set()
+        assert until(lambda: crowd.most == 2)  # the deal done: the crowd's two threads
+        crowd_release.set()
+        assert until(lambda: len(crowd.served) == 4)
+        assert crowd.most == 2
+    finally:
+        phone_release.set()
+        crowd_release.set()
+        pool.shutdown(timeout=2)

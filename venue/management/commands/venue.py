@@ -31,7 +31,7 @@ from venue.laptop import (
     synced_by,
     synced_folder_warning,
 )
-from venue.serving import dispatcher, hand_over_quickly, quiet_queue_warnings, server_options
+from venue.serving import create_venue_server, hand_over_quickly, quiet_queue_warnings
 from venue.signals import serving_started
 from venue.tokens import publish_token, token_arguments
 
@@ -105,20 +105,16 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         load_urls()
 
-        from waitress import create_server
-
         quiet_queue_warnings()
 
         try:
-            server = create_server(
+            server = create_venue_server(
                 # spectators' shared pages answered in front of Django (cego_club/front.py)
                 front(get_wsgi_application()),
                 host=options["bind"],
                 port=options["port"],
                 threads=options["threads"],
-                # a phone's deal goes before the spectators' queued pages
-                _dispatcher=dispatcher(threads=options["threads"], is_crowd=is_crowd),
-                **server_options(),
+                is_crowd=is_crowd,  # a phone's deal goes before the spectators' queued pages
             )
         except OSError as error:
             raise CommandError(
