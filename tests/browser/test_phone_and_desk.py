@@ -256,3 +256,32 @@ def test_desk_confirms_a_deal_left_waiting(browser, live_server, django_user_mod
     assert f"Halbe, Alleinspieler {declarer}, 12 Augen: " in text
     assert "status:" not in page.content()
     shot(page, f"log-{size}")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_fresh_form_asks_for_no_preview_and_a_refused_one_for_its_own(
+    browser, live_server, table, size
+):
+    """The phone's page asked the server for the deal form's preview on every load, an empty
+    form's too, whose preview is the line the page already shows: one request more for each
+    deal, as the page is loaded again after each one. A fresh page asks for none now; the
+    page the server sends back with a refused deal asks for the preview of what it holds."""
+    page = phone(browser, live_server, table, 0, size)
+    previews = []
+    page.on(
+        "request",
+        lambda request: previews.append(request.url) if "/preview/" in request.url else None,
+    )
+    page.reload()
+    page.wait_for_load_state("networkidle")
+    assert previews == []
+    assert page.inner_text("#preview") == "Das Ergebnis erscheint hier schon vor dem Speichern."
+
+    page.select_option("[name=contract]", "eine")
+    page.select_option("[name=declarer]", "2")  # no points: the server refuses the deal
+    with page.expect_navigation():
+        page.click("#deal-form button[type=submit]")
+    assert page.locator("#deal-form .errorlist").count() >= 1
+    assert Deal.objects.filter(table=table).count() == 0
+    # the server's page shows the placeholder; the preview asked on load, what the form holds
+    page.locator("#preview", has_text="Spiel vollständig eingeben").wait_for(timeout=5000)
