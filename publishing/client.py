@@ -28,8 +28,9 @@ class PublishError(Exception):
     """The server could not be reached (``refused`` False) or refused the request.
 
     ``code`` is the server's machine-readable reason where it gave one (``lost_track``:
-    it holds another state than the batch's base; ``older``: it holds a newer revision)
-    and ``answer`` the whole JSON answer."""
+    it holds another state than the batch's base; ``fork``: the batch would delete what
+    this laptop copy never saw; ``invalid``, ``busy``, ``server`` …) and ``answer`` the
+    whole JSON answer."""
 
     def __init__(
         self,
@@ -96,7 +97,9 @@ def request(
         message = str(answer.get("error") or "") or f"HTTP {error.code}"
         raise PublishError(
             message,
-            refused=400 <= error.code < 500,
+            # A refusal is kept until something changes; a timeout or "too many requests"
+            # at a proxy is tried again like a server that is not reached.
+            refused=400 <= error.code < 500 and error.code not in (408, 429),
             status=error.code,
             code=str(answer.get("code") or ""),
             answer=answer,

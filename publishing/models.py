@@ -80,6 +80,16 @@ class Publication(models.Model):
     registrations_after = models.PositiveIntegerField(
         _("registrations taken"), null=True, blank=True
     )
+    # This copy's publishing history, drawn at the first batch and again after a restore
+    # (``restore`` clears it): the server lets a batch delete only what it acknowledged to
+    # the same epoch.
+    epoch = models.UUIDField(_("epoch"), null=True, blank=True)
+    # When the server last answered at all (acknowledged, refused or said it holds more).
+    last_contact_at = models.DateTimeField(_("last contact"), null=True, blank=True)
+    # The last time the laptop took back what only the server held (a restored or second
+    # laptop): when, and how many items of each kind, for the publishing page and the start.
+    taken_back_at = models.DateTimeField(_("taken back at"), null=True, blank=True)
+    taken_back = models.JSONField(_("taken back"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("publication")
@@ -90,3 +100,101 @@ class Publication(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} → {self.url}"
+
+
+class AcknowledgedState(models.Model):
+    """On the season server: a state of a tournament this server held and said so to a
+    laptop, with the laptop copy's publishing history (``epoch``) it was said to.
+
+    The server's own record of what each laptop has seen, so that nothing a laptop declares
+    is taken on trust: a batch may delete only items of a state acknowledged to its own
+    epoch (``publishing.inbox``), and a laptop's merge base is known to the server or not
+    (a server restored from an older backup does not know the laptop's newer states).
+    ``how``: the state a batch made, or the state a laptop took back before publishing on
+    top of it."""
+
+    class How(models.TextChoices):
+        APPLIED = "applied", _("applied")
+        TAKEN_BACK = "taken_back", _("taken back")
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="acknowledged_states",
+        verbose_name=_("tournament"),
+    )
+    state = models.CharField(_("state"), max_length=64)
+    epoch = models.UUIDField(_("epoch"), null=True, blank=True)
+    how = models.CharField(_("how"), max_length=12, choices=How.choices, default=How.APPLIED)
+    laptop_revision = models.PositiveIntegerField(_("laptop's revision"), null=True, blank=True)
+    # The items the laptop said wait for the desk's choice between two versions (the
+    # server's kept meanwhile): their tables are shown as provisional.
+    open_conflicts = models.JSONField(_("open conflicts"), default=list, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("acknowledged state")
+        verbose_name_plural = _("acknowledged states")
+        indexes = [
+            models.Index(fields=["tournament", "state"], name="ack_state_by_state"),
+            models.Index(fields=["tournament", "epoch", "state"], name="ack_state_by_epoch"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~Q(state=""), name="ack_state_set"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.state[:12]} ({self.epoch})"
+
+
+class PublishConflict(models.Model):
+    """On the laptop: an item entered differently here and on the season server since the
+    last state both knew (a restored or second laptop). Both versions are kept: the laptop's
+    in its tables, the server's here; neither is sent over the other until the desk chooses
+    (``publishing.merging.settle``), and the server shows the table as provisional."""
+
+    class Choice(models.TextChoices):
+        LAPTOP = "laptop", _("this laptop's version")
+        SERVER = "server", _("the season server's version")
+
+    publication = models.ForeignKey(
+        Publication,
+        on_delete=models.CASCADE,
+        related_name="conflicts",
+        verbose_name=_("publication"),
+    )
+    key = models.CharField(_("item"), max_length=200)
+    server_digest = models.CharField(_("server's digest"), max_length=64, blank=True)
+    server_item = models.JSONField(_("server's version"), null=True, blank=True)
+    laptop_digest = models.CharField(_("laptop's digest"), max_length=64, blank=True)
+    found_at = models.DateTimeField(_("found at"), auto_now_add=True)
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("settled by"),
+    )
+    choice = models.CharField(_("choice"), max_length=8, choices=Choice.choices, blank=True)
+
+    class Meta:
+        verbose_name = _("publishing conflict")
+        verbose_name_plural = _("publishing conflicts")
+        ordering = ["publication", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["publication", "key"],
+                condition=Q(settled_at__isnull=True),
+                name="publish_conflict_open_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(settled_at__isnull=True, choice="")
+                | (Q(settled_at__isnull=False) & ~Q(choice="")),
+                name="publish_conflict_settled_with_choice",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.publication_id}: {self.key}"

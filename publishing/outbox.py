@@ -20,6 +20,7 @@ tournament takes a constant number of queries.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,8 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from publishing.models import Publication
+from publishing.merge_plan import effective_digests
+from publishing.models import Publication, PublishConflict
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_items
@@ -56,17 +58,19 @@ class Batch:
 
 def next_batch(*, publication: Publication) -> Batch:
     """The batch that brings the server from its acknowledged position to the tournament as
-    it is now (``body`` None when the server has it all)."""
+    it is now (``body`` None when the server has it all). An item in open conflict
+    (``publishing.merging``) is held at the server's version until the desk chooses."""
     # One read transaction: on SQLite every query sees the same snapshot, so the items agree
     # with each other and with the revision.
     with transaction.atomic():
         tournament = Tournament.objects.get(pk=publication.tournament_id)
         items = tournament_items(tournament=tournament)
-    digests = item_digests(items)
+        conflicts = open_conflict_keys(publication=publication)
+    known: dict[str, str] = publication.sent_digests if publication.sent_hash else {}
+    digests = effective_digests(item_digests(items), known, conflicts)
     state = state_digest(digests)
     if publication.sent_hash == state:
         return Batch(publication.pk, tournament.revision, state, digests, body=None)
-    known: dict[str, str] = publication.sent_digests if publication.sent_hash else {}
     body = {
         "format": BATCH_FORMAT,
         "version": BATCH_VERSION,
@@ -74,6 +78,8 @@ def next_batch(*, publication: Publication) -> Batch:
         "revision": tournament.revision,
         "base": publication.sent_hash or None,
         "state": state,
+        "epoch": ensure_epoch(publication=publication),
+        "open_conflicts": sorted(conflicts),
         "upserts": {key: items[key] for key, digest in digests.items() if known.get(key) != digest},
         "deletes": sorted(key for key in known if key not in digests),
     }
@@ -88,14 +94,18 @@ def next_batch(*, publication: Publication) -> Batch:
 
 def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
     """The server applied ``batch`` (or already held its state): the position moves on.
-    ``notes``: what the server said the organiser should know (None: it said nothing new)."""
+    ``notes``: what the server said the organiser should know (None: it said nothing new).
+    The only way the position moves besides a merge (``publishing.merging``): never on a
+    refusal, a failure or an answer naming another state."""
     said = {} if notes is None else {"server_notes": [str(note)[:500] for note in notes][:20]}
+    now = timezone.now()
     Publication.objects.filter(pk=batch.publication_id).update(
         **said,
         sent_revision=batch.revision,
         sent_hash=batch.state,
         sent_digests=batch.digests,
-        sent_at=timezone.now(),
+        sent_at=now,
+        last_contact_at=now,
         failures=0,
         last_error="",
         next_attempt_at=None,
@@ -103,17 +113,29 @@ def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
     )
 
 
-def server_holds(*, publication: Publication, answer: dict[str, Any]) -> None:
-    """The server holds another state than our position (it lost track, or we did): take
-    its word for what it holds, so the next batch is the difference from that."""
-    state = answer.get("state") or ""
-    digests = answer.get("digests") if state else {}
-    if not isinstance(digests, dict) or not all(
-        isinstance(key, str) and isinstance(value, str) for key, value in digests.items()
-    ):
-        state, digests = "", {}  # an answer we cannot read: send everything
-    Publication.objects.filter(pk=publication.pk).update(sent_hash=state, sent_digests=digests)
-    publication.sent_hash, publication.sent_digests = state, digests
+def heard(*, publication: Publication) -> None:
+    """The server answered (whatever it said): the hall is still connected."""
+    Publication.objects.filter(pk=publication.pk).update(last_contact_at=timezone.now())
+
+
+def open_conflict_keys(*, publication: Publication) -> set[str]:
+    """The items waiting for the desk's choice between this laptop's and the server's."""
+    return set(
+        PublishConflict.objects.filter(
+            publication=publication, settled_at__isnull=True
+        ).values_list("key", flat=True)
+    )
+
+
+def ensure_epoch(*, publication: Publication) -> str:
+    """This laptop copy's publishing history (a UUID), drawn at its first batch and again
+    after a restore (``restore`` clears it)."""
+    if publication.epoch is None:
+        Publication.objects.filter(pk=publication.pk, epoch__isnull=True).update(epoch=uuid.uuid4())
+        publication.epoch = Publication.objects.values_list("epoch", flat=True).get(
+            pk=publication.pk
+        )
+    return str(publication.epoch)
 
 
 def failed(*, publication: Publication, message: str) -> None:

@@ -18,7 +18,7 @@ import time
 
 from django.db import close_old_connections
 
-from publishing import fetching, outbox
+from publishing import fetching, merging, outbox
 from publishing.client import TIMEOUT_SECONDS, PublishError, request
 from publishing.models import Publication
 from publishing.services import follow
@@ -35,6 +35,8 @@ CHECK_SECONDS = 1.0
 # have been restored from an older backup while the hall had nothing new to send).
 VERIFY_SECONDS = 30.0
 STATE_PATH = "/api/publish/state/{archive_id}/"
+# The server holds what this laptop lacks: take it back before publishing on top.
+MERGE_CODES = ("lost_track", "fork")
 
 _wake = threading.Event()
 # Where the running venue publishes to (``venue --publish-to``), for the page that fetches a
@@ -54,7 +56,8 @@ def wake() -> None:
 def send(*, publication: Publication) -> str:
     """Send what the server lacks of ``publication``'s tournament: ``"sent"`` or
     ``"unchanged"``; ``PublishError`` when it did not arrive (the wait is set) or was refused
-    (the refusal is kept for the organiser)."""
+    (the refusal is kept for the organiser). Where the server holds what this laptop lacks
+    (``lost_track``, ``fork``), it is taken back first (``publishing.merging``)."""
     for _attempt in range(3):
         batch = outbox.next_batch(publication=publication)
         if batch.body is None:
@@ -71,8 +74,10 @@ def send(*, publication: Publication) -> str:
                 timeout=timeout,
             )
         except PublishError as error:
-            if error.code == "lost_track":
-                outbox.server_holds(publication=publication, answer=error.answer)
+            if error.status:
+                outbox.heard(publication=publication)
+            if error.code in MERGE_CODES:
+                _merge(publication=publication, answer=error.answer)
                 continue
             if error.refused:
                 outbox.refused(
@@ -82,7 +87,8 @@ def send(*, publication: Publication) -> str:
                 outbox.failed(publication=publication, message=error.message)
             raise
         if answer.get("state") != batch.state:
-            outbox.server_holds(publication=publication, answer=answer)
+            # Applied, yet the server names another state: ask it what it holds and merge.
+            _merge(publication=publication, answer=_held(publication))
             continue
         notes = answer.get("notes") if answer.get("status") != "unchanged" else None
         outbox.acknowledge(batch=batch, notes=notes if isinstance(notes, list) else None)
@@ -92,16 +98,44 @@ def send(*, publication: Publication) -> str:
     raise moving
 
 
+def _held(publication: Publication) -> dict:
+    """What the server holds, with its item digests and whether it knows our position."""
+    path = STATE_PATH.format(archive_id=publication.tournament.archive_id)
+    query = f"?digests=1&base={publication.sent_hash}" if publication.sent_hash else "?digests=1"
+    return request(publication.url, token=publication.token, path=path + query)
+
+
+def _merge(*, publication: Publication, answer: dict) -> None:
+    """Take back what only the server holds; a failure waits like an unreachable server
+    (nothing was written here, the position did not move)."""
+    try:
+        plan = merging.merge(publication=publication, answer=answer)
+    except merging.MergeError as error:
+        outbox.failed(publication=publication, message=error.message)
+        raise PublishError(error.message) from error
+    except PublishError as error:
+        outbox.failed(publication=publication, message=error.message)
+        raise
+    if not plan.empty:
+        logger.warning(
+            "%s: %s items taken back from the season server, %s conflicts for the desk",
+            publication,
+            len(plan.take),
+            len(plan.conflicts),
+        )
+
+
 def verify(*, publication: Publication) -> bool:
-    """Ask the server whether it still holds what it acknowledged; where it does not, take
-    its word for what it holds, so that the next pass sends the difference. True if it
-    holds what we think."""
+    """Ask the server whether it still holds what it acknowledged. Where it does not (it was
+    restored, or another laptop published), merge with what it holds and make the
+    publication due, so that this laptop's own state follows. True if it holds what we
+    think."""
     path = STATE_PATH.format(archive_id=publication.tournament.archive_id)
     answer = request(publication.url, token=publication.token, path=path)
+    outbox.heard(publication=publication)
     if answer.get("state") == publication.sent_hash:
         return True
-    full = request(publication.url, token=publication.token, path=path + "?digests=1")
-    outbox.server_holds(publication=publication, answer=full)
+    _merge(publication=publication, answer=_held(publication))
     Publication.objects.filter(pk=publication.pk).update(sent_revision=None)
     return False
 

@@ -4,9 +4,12 @@ And the organisers' pages: a club's tokens, a tournament's season server."""
 
 from __future__ import annotations
 
+import logging
+import re
 from functools import wraps
 
 from django.contrib import messages
+from django.db import DatabaseError
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
@@ -26,7 +29,15 @@ from publishing.handover import (
     registrations_for_the_hall,
     tournaments_for_the_hall,
 )
-from publishing.inbox import Refused, held_state, receive_changes
+from publishing.inbox import (
+    Busy,
+    Refused,
+    TakeRequestError,
+    held_state,
+    parse_take_request,
+    receive_changes,
+    take_back,
+)
 from publishing.models import Publication, PublishToken
 from publishing.selectors import registry
 from publishing.sender import configured, wake
@@ -42,6 +53,8 @@ from publishing.services import (
 )
 from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
 
 
 def _token(request):
@@ -158,7 +171,55 @@ def changes_endpoint(request):
         return _refused(error.message, status=400, code="invalid")
     except Refused as error:
         return _refused(error.message, status=409, code=error.code, **error.answer)
+    except Busy:
+        return _busy()
+    except Exception:  # the server's own fault: JSON for the laptop, the trace in the log
+        logger.exception("batch of changes")
+        return _own_fault()
     return JsonResponse(_changes_answer(applied))
+
+
+def _busy() -> JsonResponse:
+    response = _refused(
+        _("The season server is busy; the laptop tries again in a moment."),
+        status=503,
+        code="busy",
+    )
+    response["Retry-After"] = "2"
+    return response
+
+
+def _own_fault() -> JsonResponse:
+    return _refused(
+        _("The season server met an error of its own; the laptop tries again later."),
+        status=500,
+        code="server",
+    )
+
+
+@csrf_exempt
+@_only("POST")
+def take_endpoint(request, archive_id):
+    """A laptop takes back what only this server holds before publishing on top
+    (``publishing.inbox.take_back``): ``{"epoch", "state", "keys"}`` → the items held here."""
+    token = _token(request)
+    if token is None:
+        return _refused(_unknown_token_message(), status=401, code="token")
+    try:
+        wanted = parse_take_request(read_request_body(request))
+        answer = take_back(token=token, archive_id=str(archive_id), **wanted)
+    except BodyError as error:
+        return _refused(error.message, status=error.status, code="invalid")
+    except TakeRequestError as error:
+        return _refused(error.message, status=400, code="invalid")
+    except NotYourClub as error:
+        return _refused(str(error), status=403, code="not_your_club")
+    except Refused as error:
+        return _refused(error.message, status=409, code=error.code, **error.answer)
+    except DatabaseError:
+        logger.warning("take back", exc_info=True)
+        return _busy()
+    return JsonResponse(answer, json_dumps_params={"ensure_ascii": False})
 
 
 @_only("GET")
@@ -169,8 +230,20 @@ def state_endpoint(request, archive_id):
     token = _token(request)
     if token is None:
         return _refused(_unknown_token_message(), status=401, code="token")
+    base = request.GET.get("base") or None
+    if base is not None and not re.fullmatch(r"[0-9a-f]{64}", base):
+        return _refused(
+            _("The state is not a state digest (64 hexadecimal digits)."),
+            status=400,
+            code="invalid",
+        )
     return JsonResponse(
-        held_state(token=token, archive_id=archive_id, digests=request.GET.get("digests") == "1")
+        held_state(
+            token=token,
+            archive_id=archive_id,
+            digests=request.GET.get("digests") == "1",
+            base=base,
+        )
     )
 
 
@@ -241,6 +314,7 @@ urlpatterns = [
     ),
     path("api/publish/changes/", changes_endpoint, name="publish_changes"),
     path("api/publish/state/<uuid:archive_id>/", state_endpoint, name="publish_state"),
+    path("api/publish/take/<uuid:archive_id>/", take_endpoint, name="publish_take"),
     path("api/publish/", publish_endpoint, name="publish"),
     path("api/registry/", registry_endpoint, name="registry"),
 ]

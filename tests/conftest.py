@@ -95,3 +95,94 @@ def fresh_cache(settings):
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def german_by_default():
+    # Each test starts in the site's language, whatever an earlier test in the same process
+    # (a view, a command, translation.activate) left active: the language is a thread-local
+    # that outlives the test, and a test that passed only after an English one is flaky.
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+# The test database is built from the models (what syncdb would make), not by replaying every
+# migration: 44 migrations cost some 10 s of each run's start, most of it Django working out
+# the state of the models after each one. The migrations are held against the models once, in
+# tests/foundation/test_migrations_build_the_models.py (a fresh database migrated in a process
+# of its own, its schema compared table by table, column by column, constraint by constraint),
+# and `makemigrations --check` in CI. `pytest --migrations` builds it by migrating instead.
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request,
+    django_test_environment,
+    django_db_blocker,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+    django_db_modify_db_settings,
+):
+    from django.test.utils import override_settings, setup_databases, teardown_databases
+
+    class NoMigrations:
+        def __contains__(self, app_label: str) -> bool:
+            return True
+
+        def __getitem__(self, app_label: str) -> None:
+            return None
+
+    from pytest_django.fixtures import _get_databases_for_setup
+
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    keepdb = django_db_keepdb and not django_db_createdb
+    with django_db_blocker.unblock():
+        if django_db_use_migrations:
+            config = setup_databases(
+                verbosity=0,
+                interactive=False,
+                aliases=aliases,
+                serialized_aliases=serialized_aliases,
+                keepdb=keepdb,
+            )
+        else:
+            # Only while the database is made: tests of a migration itself, and commands
+            # that migrate, load the real migrations afterwards.
+            with override_settings(MIGRATION_MODULES=NoMigrations()):
+                config = setup_databases(
+                    verbosity=0,
+                    interactive=False,
+                    aliases=aliases,
+                    serialized_aliases=serialized_aliases,
+                    keepdb=keepdb,
+                )
+            for alias in aliases:
+                _record_every_migration_applied(alias)
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            teardown_databases(config, verbosity=0)
+
+
+def _record_every_migration_applied(alias: str) -> None:
+    """A database built from the models holds the schema of the last migrations but no
+    record of them: recorded as applied, so that ``migrate`` in a test finds nothing to do
+    and a test of a migration can go back and forth (the schema check in tests/foundation
+    proves the two schemas the same)."""
+    from django.db import connections
+    from django.db.migrations.loader import MigrationLoader
+    from django.db.migrations.recorder import MigrationRecorder
+
+    connection = connections[alias]
+    loader = MigrationLoader(connection)
+    recorder = MigrationRecorder(connection)
+    recorder.ensure_schema()
+    applied = recorder.applied_migrations()
+    recorder.migration_qs.bulk_create(
+        recorder.Migration(app=app, name=name)
+        for app, name in loader.graph.nodes
+        if (app, name) not in applied and (app, name) not in loader.replacements
+    )

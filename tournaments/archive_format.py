@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -263,8 +264,18 @@ ITEM_TYPES: dict[str, type] = {
 }
 
 
+# The largest revision a batch may name (the server's column is a 32-bit integer).
+MAX_REVISION = 2**31 - 1
+_STATE = re.compile(r"[0-9a-f]{64}")
+
+
 class Batch(msgspec.Struct):
-    """A batch of changes from the laptop (``parse_batch``); items are plain dicts."""
+    """A batch of changes from the laptop (``parse_batch``); items are plain dicts.
+
+    ``epoch``: the laptop copy's publishing history (a UUID it draws when it starts
+    publishing, and again after a restore); None from a laptop before version 0.2.0.
+    ``open_conflicts``: the keys whose two versions wait for the desk's choice (the server's
+    is kept there meanwhile and shown as provisional)."""
 
     format: str
     version: int
@@ -274,6 +285,8 @@ class Batch(msgspec.Struct):
     base: str | None = None
     upserts: dict[str, dict[str, Any]] = {}
     deletes: list[str] = []
+    epoch: str | None = None
+    open_conflicts: list[str] = []
 
     @property
     def snapshot(self) -> bool:
@@ -380,7 +393,42 @@ def parse_batch(raw: bytes | str | Mapping[str, Any]) -> Batch:
         _check_key(key)
         if key in batch.upserts:
             raise ArchiveError(_("The batch both changes and deletes %(key)s.") % {"key": key})
+    _check_numbers(batch)
     return batch
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return len(value) == 36
+
+
+def _check_numbers(batch: Batch) -> None:
+    """Every number and id the laptop declares, within what this server accepts (the
+    answer names the field; nothing reaches the database unchecked)."""
+    if not _is_uuid(batch.archive_id):
+        raise ArchiveError(
+            _("The batch's archive id %(value)s is not a UUID.") % {"value": batch.archive_id[:40]}
+        )
+    if batch.epoch is not None and not _is_uuid(batch.epoch):
+        raise ArchiveError(
+            _("The batch's epoch %(value)s is not a UUID.") % {"value": batch.epoch[:40]}
+        )
+    if not 0 <= batch.revision <= MAX_REVISION:
+        raise ArchiveError(
+            _("The batch's revision %(value)s lies outside 0 to %(most)s.")
+            % {"value": batch.revision, "most": MAX_REVISION}
+        )
+    for name, value in (("state", batch.state), ("base", batch.base)):
+        if value is not None and not _STATE.fullmatch(value):
+            raise ArchiveError(
+                _("The batch's %(field)s is not a state digest (64 hexadecimal digits).")
+                % {"field": name}
+            )
+    for key in batch.open_conflicts:
+        _check_key(key)
 
 
 def _check_key(key: str) -> None:

@@ -104,6 +104,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "publishing.client",
             "publishing.bodies",
             "publishing.registry_answer",
+            "publishing.merge_plan",
         ],
     ),
     (
@@ -128,6 +129,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "publishing.outbox",
             "publishing.inbox",
             "publishing.sender",
+            "publishing.merging",
             "publishing.handover",
             "publishing.fetching",
         ],

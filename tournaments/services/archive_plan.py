@@ -835,7 +835,9 @@ def _batch_action(batch: Batch, existing: Tournament | None, current: str, after
         return UNCHANGED
     if not batch.snapshot and batch.base != current:
         return STALE
-    return _by_revision(existing, batch.revision)
+    # The base (or, for a snapshot, the guarded diff) orders batches, never the revision the
+    # laptop declares: a forged "revision + 5" would lock the real laptop out.
+    return REPLACE
 
 
 def plan_batch(
@@ -905,6 +907,39 @@ def plan_batch(
         club_choices=club_choices,
         player_choices=player_choices,
         own_club_ids=_own_clubs(user, own_club_ids),
+    )
+
+
+def plan_take_back(
+    *,
+    tournament: Tournament,
+    own: Mapping[str, Mapping[str, Any]],
+    items: Mapping[str, Mapping[str, Any]],
+    club_choices: Mapping[str, ClubChoice] | None = None,
+) -> ArchivePlan:
+    """On the laptop: what writing ``items`` taken back from the season server into this
+    laptop's own ``tournament`` (whose items are ``own``) would do: the same checks as any
+    archive (deals scored again, players matched), nothing deleted."""
+    local = item_digests(own)
+    merged = {**own, **items}
+    diff = _Diff(
+        archive_id=tournament.archive_id,
+        existing=tournament,
+        action=REPLACE,
+        revision=tournament.archive_revision or 0,
+        settings=merged["tournament"],
+        clubs={item["short_name"]: item for key, item in merged.items() if kind_of(key) == "club"},
+        upserts=dict(items),
+        deletes=[],
+        stored=local,
+        digests={**local, **item_digests(items)},
+    )
+    return _finish(
+        diff,
+        season=tournament.season,
+        club_choices=club_choices,
+        player_choices=None,
+        own_club_ids=None,
     )
 
 

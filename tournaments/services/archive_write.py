@@ -18,6 +18,7 @@ changed. All in the caller's transaction, with the tournament row locked.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from tournaments.archive_format import (
     Batch,
     kind_of,
     state_digest,
+    validate_item,
 )
 from tournaments.caching import revisions_moved
 from tournaments.models import (
@@ -56,7 +58,7 @@ from tournaments.models import (
     Tournament,
     TournamentChange,
 )
-from tournaments.selectors.archive import TOURNAMENT_SETTINGS
+from tournaments.selectors.archive import TOURNAMENT_SETTINGS, tournament_items
 from tournaments.services import changelog
 from tournaments.services.archive_plan import (
     NEW_TOURNAMENT,
@@ -66,12 +68,23 @@ from tournaments.services.archive_plan import (
     change_words,
     plan_archive,
     plan_batch,
+    plan_take_back,
     refuse_unless_applicable,
 )
 from tournaments.services.results import INPUT_FIELDS
 
 # Items whose content the server keeps (the others: the digest only).
 _KEPT = ("tournament", "club")
+
+logger = logging.getLogger(__name__)
+
+
+class ArchiveWriteClash(ArchiveError):
+    """The database refused a row as a duplicate while writing: the archive's own
+    contradiction, or a concurrent writer's row (then trying again once it has committed
+    succeeds). Nothing was written."""
+
+
 _RECORD_COLUMNS = ("contract", "declarer", "declarer_points", "won")
 _DEAL_FIELDS = [
     "kind",
@@ -766,6 +779,23 @@ def _log(
     )
 
 
+def _log_taken_back(tournament: Tournament, plan: ArchivePlan, changes, *, user, actor) -> None:
+    deals = changes.get("deal", {})
+    others = change_words(changes, kinds=[k for k in changes if k != "deal"])
+    subject = _("taken back from the season server: %(added)s deals added, %(changed)s changed") % {
+        "added": deals.get("new", 0),
+        "changed": deals.get("changed", 0),
+    }
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=TournamentChange.Action.ARCHIVE_REPLACED,
+        subject=f"{subject}; {others}" if others else subject,
+        after={"items": changes, "keys": sorted(plan.upserts)},
+        user=user,
+        actor=actor,
+    )
+
+
 def _needs_clubs(plan: ArchivePlan, upserts: Mapping[str, Any]) -> bool:
     return plan.existing is None or any(
         kind_of(key) in ("tournament", "entry", "team") for key in upserts
@@ -779,7 +809,10 @@ def _apply(
     deletes: list[str],
     actor: str,
     user,
+    copy: bool = True,
 ) -> ImportOutcome:
+    """``copy`` False: the tournament is this computer's own (items taken back from the
+    season server): no archive digests or revision kept, the log says taken back."""
     old_revision = plan.existing.archive_revision if plan.existing is not None else None
     clubs, created_club_ids = (
         _clubs_here(plan, user=user) if _needs_clubs(plan, upserts) else ({}, frozenset())
@@ -801,14 +834,22 @@ def _apply(
     _write_deals(here, of("deal"))
     _write_round_history(here, of("round"))
     _delete_late(here, deletes)
-    _keep_digests(tournament, plan, upserts, deletes)
-    Tournament.objects.filter(pk=tournament.pk).update(
-        archive_revision=plan.revision, archive_hash=plan.content_hash, revision=F("revision") + 1
-    )
+    if copy:
+        _keep_digests(tournament, plan, upserts, deletes)
+        Tournament.objects.filter(pk=tournament.pk).update(
+            archive_revision=plan.revision,
+            archive_hash=plan.content_hash,
+            revision=F("revision") + 1,
+        )
+    else:
+        Tournament.objects.filter(pk=tournament.pk).update(revision=F("revision") + 1)
     revisions_moved()
     tournament.refresh_from_db()
     changes = plan.changes
-    _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)
+    if copy:
+        _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)
+    else:
+        _log_taken_back(tournament, plan, changes, user=user, actor=actor)
     return ImportOutcome(
         tournament=tournament,
         created=plan.existing is None,
@@ -841,9 +882,64 @@ def apply_items(
             _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
             % {"key": error.args[0] if error.args else "?"}
         ) from error
-    except (TypeError, ValueError, IntegrityError) as error:
+    except IntegrityError as error:
+        # Either the archive contradicts itself or a concurrent writer got there first (two
+        # imports creating the same new player): the caller may try again once the other
+        # has committed (``publishing.inbox`` does); the database's words stay in the log.
+        logger.info("archive write clash: %s", error)
+        raise ArchiveWriteClash(
+            _(
+                "The archive clashes with what is stored here (the same player or item twice) "
+                "and was not imported."
+            )
+        ) from error
+    except (TypeError, ValueError) as error:
         raise ArchiveError(
             _("The archive is inconsistent and was not imported: %(error)s") % {"error": error}
+        ) from error
+
+
+@transaction.atomic
+def take_items(
+    *,
+    tournament: Tournament,
+    items: Mapping[str, Mapping[str, Any]],
+    actor: str,
+    user: AbstractBaseUser | None = None,
+) -> ImportOutcome:
+    """On the laptop: write ``items`` taken back from the season server (what only it held,
+    or held in the version chosen at the desk) into this laptop's own ``tournament``,
+    checked as any archive (deals scored again by this laptop's rules, players matched by
+    registry id or name; clubs unknown here: the player without a club). Nothing is
+    deleted. Raises ArchiveError, writing nothing."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    tournament.refresh_from_db()
+    own = tournament_items(tournament=tournament)
+    for key, item in items.items():
+        validate_item(key, item)
+    plan = plan_take_back(tournament=tournament, own=own, items=items)
+    if plan.unknown_clubs:
+        plan = plan_take_back(
+            tournament=tournament,
+            own=own,
+            items=items,
+            club_choices={unknown.key: ClubChoice(NO_CLUB) for unknown in plan.unknown_clubs},
+        )
+    if plan.club_errors:
+        raise ArchiveError(" ".join(plan.club_errors))
+    try:
+        return _apply(
+            plan=plan, upserts=plan.upserts, deletes=[], actor=actor, user=user, copy=False
+        )
+    except KeyError as error:
+        raise ArchiveError(
+            _("The items refer to %(key)s, which this laptop does not hold; nothing was taken.")
+            % {"key": error.args[0] if error.args else "?"}
+        ) from error
+    except (TypeError, ValueError, IntegrityError) as error:
+        raise ArchiveError(
+            _("The items taken back are inconsistent; nothing was taken: %(error)s")
+            % {"error": error}
         ) from error
 
 
@@ -952,9 +1048,11 @@ def apply_batch(
 __all__ = [
     "NEW_TOURNAMENT",
     "ArchiveError",
+    "ArchiveWriteClash",
     "ImportOutcome",
     "apply_batch",
     "apply_items",
     "import_tournament_archive",
+    "take_items",
     "tournament_state",
 ]
