@@ -45,9 +45,9 @@ from django.utils.translation import gettext as _
 
 from publishing.handover import mark_delivered
 from publishing.models import AcknowledgedState, PublishToken
-from publishing.services import NotYourClub, host_club_of
+from publishing.services import NotYourClub, host_club_of, played_in
 from tournaments.archive_format import ArchiveError, Batch, kind_of, parse_batch, state_digest
-from tournaments.models import Seat, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_items
 from tournaments.services.archive_plan import stored_digests
 from tournaments.services.archive_write import ArchiveWriteClash, apply_batch
@@ -258,7 +258,7 @@ def _check_deletes(tournament: Tournament, batch: Batch, stored: dict[str, str],
         deletes = [key for key in batch.deletes if key in stored]
     if not deletes:
         return
-    played = _played(tournament, deletes, stored)
+    played = played_in(tournament=tournament, deletes=deletes, stored=stored)
     if played:
         raise _fork(tournament, stored, batch.base, played)
     if batch.epoch is None:
@@ -270,30 +270,6 @@ def _check_deletes(tournament: Tournament, batch: Batch, stored: dict[str, str],
         raise _fork(
             tournament, stored, batch.base, _("items (%(count)s)") % {"count": len(deletes)}
         )
-
-
-def _played(tournament: Tournament, deletes: list[str], stored: dict[str, str]) -> str:
-    """What of ``deletes`` holds played deals here, said for the organiser ("" if nothing)."""
-    deals = [key for key in deletes if kind_of(key) == "deal"]
-    if deals:
-        return _("deals (%(count)s)") % {"count": len(deals)}
-    stored_deals = [key[len("deal:") :] for key in stored if kind_of(key) == "deal"]
-    for key in deletes:
-        kind, tail = kind_of(key), key.split(":", 1)[1]
-        if kind == "table" and any(d.startswith(f"{tail}-d") for d in stored_deals):
-            return _("table %(table)s with its deals") % {"table": tail}
-        if kind == "round" and any(d.startswith(f"r{tail}-") for d in stored_deals):
-            return _("round %(round)s with its deals") % {"round": tail}
-    numbers = [int(key.split(":", 1)[1]) for key in deletes if kind_of(key) == "entry"]
-    if numbers and (
-        Seat.objects.filter(
-            table__round__tournament=tournament,
-            entry__number__in=numbers,
-            table__deals__isnull=False,
-        ).exists()
-    ):
-        return _("players who played deals")
-    return ""
 
 
 class TakeRequestError(Exception):

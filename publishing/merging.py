@@ -164,9 +164,7 @@ def _write_merge(
 
 
 @transaction.atomic
-def settle(
-    *, conflict: PublishConflict, choice: str, user: User | None
-) -> PublishConflict:
+def settle(*, conflict: PublishConflict, choice: str, user: User | None) -> PublishConflict:
     """The desk's choice for one conflict: ``laptop`` (this laptop's version is published
     with the next batch) or ``server`` (the server's is written here). Logged with who chose;
     a conflict settled already is left as it is (``ValueError``)."""

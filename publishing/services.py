@@ -28,8 +28,8 @@ from clubs.services.imports import NO_CLUB, ClubChoice
 from publishing.client import PublishError
 from publishing.models import Publication, PublishToken
 from publishing.registry_answer import MemberData, Registry, RegistryError, fetch, read_registry
-from tournaments.archive_format import ArchiveError
-from tournaments.models import Tournament
+from tournaments.archive_format import ArchiveError, kind_of
+from tournaments.models import Seat, Tournament
 from tournaments.services.archive_plan import plan_archive
 from tournaments.services.archive_write import ImportOutcome, import_tournament_archive
 
@@ -118,12 +118,47 @@ def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOu
     # id or name, never by quoting that club's numbers (as for an upload).
     own = frozenset({token.club_id})
     plan = plan_archive(data=data, own_club_ids=own)
+    if existing is not None:
+        played = played_in(tournament=existing, deletes=list(plan.deletes), stored=plan.stored)
+        if played:
+            raise ArchiveError(
+                _(
+                    "The archive lacks %(what)s that the season server holds; nothing was "
+                    "changed. A laptop restored from a backup publishes with `venue "
+                    "--publish-to`, which first takes back what only the server holds."
+                )
+                % {"what": played}
+            )
     choices = {unknown.key: ClubChoice(NO_CLUB) for unknown in plan.unknown_clubs}
     outcome = import_tournament_archive(
         data=data, allow_unfinished=True, club_choices=choices, actor=str(token), own_club_ids=own
     )
     PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return outcome
+
+
+def played_in(*, tournament: Tournament, deletes: list[str], stored: Mapping[str, str]) -> str:
+    """What of ``deletes`` holds played deals here, said for the organiser ("" if nothing)."""
+    deals = [key for key in deletes if kind_of(key) == "deal"]
+    if deals:
+        return _("deals (%(count)s)") % {"count": len(deals)}
+    stored_deals = [key[len("deal:") :] for key in stored if kind_of(key) == "deal"]
+    for key in deletes:
+        kind, tail = kind_of(key), key.split(":", 1)[1]
+        if kind == "table" and any(d.startswith(f"{tail}-d") for d in stored_deals):
+            return _("table %(table)s with its deals") % {"table": tail}
+        if kind == "round" and any(d.startswith(f"r{tail}-") for d in stored_deals):
+            return _("round %(round)s with its deals") % {"round": tail}
+    numbers = [int(key.split(":", 1)[1]) for key in deletes if kind_of(key) == "entry"]
+    if numbers and (
+        Seat.objects.filter(
+            table__round__tournament=tournament,
+            entry__number__in=numbers,
+            table__deals__isnull=False,
+        ).exists()
+    ):
+        return _("players who played deals")
+    return ""
 
 
 def load_registry(*, registry: Registry) -> dict[str, int]:

@@ -468,3 +468,30 @@ def test_the_outbox_tells_the_server_what_was_deleted(host, laptop):
     publication.refresh_from_db()
     batch = outbox.next_batch(publication=publication)
     assert batch.body["deletes"] == ["entry:9"] and batch.body["upserts"] == {}
+
+
+def test_a_whole_archive_lacking_deals_the_server_holds_changes_nothing(client, host, laptop):
+    """``cego-club publish`` on a laptop restored from a backup sends the whole tournament at
+    a higher revision: the deals it lacks are not deleted on the server."""
+    from tournaments.selectors.archive import tournament_archive
+
+    tournament, table = laptop
+    _row, token = issue_token(club=host)
+    archive_id = str(uuid.uuid4())
+
+    def send(revision):
+        archive = json.loads(json.dumps(tournament_archive(tournament=tournament)))
+        archive.update(archive_id=archive_id, revision=revision)
+        archive["tournament"]["name"] = "Vom Laptop"
+        return client.post(
+            reverse("publishing:publish"),
+            json.dumps(archive),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {token}",
+        )
+
+    assert send(5).status_code == 200
+    forget_deals(table, [2, 3])
+    answer = send(50)
+    assert answer.status_code == 409 and "Spiele (2)" in answer.json()["error"]
+    assert server_deals().count() == 3
