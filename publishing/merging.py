@@ -147,6 +147,8 @@ def _write_merge(
     moved: dict[str, Any] = {"sent_hash": state, "sent_digests": server, "sent_revision": None}
     if not plan.empty:
         moved |= {"taken_back_at": timezone.now(), "taken_back": summary}
+    elif (publication.taken_back or {}).get("restored"):
+        moved |= {"taken_back": {}}  # restored, and the server held nothing it lacked
     Publication.objects.filter(pk=publication.pk).update(**moved)
     for name, value in moved.items():
         setattr(publication, name, value)

@@ -17,6 +17,7 @@ import threading
 import time
 
 from django.db import close_old_connections
+from django.utils.translation import gettext
 
 from publishing import fetching, merging, outbox
 from publishing.client import TIMEOUT_SECONDS, PublishError, request
@@ -117,11 +118,15 @@ def _merge(*, publication: Publication, answer: dict) -> None:
         outbox.failed(publication=publication, message=error.message)
         raise
     if not plan.empty:
+        # In the venue's console, in German: the organiser should see it happen.
         logger.warning(
-            "%s: %s items taken back from the season server, %s conflicts for the desk",
+            "%s: %s",
             publication,
-            len(plan.take),
-            len(plan.conflicts),
+            gettext(
+                "%(count)s items taken back from the season server, %(conflicts)s for the "
+                "desk to choose"
+            )
+            % {"count": len(plan.take), "conflicts": len(plan.conflicts)},
         )
 
 

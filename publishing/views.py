@@ -38,8 +38,9 @@ from publishing.inbox import (
     receive_changes,
     take_back,
 )
-from publishing.models import Publication, PublishToken
-from publishing.selectors import registry
+from publishing.merging import settle
+from publishing.models import Publication, PublishConflict, PublishToken
+from publishing.selectors import open_conflicts, registry, sync_states
 from publishing.sender import configured, wake
 from publishing.services import (
     NotYourClub,
@@ -382,14 +383,44 @@ def tournament_publication(request, pk: int):
         {
             "tournament": tournament,
             "form": form,
-            "publications": Publication.objects.filter(tournament=tournament).order_by("url"),
+            "states": sync_states(tournament_id=tournament.pk),
         },
+    )
+
+
+@organiser_required
+def publication_conflicts(request, pk: int):
+    """The items entered differently here and on the season server (a restored or second
+    laptop): both versions side by side, the desk chooses one; logged with who chose."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    check(request.user, MANAGE_TOURNAMENT, tournament)
+    if request.method == "POST" and request.POST.get("conflict", "").isdigit():
+        conflict = get_object_or_404(
+            PublishConflict, pk=request.POST["conflict"], publication__tournament=tournament
+        )
+        try:
+            settle(conflict=conflict, choice=request.POST.get("choice", ""), user=request.user)
+        except ValueError as error:
+            messages.error(request, str(error))
+        else:
+            wake()
+            messages.success(request, _("Chosen: it is published with the next change."))
+        return redirect("publishing:publication_conflicts", pk=tournament.pk)
+    return render(
+        request,
+        "publishing/publication_conflicts.html",
+        {"tournament": tournament, "conflicts": open_conflicts(tournament_id=tournament.pk)},
     )
 
 
 urlpatterns += [
     path("clubs/<int:pk>/publishing-tokens/", club_tokens, name="club_tokens"),
     path("tournaments/<int:pk>/publish/", tournament_publication, name="tournament_publication"),
+    path(
+        "tournaments/<int:pk>/publish/conflicts/",
+        publication_conflicts,
+        name="publication_conflicts",
+    ),
 ]
 
 

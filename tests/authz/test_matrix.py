@@ -489,6 +489,12 @@ MATRIX: dict[str, Spec] = {
         frozenset(),
         token_refusal=frozenset({401, 405}),
     ),
+    "publishing:publish_take": Spec(
+        lambda w: {"archive_id": w.day.archive_id},
+        frozenset(),
+        token_refusal=frozenset({401, 405}),
+        post_only=True,
+    ),
     "publishing:registry": Spec(lambda w: {}, frozenset(), token_refusal=frozenset({401, 405})),
     # The way back: the season server's list, hand-over and registrations (a token's), and
     # the venue laptop's page that fetches (any club's organiser).
@@ -516,6 +522,9 @@ MATRIX: dict[str, Spec] = {
         post=lambda w, p: {"url": "https://saison.example.org", "token": "t"},
         changes=True,
     ),
+    # Both versions of an item entered twice: the tournament's organisers choose (a POST
+    # naming no conflict changes nothing).
+    "publishing:publication_conflicts": Spec(day, MANAGE, changes=False),
     "tournaments:archive_upload_season": Spec(
         lambda w: {"season_pk": w.season.pk}, SEASON, changes=None
     ),

@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from venue.backups import SUMMARY_MODELS, BackupError, restore_database
+from venue.signals import database_restored, lines_from
 
 
 class Command(BaseCommand):
@@ -54,3 +55,6 @@ class Command(BaseCommand):
                 "deals": deals,
             }
         )
+        # What the areas above do with restored data (publishing: take back first).
+        for line in lines_from(database_restored.send(sender=None)):
+            self.stdout.write(line)

@@ -32,7 +32,7 @@ from venue.laptop import (
     synced_folder_warning,
 )
 from venue.serving import create_venue_server, hand_over_quickly, quiet_queue_warnings
-from venue.signals import serving_started
+from venue.signals import lines_from, serving_started
 from venue.tokens import publish_token, token_arguments
 
 
@@ -190,11 +190,13 @@ class Command(BaseCommand):
                 % {"url": options["publish_to"]}
             )
         # The areas above get ready (the printouts read their fonts) before the first answer.
-        serving_started.send(
+        responses = serving_started.send(
             sender=None,
             publish_to=options["publish_to"],
             publish_token=token,
         )
+        for line in lines_from(responses):  # e.g. where each publication stands
+            out.write(line)
         settle_memory()
         per_thread_locals()  # no lock shared by the threads on every gettext and reverse
         hand_over_quickly()  # a phone's queries are not held up by the crowd's threads
