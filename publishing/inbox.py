@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,6 +48,7 @@ from publishing.handover import mark_delivered
 from publishing.models import AcknowledgedState, PublishToken
 from publishing.services import NotYourClub, host_club_of, played_in
 from tournaments.archive_format import ArchiveError, Batch, kind_of, parse_batch, state_digest
+from tournaments.caching import revisions_moved
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_items
 from tournaments.services.archive_plan import stored_digests
@@ -239,7 +241,8 @@ def _receive(*, token: PublishToken, batch: Batch) -> Applied:
 
 def _acknowledged(tournament: Tournament, state: str, batch: Batch) -> None:
     """This server says ``state`` to the batch's laptop copy: recorded, so that its later
-    deletes and merges are checked against what it has seen."""
+    deletes and merges are checked against what it has seen. The tables of the items the
+    laptop's desk has still to choose are shown as provisional."""
     AcknowledgedState.objects.create(
         tournament=tournament,
         state=state,
@@ -247,6 +250,25 @@ def _acknowledged(tournament: Tournament, state: str, batch: Batch) -> None:
         laptop_revision=batch.revision,
         open_conflicts=sorted(set(batch.open_conflicts)),
     )
+    provisional = provisional_tables(batch.open_conflicts)
+    current = Tournament.objects.values_list("provisional_tables", flat=True).get(pk=tournament.pk)
+    if provisional != current:
+        Tournament.objects.filter(pk=tournament.pk).update(
+            provisional_tables=provisional, revision=F("revision") + 1
+        )
+        revisions_moved()
+
+
+def provisional_tables(keys: list[str]) -> list[str]:
+    """``deal:r2-t5-d13`` and ``table:r2-t5`` → ``r2-t5``, each table once, in order."""
+    tables = set()
+    for key in keys:
+        kind, tail = kind_of(key), key.split(":", 1)[-1]
+        if kind == "deal":
+            tables.add(tail.rsplit("-d", 1)[0])
+        elif kind == "table":
+            tables.add(tail)
+    return sorted(tables, key=lambda t: tuple(int(p) for p in re.findall(r"\d+", t)))
 
 
 def _check_deletes(tournament: Tournament, batch: Batch, stored: dict[str, str], here: str) -> None:

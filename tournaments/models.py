@@ -171,6 +171,12 @@ class Tournament(models.Model):
         _("archive revision"), null=True, blank=True, editable=False
     )
     archive_hash = models.CharField(_("archive hash"), max_length=64, blank=True, editable=False)
+    # On the season server: the tables ("r2-t5") where the hall's laptop holds another
+    # version of a deal than this server (a restored or second laptop) until its desk
+    # chooses; the standings say they are provisional (``publishing.inbox``).
+    provisional_tables = models.JSONField(
+        _("provisional tables"), default=list, blank=True, editable=False
+    )
     # On the season server: set up here, then fetched by a venue laptop (``fetch_tournament``),
     # which writes it from then on; the day's content is read-only here
     # (``clubs.permissions.held_in_hall``). When, and by which token.
@@ -249,6 +255,16 @@ class Tournament(models.Model):
         self.refresh_from_db(fields=["revision"])
         pk = self.pk
         transaction.on_commit(lambda: revision_committed.send(sender=Tournament, tournament_id=pk))
+
+    @property
+    def provisional_table_numbers(self) -> list[tuple[int, int]]:
+        """The provisional tables as (round, table) numbers, for the standings' note."""
+        numbers = []
+        for label in self.provisional_tables or []:
+            round_part, _sep, table_part = str(label).partition("-t")
+            if round_part[1:].isdigit() and table_part.isdigit():
+                numbers.append((int(round_part[1:]), int(table_part)))
+        return numbers
 
     @property
     def allowed_table_sizes(self) -> frozenset[int]:

@@ -495,3 +495,24 @@ def test_a_whole_archive_lacking_deals_the_server_holds_changes_nothing(client, 
     answer = send(50)
     assert answer.status_code == 409 and "Spiele (2)" in answer.json()["error"]
     assert server_deals().count() == 3
+
+
+def test_a_table_in_conflict_is_provisional_on_the_public_standings_until_settled(
+    client, host, laptop
+):
+    tournament, _table = laptop
+    _row, token = issue_token(club=host)
+    device = published(client, tournament, token)
+    body, _digests = device.batch()
+    body.update(epoch=EPOCH, open_conflicts=["deal:r1-t1-d2"])
+    assert post(client, body, token).json()["status"] == "unchanged"
+    copy = copy_on_server()
+    assert copy.provisional_tables == ["r1-t1"]
+    page = client.get(reverse("tournaments:standings", args=[copy.pk])).content.decode()
+    assert "Vorläufig" in page and "Runde 1, Tisch 1" in page
+    body["open_conflicts"] = []  # the desk chose
+    assert post(client, body, token).status_code == 200
+    copy.refresh_from_db()
+    assert copy.provisional_tables == []
+    page = client.get(reverse("tournaments:standings", args=[copy.pk])).content.decode()
+    assert "Vorläufig" not in page
