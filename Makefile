@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test install messages lint typecheck format bench clean windows-bundle
+.PHONY: run venue test test-all install messages lint typecheck format bench clean windows-bundle
 
 # The stamp is written last, only when every step before it succeeded (else the next run
 # starts again). A .venv without pip (python3-venv missing on Debian) or of a Python older
@@ -42,8 +42,16 @@ VENUE_ARGS ?=
 venue: install
 	$(BIN)/python manage.py venue $(VENUE_ARGS)
 
+# The tests on every core (pytest-xdist: each worker its own test database). `make test` is
+# the fast tier: no browser, no server or command in a process of its own, no wine; `make
+# test-all` is everything (CI runs every tier). One file: .venv/bin/python -m pytest FILE.
+PARALLEL ?= -n auto --dist loadgroup
+FAST_TIER := not browser and not servers and not wine
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PARALLEL) -m "$(FAST_TIER)" $(PYTEST_ARGS)
+
+test-all: install
+	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -19,7 +19,7 @@ from tests.cego_club.printed import created_organisers, printed_create_organiser
 from tests.servers import ROOT, Server, clean_env, free_port, http_get, wait_for_line
 from venue.environment import shell_quote
 
-pytestmark = pytest.mark.servers
+pytestmark = [pytest.mark.servers, pytest.mark.xdist_group("packaging")]  # one build, one worker
 
 # The apps the starter installs: the one list besides pyproject's (which
 # tests/cego_club/test_package_layout.py holds against the installed apps).

@@ -27,7 +27,8 @@ import pytest
 from tests.conftest import require_tool
 from tests.servers import ROOT, Phone, clean_env, http_get
 
-pytestmark = pytest.mark.wine
+# One worker holds the module (its wine prefix and bundle are built once), under xdist too.
+pytestmark = [pytest.mark.wine, pytest.mark.xdist_group("windows_bundle")]
 
 SEED = Path(__file__).with_name("windows_seed.py")
 PASSWORD = "Turnier-Kennwort-7391"

@@ -35,7 +35,7 @@ from tests.servers import (
     stored,
 )
 
-pytestmark = [pytest.mark.servers]
+pytestmark = [pytest.mark.servers, pytest.mark.xdist_group("live_season")]  # one server, one worker
 
 SEASON = "Schwarzwald-Cup 2026/27"
 

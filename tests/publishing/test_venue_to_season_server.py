@@ -190,3 +190,110 @@ def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path)
                 process.stop()
     assert "Traceback" not in venue.output(), venue.output()[-3000:]
     assert "Traceback" not in server.output(), server.output()[-3000:]
+
+
+def test_a_laptop_restored_from_a_backup_takes_back_what_only_the_server_held(tmp_path):
+    """The README's disaster case: the venue publishes, a backup is taken, three more deals
+    are entered (acknowledged by the phone and the server), the laptop dies. The backup is
+    restored and the venue started again: it takes the three deals back from the season
+    server with their history before publishing, the server loses nothing, and the next
+    deal arrives on top."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the season server runs on PostgreSQL; run with DATABASE_URL=postgres://…")
+    club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")
+    for index, (first, last) in enumerate([("Anna", "Faller"), ("Bernd", "Gut"), ("Clara", "Hu")]):
+        player = Player.objects.create(first_name=first, last_name=last)
+        Membership.objects.create(player=player, club=club, member_number=f"M{index}")
+    Season.objects.create(name=SEASON, starts_on="2026-09-01", ends_on="2027-06-30")
+    _row, token = issue_token(club=club, label="Laptop")
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="cego_club.settings",
+        DEBUG="0",
+        HTTPS="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url(),
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    assert manage("collectstatic", "--no-input", "-v", "0", env=env).returncode == 0
+    data, backups = tmp_path / "venue-data", tmp_path / "backups"
+    venue_env = {**clean_env(), "CEGO_PUBLISH_TOKEN": token}
+    server = venue = None
+
+    def deals_on_server() -> int:
+        return Deal.objects.filter(table__round__tournament__archive_id=seed["archive_id"]).count()
+
+    def deals_on_laptop() -> dict:
+        return json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "deals", str(data)]
+            + [str(seed["tournament"])],
+            env=clean_env(),
+        )["deals"]
+
+    try:
+        server = start_gunicorn(log=tmp_path / "season.log", env=env)
+        fetched = manage("fetch_registry", "--from", server.url, "--data", str(data), env=venue_env)
+        assert fetched.returncode == 0, fetched.stderr
+        seed = json_from(
+            [sys.executable, "-m", "tests.publishing_seed", "seed", str(data), "CF Br", SEASON],
+            env=clean_env(),
+        )
+        venue = start_venue(
+            data, log=tmp_path / "venue-1.log", env=venue_env, extra=("--publish-to", server.url)
+        )
+        phone = Phone(seed["token"])
+        phone.sit_down(venue.url)
+        for number in (1, 2):
+            assert stored(*phone.enter_deal(venue.url, number)[:2], seed["token"])
+        wait_until(lambda: deals_on_server() == 2, timeout=60, what="deals 1-2 published")
+        backed_up = manage("backup", "--data", str(data), "--output", str(backups), env=venue_env)
+        assert backed_up.returncode == 0, backed_up.stderr
+        backup = backed_up.stdout.strip().splitlines()[-1]
+        for number in (3, 4, 5):
+            assert stored(*phone.enter_deal(venue.url, number)[:2], seed["token"])
+        wait_until(lambda: deals_on_server() == 5, timeout=60, what="deals 3-5 published")
+        on_server = {
+            d.number: list(d.scores)
+            for d in Deal.objects.filter(table__round__tournament__archive_id=seed["archive_id"])
+        }
+        venue.process.kill()  # the laptop dies
+        venue.process.wait()
+
+        restored = manage(
+            "restore", "--data", str(data), backup, "--force", "--allow-older", env=venue_env
+        )
+        assert restored.returncode == 0, restored.stderr
+        assert "holt dieser Laptop zuerst zurück" in restored.stdout, restored.stdout
+        assert sorted(deals_on_laptop()) == ["r1-t1-d1", "r1-t1-d2"]
+
+        venue = start_venue(
+            data, log=tmp_path / "venue-2.log", env=venue_env, extra=("--publish-to", server.url)
+        )
+        wait_until(
+            lambda: "Diese Daten kommen aus einer Sicherung" in venue.output(),
+            timeout=30,
+            what="the start says what happens to restored data",
+        )
+        wait_until(lambda: len(deals_on_laptop()) == 5, timeout=60, what="deals 3-5 taken back")
+        laptop = deals_on_laptop()
+        assert [laptop[f"r1-t1-d{n}"]["scores"] for n in (3, 4, 5)] == [
+            on_server[n] for n in (3, 4, 5)
+        ]
+        assert all(laptop[f"r1-t1-d{n}"]["history"] == ["created"] for n in (3, 4, 5))
+        assert deals_on_server() == 5  # nothing lost on the server
+
+        phone = Phone(seed["token"])
+        phone.sit_down(venue.url)
+        assert stored(*phone.enter_deal(venue.url, 6)[:2], seed["token"])
+        wait_until(lambda: deals_on_server() == 6, timeout=60, what="deal 6 on top")
+        created = DealChange.objects.filter(
+            deal__table__round__tournament__archive_id=seed["archive_id"], action="created"
+        )
+        assert created.count() == 6  # each deal once
+        assert "zurückgeholt" in venue.output()
+    finally:
+        for process in (venue, server):
+            if process is not None:
+                process.stop()
+    assert "Traceback" not in venue.output(), venue.output()[-3000:]
+    assert "Traceback" not in server.output(), server.output()[-3000:]
