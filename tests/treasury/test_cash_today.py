@@ -54,6 +54,6 @@ def test_a_member_without_a_fee_row_pays_the_seasons_fee_as_charged(members, org
 def test_without_any_fee_charged_nothing_is_guessed(members, organiser):  # noqa: F811
     club, season = members
     membership = Membership.objects.get(player__last_name="Aktiv")
-    with pytest.raises(ValidationError, match="No fee for this season"):
+    with pytest.raises(ValidationError, match="noch kein Beitrag eingetragen"):
         record_cash_today(membership=membership, season=season, user=organiser)
     assert not AnnualFee.objects.exists()
