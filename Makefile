@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test test-all install messages lint typecheck format bench clean windows-bundle
+.PHONY: run venue test test-all test-slow install messages lint typecheck format bench clean windows-bundle
 
 # The stamp is written last, only when every step before it succeeded (else the next run
 # starts again). A .venv without pip (python3-venv missing on Debian) or of a Python older
@@ -52,6 +52,10 @@ test: install
 
 test-all: install
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
+
+# What `make test` leaves out (CI runs both tiers, each timed).
+test-slow: install
+	$(BIN)/python -m pytest $(PARALLEL) -m "not ($(FAST_TIER))" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
