@@ -73,6 +73,9 @@ class Relay:
             except OSError:
                 client.close()
                 continue
+            # The 10 s were for connecting only: an answer slower than that (a snapshot of
+            # thousands of deals) is the laptop's own timeout's to cut, not the relay's.
+            upstream.settimeout(None)
             threading.Thread(target=self._pipe, args=(client, upstream, True), daemon=True).start()
             threading.Thread(target=self._pipe, args=(upstream, client, False), daemon=True).start()
 
