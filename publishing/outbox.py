@@ -24,10 +24,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from cego_club.sqlite.reads import read_snapshot
 from publishing.merge_plan import effective_digests
 from publishing.models import Publication, PublishConflict
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
@@ -60,9 +60,9 @@ def next_batch(*, publication: Publication) -> Batch:
     """The batch that brings the server from its acknowledged position to the tournament as
     it is now (``body`` None when the server has it all). An item in open conflict
     (``publishing.merging``) is held at the server's version until the desk chooses."""
-    # One read transaction: on SQLite every query sees the same snapshot, so the items agree
-    # with each other and with the revision.
-    with transaction.atomic():
+    # One read snapshot: every query sees the same state, so the items agree with each other
+    # and with the revision; on SQLite it takes no write lock (the phones never wait for it).
+    with read_snapshot():
         tournament = Tournament.objects.get(pk=publication.tournament_id)
         items = tournament_items(tournament=tournament)
         conflicts = open_conflict_keys(publication=publication)

@@ -516,3 +516,43 @@ def test_a_table_in_conflict_is_provisional_on_the_public_standings_until_settle
     assert copy.provisional_tables == []
     page = client.get(reverse("tournaments:standings", args=[copy.pk])).content.decode()
     assert "Vorläufig" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_senders_read_waits_for_no_phone_on_sqlite(laptop):
+    """The batch's read runs beside a phone's transaction holding SQLite's write lock:
+    before, it began BEGIN IMMEDIATE and queued behind every phone's deal."""
+    import threading
+    import time
+
+    from django.db import connection, connections, transaction
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's write lock only: PostgreSQL's readers never wait for writers")
+    tournament, table = laptop
+    publication = Publication.objects.create(
+        tournament=tournament, url="http://127.0.0.1:9", token="t", epoch=uuid.uuid4()
+    )
+    holding, release = threading.Event(), threading.Event()
+
+    def phone():
+        try:
+            with transaction.atomic():  # BEGIN IMMEDIATE: the write lock, held
+                Deal.objects.filter(table=table, number=1).update(as_written=False)
+                holding.set()
+                release.wait(15)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=phone)
+    thread.start()
+    assert holding.wait(10)
+    started = time.monotonic()
+    try:
+        batch = outbox.next_batch(publication=publication)
+        waited = time.monotonic() - started
+    finally:
+        release.set()
+        thread.join()
+    assert batch.body is not None and len(batch.body["upserts"]) > 3
+    assert waited < 5, f"the read waited {waited:.1f} s for the phone's transaction"
