@@ -21,13 +21,19 @@ ancestor's digest, ``l`` the laptop's and ``s`` the server's (None: not there):
   tournament predates its record): only what the laptop never had is taken (``l`` and ``a``
   None); where the laptop dropped an item the server changed, the server's is taken; where
   ``s == a`` the laptop's stands; everything else is a **conflict**: which is newer is not
-  guessed.
+  guessed from digests.
+
+A conflict is then read by content (``settle_by_history``): where one version's history
+(a deal's corrections, annulment and confirmations; a round's changes) continues the
+other's, that one is newer and no conflict: a server restored from an older backup holds
+the correction's ancestor, and the laptop's version stands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,33 @@ def plan_merge(
         else:
             conflicts.append(key)
     return MergePlan(take=take, conflicts=conflicts)
+
+
+def continues(newer: Mapping[str, Any], older: Mapping[str, Any]) -> bool:
+    """Whether ``newer`` is ``older`` with more of its history: ``older``'s history entries
+    are the first of ``newer``'s, and ``newer`` has more."""
+    new_history, old_history = newer.get("history"), older.get("history")
+    if not isinstance(new_history, list) or not isinstance(old_history, list):
+        return False
+    return len(new_history) > len(old_history) and new_history[: len(old_history)] == old_history
+
+
+def settle_by_history(
+    plan: MergePlan, *, laptop: Mapping[str, Mapping[str, Any]], server: Mapping[str, Any]
+) -> MergePlan:
+    """The plan with each conflict whose one version continues the other's history settled:
+    the laptop's stands where it continues the server's, the server's is taken where it
+    continues the laptop's; the rest stay conflicts."""
+    take, conflicts = list(plan.take), []
+    for key in plan.conflicts:
+        here, there = laptop.get(key), server.get(key)
+        if here is not None and there is not None and continues(here, there):
+            continue
+        if here is not None and there is not None and continues(there, here):
+            take.append(key)
+            continue
+        conflicts.append(key)
+    return MergePlan(take=sorted(take), conflicts=conflicts)
 
 
 def effective_digests(

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from publishing.client import PublishError, request
-from publishing.merge_plan import MergePlan, plan_merge
+from publishing.merge_plan import MergePlan, plan_merge, settle_by_history
 from publishing.models import Publication, PublishConflict
 from publishing.outbox import ensure_epoch, open_conflict_keys
 from tournaments.archive_format import ArchiveError, item_digests, kind_of
@@ -71,7 +71,8 @@ def merge(*, publication: Publication, answer: dict[str, Any]) -> MergePlan:
         publication.sent_hash, publication.sent_digests = "", {}
         return MergePlan()
     tournament = Tournament.objects.get(pk=publication.tournament_id)
-    laptop = item_digests(tournament_items(tournament=tournament))
+    own = tournament_items(tournament=tournament)
+    laptop = item_digests(own)
     ancestor = publication.sent_digests if publication.sent_hash else {}
     already = open_conflict_keys(publication=publication)
     plan = plan_merge(
@@ -96,6 +97,8 @@ def merge(*, publication: Publication, answer: dict[str, Any]) -> MergePlan:
             _("The season server did not send %(keys)s; nothing was taken back.")
             % {"keys": ", ".join(missing[:5])}
         )
+    # Where one version's history continues the other's, the newer is known, not guessed.
+    plan = settle_by_history(plan, laptop=own, server=items)
     _write_merge(
         publication=publication,
         tournament=tournament,

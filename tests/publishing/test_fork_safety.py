@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from publishing import merging, outbox, sender
 from publishing.client import PublishError
-from publishing.merge_plan import effective_digests, plan_merge
+from publishing.merge_plan import MergePlan, effective_digests, plan_merge, settle_by_history
 from publishing.models import AcknowledgedState, Publication, PublishConflict
 from publishing.services import issue_token
 from tests.publishing.test_batches import Laptop, copy_on_server, post
@@ -259,6 +259,29 @@ def test_the_merge_takes_what_only_the_server_moved_and_asks_where_both_moved():
     assert plan.take == ["d4"]
     held = effective_digests({"d3": "L", "d7": "L"}, {"d3": "S"}, {"d3", "d7"})
     assert held == {"d3": "S"}
+
+
+def test_a_version_whose_history_continues_the_other_is_newer_not_a_conflict():
+    """A server restored from an older backup holds deal 1 before its correction: the
+    laptop's corrected deal continues that history and stands; a deal annulled on the server
+    after the laptop's copy is taken; two different first entries stay a conflict."""
+    created = {"action": "created", "after": {"scores": [30, -10, -10, -10]}}
+    corrected = {"action": "corrected", "after": {"scores": [-30, 10, 10, 10]}}
+    annulled = {"action": "annulled", "reason": "Falsch gegeben"}
+    laptop = {
+        "d1": {"number": 1, "history": [created, corrected]},
+        "d2": {"number": 2, "history": [created]},
+        "d3": {"number": 3, "history": [created]},
+    }
+    server = {
+        "d1": {"number": 1, "history": [created]},
+        "d2": {"number": 2, "history": [created, annulled]},
+        "d3": {"number": 3, "history": [{**created, "after": {"scores": [0, 0, 0, 0]}}]},
+    }
+    plan = settle_by_history(
+        MergePlan(take=["d9"], conflicts=["d1", "d2", "d3"]), laptop=laptop, server=server
+    )
+    assert plan.take == ["d2", "d9"] and plan.conflicts == ["d3"]
 
 
 # The laptop's side, with the server's answers: the real outbox, merge and sender.
