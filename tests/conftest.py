@@ -1,3 +1,4 @@
+import contextlib
 import os
 import shutil
 from typing import NoReturn
@@ -139,8 +140,15 @@ def django_db_setup(
 
     aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
     keepdb = django_db_keepdb and not django_db_createdb
+    # Only while the database is made: tests of a migration itself, and commands that
+    # migrate, load the real migrations afterwards.
+    building = (
+        contextlib.nullcontext()
+        if django_db_use_migrations
+        else override_settings(MIGRATION_MODULES=NoMigrations())
+    )
     with django_db_blocker.unblock():
-        if django_db_use_migrations:
+        with building:
             config = setup_databases(
                 verbosity=0,
                 interactive=False,
@@ -148,17 +156,7 @@ def django_db_setup(
                 serialized_aliases=serialized_aliases,
                 keepdb=keepdb,
             )
-        else:
-            # Only while the database is made: tests of a migration itself, and commands
-            # that migrate, load the real migrations afterwards.
-            with override_settings(MIGRATION_MODULES=NoMigrations()):
-                config = setup_databases(
-                    verbosity=0,
-                    interactive=False,
-                    aliases=aliases,
-                    serialized_aliases=serialized_aliases,
-                    keepdb=keepdb,
-                )
+        if not django_db_use_migrations:
             for alias in aliases:
                 _record_every_migration_applied(alias)
     yield

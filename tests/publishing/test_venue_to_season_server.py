@@ -48,6 +48,22 @@ def database_url() -> str:
     )
 
 
+def season_server_env(tmp_path) -> dict[str, str]:
+    """The season server's environment (gunicorn on this test's PostgreSQL database), its
+    static files collected."""
+    env = clean_env(
+        DJANGO_SETTINGS_MODULE="cego_club.settings",
+        DEBUG="0",
+        HTTPS="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url(),
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    assert manage("collectstatic", "--no-input", "-v", "0", env=env).returncode == 0
+    return env
+
+
 def wait_until(condition, *, timeout: float, what: str) -> float:
     """Seconds until ``condition()`` held; fails after ``timeout``."""
     start = time.monotonic()
@@ -73,16 +89,7 @@ def test_the_venue_publishes_to_the_season_server_as_deals_are_entered(tmp_path)
     _row, token = issue_token(club=club, label="Laptop")
     _other_row, other_token = issue_token(club=other)
 
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="cego_club.settings",
-        DEBUG="0",
-        HTTPS="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        DATABASE_URL=database_url(),
-        STATIC_ROOT=str(tmp_path / "static"),
-    )
-    assert manage("collectstatic", "--no-input", "-v", "0", env=env).returncode == 0
+    env = season_server_env(tmp_path)
     port = free_port()
     data = tmp_path / "venue-data"
     venue_env = clean_env()
@@ -206,16 +213,7 @@ def test_a_laptop_restored_from_a_backup_takes_back_what_only_the_server_held(tm
         Membership.objects.create(player=player, club=club, member_number=f"M{index}")
     Season.objects.create(name=SEASON, starts_on="2026-09-01", ends_on="2027-06-30")
     _row, token = issue_token(club=club, label="Laptop")
-    env = clean_env(
-        DJANGO_SETTINGS_MODULE="cego_club.settings",
-        DEBUG="0",
-        HTTPS="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        DATABASE_URL=database_url(),
-        STATIC_ROOT=str(tmp_path / "static"),
-    )
-    assert manage("collectstatic", "--no-input", "-v", "0", env=env).returncode == 0
+    env = season_server_env(tmp_path)
     data, backups = tmp_path / "venue-data", tmp_path / "backups"
     venue_env = {**clean_env(), "CEGO_PUBLISH_TOKEN": token}
     server = venue = None
