@@ -4,6 +4,7 @@ the registry's size."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,10 +227,49 @@ def open_conflicts(*, tournament_id: int) -> list[dict[str, Any]]:
         shown.append(
             {
                 "conflict": conflict,
-                "rows": [(name, laptop.get(name), server.get(name)) for name in fields],
+                "title": item_title(conflict.key),
+                "rows": [
+                    (_FIELD_WORDS.get(name, name), laptop.get(name), server.get(name))
+                    for name in fields
+                ],
             }
         )
     return shown
+
+
+# The fields of an item as the desk knows them (others are shown by their name).
+_FIELD_WORDS = {
+    "record.contract": gettext_lazy("contract"),
+    "record.declarer": gettext_lazy("declarer (seat)"),
+    "record.declarer_points": gettext_lazy("declarer's card points"),
+    "record.won": gettext_lazy("won"),
+    "scores": gettext_lazy("points per seat"),
+    "status": gettext_lazy("status"),
+    "dealer": gettext_lazy("dealer (seat)"),
+    "seats": gettext_lazy("seats (start numbers)"),
+    "voided": gettext_lazy("voided"),
+    "void_reason": gettext_lazy("reason"),
+    "version": gettext_lazy("version"),
+}
+
+
+def item_title(key: str) -> str:
+    """``deal:r1-t2-d3`` → "Runde 1, Tisch 2, Spiel 3" (the key itself where unknown)."""
+    kind, _sep, tail = key.partition(":")
+    numbers = [int(part) for part in re.findall(r"\d+", tail)]
+    if kind == "deal" and len(numbers) == 3:
+        return gettext("round %(round)s, table %(table)s, deal %(deal)s") % dict(
+            zip(("round", "table", "deal"), numbers, strict=True)
+        )
+    if kind == "table" and len(numbers) == 2:
+        return gettext("round %(round)s, table %(table)s") % dict(
+            zip(("round", "table"), numbers, strict=True)
+        )
+    if kind == "round" and len(numbers) == 1:
+        return gettext("round %(round)s") % {"round": numbers[0]}
+    if kind == "entry" and len(numbers) == 1:
+        return gettext("start number %(number)s") % {"number": numbers[0]}
+    return key
 
 
 def _flat(item: dict[str, Any]) -> dict[str, Any]:

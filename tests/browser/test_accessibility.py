@@ -36,6 +36,20 @@ RUN_AXE = """async () => {
 }"""
 
 
+def entered_twice(w: World) -> None:
+    """A deal of the day the season server holds in another version (the desk's choice)."""
+    from publishing.models import Publication, PublishConflict
+    from tournaments.selectors.archive import tournament_items
+
+    items = tournament_items(tournament=w.day)
+    key = next(k for k in sorted(items) if k.startswith("deal:"))
+    publication = Publication.objects.create(
+        tournament=w.day, url="https://saison.example.org", token="t"
+    )
+    server_item = {**items[key], "status": "annulled"}
+    PublishConflict.objects.create(publication=publication, key=key, server_item=server_item)
+
+
 def differing_sheet(w: World) -> None:
     """Double entry on, and table 2's sheet typed twice with a difference."""
     from tournaments.models import Tournament
@@ -98,6 +112,7 @@ def signup_pages(w: World) -> tuple[str, str, str]:
 def pages(w: World) -> list[tuple[str, str, str]]:
     """(what, persona, address) for every page type."""
     differing_sheet(w)
+    entered_twice(w)
     day, season = w.day.pk, w.season.pk
     signup_form, signup_status, signup_list = signup_pages(w)
     player, club = w.membership.player_id, w.club_a.pk
@@ -134,6 +149,8 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("sign-up status", "anonymous", signup_status),
         ("online sign-ups", "organiser", signup_list),
         ("tournament page", "organiser", url("tournaments:tournament_detail", day)),
+        ("season server", "organiser", url("publishing:tournament_publication", day)),
+        ("entered twice", "organiser", url("publishing:publication_conflicts", day)),
         ("new tournament", "organiser", url("tournaments:tournament_create")),
         ("tournament settings", "organiser", url("tournaments:tournament_edit", day)),
         ("registration", "organiser", url("tournaments:registration", day)),

@@ -72,8 +72,8 @@ def test_the_desk_chooses_the_servers_version_and_the_log_says_who(
     )
     url = reverse("publishing:publication_conflicts", args=[tournament.pk])
     page = client.get(url).content.decode()
-    assert "deal:r1-t1-d2" in page and "Fassung des Saisonservers übernehmen" in page
-    assert "declarer_points" in page and ">45<" in page  # the field that differs, both values
+    assert "Runde 1, Tisch 1, Spiel 2" in page and "Fassung des Saisonservers übernehmen" in page
+    assert "Augen des Alleinspielers" in page and ">45<" in page  # what differs, both values
     before = list(Deal.objects.get(table=table, number=2).scores)
 
     answer = client.post(url, {"conflict": conflict.pk, "choice": "server"}, follow=True)
