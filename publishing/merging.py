@@ -82,12 +82,26 @@ def merge(*, publication: Publication, answer: dict[str, Any]) -> MergePlan:
         server_knows_ancestor=bool(answer.get("knows_base")) and bool(publication.sent_hash),
     )
     wanted = [*plan.take, *(key for key in plan.conflicts if key not in already)]
-    taken = request(
-        publication.url,
-        token=publication.token,
-        path=TAKE_PATH.format(archive_id=tournament.archive_id),
-        payload={"epoch": ensure_epoch(publication=publication), "state": state, "keys": wanted},
-    )
+    try:
+        taken = request(
+            publication.url,
+            token=publication.token,
+            path=TAKE_PATH.format(archive_id=tournament.archive_id),
+            payload={
+                "epoch": ensure_epoch(publication=publication),
+                "state": state,
+                "keys": wanted,
+            },
+        )
+    except PublishError as error:
+        if error.status == 404 and not error.code:
+            raise MergeError(
+                _(
+                    "The season server is of an older version that cannot give back what "
+                    "this laptop lacks; nothing was sent. Ask its administrators to update it."
+                )
+            ) from error
+        raise
     items = taken.get("items")
     if taken.get("state") != state or not isinstance(items, dict):
         raise MergeError(_("The season server's answer cannot be read (the items taken back)."))

@@ -579,3 +579,20 @@ def test_the_senders_read_waits_for_no_phone_on_sqlite(laptop):
         thread.join()
     assert batch.body is not None and len(batch.body["upserts"]) > 3
     assert waited < 5, f"the read waited {waited:.1f} s for the phone's transaction"
+
+
+def test_a_season_server_too_old_to_give_back_is_said_plainly(host, laptop, monkeypatch):
+    tournament, _table = laptop
+    publication = Publication.objects.create(
+        tournament=tournament, url="http://127.0.0.1:9", token="t"
+    )
+
+    def old_server(url, *, token, path, payload=None, timeout=None):
+        raise PublishError("HTTP 404", refused=True, status=404)
+
+    monkeypatch.setattr(merging, "request", old_server)
+    answer = {"state": "a" * 64, "digests": {"deal:r1-t1-d9": "x" * 32}, "knows_base": False}
+    with pytest.raises(merging.MergeError, match="älteren Version"):
+        merging.merge(publication=publication, answer=answer)
+    publication.refresh_from_db()
+    assert publication.sent_hash == ""  # the position did not move
