@@ -66,6 +66,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.front",
             "cego_club.readiness",
             "cego_club.staticfiles",
+            "cego_club.sqlite",
+            "cego_club.sqlite.*",
         ],
     ),
     (

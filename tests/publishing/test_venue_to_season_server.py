@@ -9,9 +9,13 @@ entry); a token of another club is refused, and so is a revoked one. The players
 from the registry come back as the same records, the one new at the venue as a new one.
 """
 
+import json
 import secrets
 import sys
 import time
+import urllib.error
+import urllib.request
+import uuid
 
 import pytest
 from django.db import connection
@@ -30,6 +34,7 @@ from tests.servers import (
     start_venue,
     stored,
 )
+from tournaments.archive_format import state_digest
 from tournaments.models import Deal, DealChange, Tournament, TournamentChange
 from tournaments.selectors.standings import tournament_standings
 from tournaments.tables_standings import signed_html
@@ -46,6 +51,12 @@ def database_url() -> str:
         f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
         f"/{db['NAME']}"
     )
+
+
+def _get_json(url: str, token: str) -> str:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return answer.read().decode()
 
 
 def season_server_env(tmp_path) -> dict[str, str]:
@@ -289,6 +300,42 @@ def test_a_laptop_restored_from_a_backup_takes_back_what_only_the_server_held(tm
         )
         assert created.count() == 6  # each deal once
         assert "zurückgeholt" in venue.output()
+
+        # Over HTTP, with the club's token as anyone holding a backup has it: malformed
+        # numbers get German JSON, a forged jump deleting a deal from a stale epoch a fork.
+        def post(body):
+            request = urllib.request.Request(
+                server.url + "/api/publish/changes/",
+                data=json.dumps(body).encode(),
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return answer.status, json.loads(answer.read())
+            except urllib.error.HTTPError as error:
+                assert error.headers["Content-Type"] == "application/json"
+                return error.code, json.loads(error.read())
+
+        held = json.loads(
+            _get_json(f"{server.url}/api/publish/state/{seed['archive_id']}/?digests=1", token)
+        )
+        shape = {"format": "cego-club/changes", "version": 1, "archive_id": seed["archive_id"]}
+        for field, value in (("archive_id", "kein-uuid"), ("revision", 2**31), ("revision", -1)):
+            body = {**shape, "revision": 1, "state": held["state"], field: value}
+            status, answer = post(body)
+            assert status == 400 and answer["code"] == "invalid", answer
+        lacking = {k: v for k, v in held["digests"].items() if k != "deal:r1-t1-d1"}
+        forged = {
+            **shape,
+            "revision": 2**31 - 1,
+            "base": held["state"],
+            "state": state_digest(lacking),
+            "deletes": ["deal:r1-t1-d1"],
+            "epoch": str(uuid.uuid4()),
+        }
+        status, answer = post(forged)
+        assert status == 409 and answer["code"] == "fork", answer
+        assert deals_on_server() == 6
     finally:
         for process in (venue, server):
             if process is not None:
