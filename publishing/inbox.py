@@ -31,6 +31,7 @@ answer was lost).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import re
@@ -51,7 +52,7 @@ from tournaments.archive_format import ArchiveError, Batch, kind_of, parse_batch
 from tournaments.caching import revisions_moved
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.archive_plan import stored_digests
+from tournaments.services.archive_plan import Held, stored_digests
 from tournaments.services.archive_write import ArchiveWriteClash, apply_batch
 
 logger = logging.getLogger(__name__)
@@ -194,7 +195,13 @@ def _passing(error: DatabaseError) -> bool:
 
 @transaction.atomic
 def _receive(*, token: PublishToken, batch: Batch) -> Applied:
-    tournament = Tournament.objects.select_for_update().filter(archive_id=batch.archive_id).first()
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("season", "host_club")
+        .filter(archive_id=batch.archive_id)
+        .first()
+    )
+    held = None
     if tournament is None:
         if not batch.snapshot:
             raise _lost_track(None)
@@ -212,8 +219,10 @@ def _receive(*, token: PublishToken, batch: Batch) -> Applied:
                 % {"name": tournament.name},
                 code="original",
             )
-        stored = stored_digests(tournament)[0]
+        stored_and_backfill = stored_digests(tournament)
+        stored = stored_and_backfill[0]
         here = state_digest(stored)
+        held = Held(tournament=tournament, digests=stored_and_backfill, state=here)
         if here == batch.state:
             _acknowledged(tournament, here, batch)
             return Applied(tournament=tournament, status="unchanged", state=here)
@@ -225,10 +234,12 @@ def _receive(*, token: PublishToken, batch: Batch) -> Applied:
         actor=str(token),
         own_club_ids=frozenset({token.club_id}),
         unknown_clubs_without_club=True,
+        held=held,
     )
     _acknowledged(outcome.tournament, outcome.state, batch)
-    mark_delivered(tournament=outcome.tournament)  # registrations for the hall, back as entries
-    PublishToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    if tournament is None or any(kind_of(key) == "entry" for key in batch.upserts):
+        mark_delivered(tournament=outcome.tournament)  # registrations for the hall, now entries
+    _used(token)
     return Applied(
         tournament=outcome.tournament,
         status="created" if tournament is None else "applied",
@@ -237,6 +248,14 @@ def _receive(*, token: PublishToken, batch: Batch) -> Applied:
         deletes=len(batch.deletes),
         notes=outcome.notes,
     )
+
+
+def _used(token: PublishToken) -> None:
+    """The token's last use, for the club's token list: to the minute (not a write for every
+    batch of a busy hall)."""
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > dt.timedelta(minutes=1):
+        PublishToken.objects.filter(pk=token.pk).update(last_used_at=now)
 
 
 def _acknowledged(tournament: Tournament, state: str, batch: Batch) -> None:
@@ -251,8 +270,7 @@ def _acknowledged(tournament: Tournament, state: str, batch: Batch) -> None:
         open_conflicts=sorted(set(batch.open_conflicts)),
     )
     provisional = provisional_tables(batch.open_conflicts)
-    current = Tournament.objects.values_list("provisional_tables", flat=True).get(pk=tournament.pk)
-    if provisional != current:
+    if provisional != tournament.provisional_tables:
         Tournament.objects.filter(pk=tournament.pk).update(
             provisional_tables=provisional, revision=F("revision") + 1
         )

@@ -65,6 +65,11 @@ class Publication(models.Model):
     sent_hash = models.CharField(_("content sent"), max_length=64, blank=True)
     sent_digests = models.JSONField(_("items sent"), default=dict, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    # This laptop's own item digests at ``local_revision`` of its tournament (the server's
+    # above may differ: open conflicts, a merge), so that the next batch reads only the
+    # tables changed since (``tournaments.models.RevisionScope``), not the whole tournament.
+    local_revision = models.PositiveIntegerField(_("revision read"), null=True, blank=True)
+    local_digests = models.JSONField(_("items read"), default=dict, blank=True)
     # The server refused this revision for a reason sending again cannot mend (shown to the
     # organiser); tried again once the tournament changes, or when the organiser asks.
     refused_revision = models.PositiveIntegerField(_("revision refused"), null=True, blank=True)

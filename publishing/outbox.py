@@ -11,15 +11,22 @@ so and names its own item digests; the next batch is then the difference from th
 nothing: a snapshot). Like CouchDB's replication checkpoints, the position moves only on the
 server's answer.
 
-Why digests of the whole tournament rather than a log of changed rows: every service that
-changes a tournament bumps its revision, which wakes the sender, but not every service says
-which rows it changed. Comparing digests cannot miss a change, whatever wrote it; reading the
-tournament takes a constant number of queries.
+What changed is read, not the whole tournament: every service that changes a tournament
+bumps its revision, and the frequent ones (a deal, its confirmation, a correction, a void)
+name the tables they touched (``tournaments.models.RevisionScope``, written in the change's
+own transaction). The publication keeps this laptop's own item digests at the revision it
+last read; where every revision since names its tables, only those tables are read again
+(a constant number of queries, whatever the tournament's size). A revision that names
+nothing (a setting, a draw, a registration, a rename in the registry) is read in full, and
+so is everything once every ``FULL_READ_SECONDS``, so that a change written without its
+scope is published a few minutes late rather than never (and logged).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import logging
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,12 +38,16 @@ from cego_club.sqlite.reads import read_snapshot
 from publishing.merge_plan import effective_digests
 from publishing.models import Publication, PublishConflict
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
-from tournaments.models import Tournament
-from tournaments.selectors.archive import tournament_items
+from tournaments.models import RevisionScope, Tournament
+from tournaments.selectors.archive import table_items, tournament_items
+
+logger = logging.getLogger(__name__)
 
 # Waits after a failed attempt: short, so that a server that is back is noticed within
 # seconds (each wait is one cheap request that fails fast while the network is down).
 BACKOFF_SECONDS = (1, 2, 3, 5)
+# The whole tournament is read again this often even where every change named its tables.
+FULL_READ_SECONDS = 300.0
 
 
 @dataclass(frozen=True)
@@ -46,8 +57,11 @@ class Batch:
     publication_id: int
     revision: int
     state: str
-    digests: dict[str, str]
+    digests: dict[str, str] = field(repr=False)  # as published (open conflicts held)
     body: dict[str, Any] | None = field(repr=False)  # None: the server has it all
+    # This laptop's own digests at ``revision``, and whether only changed tables were read.
+    local_digests: dict[str, str] = field(default_factory=dict, repr=False)
+    read_in_full: bool = True
 
     @property
     def counts(self) -> tuple[int, int]:
@@ -56,21 +70,42 @@ class Batch:
         return len(self.body["upserts"]), len(self.body["deletes"])
 
 
-def next_batch(*, publication: Publication) -> Batch:
+def next_batch(*, publication: Publication, full: bool = False) -> Batch:
     """The batch that brings the server from its acknowledged position to the tournament as
     it is now (``body`` None when the server has it all). An item in open conflict
-    (``publishing.merging``) is held at the server's version until the desk chooses."""
+    (``publishing.merging``) is held at the server's version until the desk chooses.
+    ``full``: read the whole tournament, whatever the changes named."""
     # One read snapshot: every query sees the same state, so the items agree with each other
     # and with the revision; on SQLite it takes no write lock (the phones never wait for it).
     with read_snapshot():
         tournament = Tournament.objects.get(pk=publication.tournament_id)
-        items = tournament_items(tournament=tournament)
         conflicts = open_conflict_keys(publication=publication)
-    known: dict[str, str] = publication.sent_digests if publication.sent_hash else {}
-    digests = effective_digests(item_digests(items), known, conflicts)
+        known: dict[str, str] = publication.sent_digests if publication.sent_hash else {}
+        local, items = ({}, {}) if full else _changed_since(publication, tournament)
+        read_in_full = full or not local
+        if read_in_full:
+            items = tournament_items(tournament=tournament)
+            local = item_digests(items)
+            _check_scopes(publication, tournament, local)
+        digests = effective_digests(local, known, conflicts)
+        changed = [key for key, digest in digests.items() if known.get(key) != digest]
+        if any(key not in items for key in changed):
+            # After a merge or a settled conflict: an item read earlier differs from the
+            # server's, so read it all once.
+            items = tournament_items(tournament=tournament)
+            read_in_full = True
     state = state_digest(digests)
+    batch = Batch(
+        publication_id=publication.pk,
+        revision=tournament.revision,
+        state=state,
+        digests=digests,
+        body=None,
+        local_digests=local,
+        read_in_full=read_in_full,
+    )
     if publication.sent_hash == state:
-        return Batch(publication.pk, tournament.revision, state, digests, body=None)
+        return batch
     body = {
         "format": BATCH_FORMAT,
         "version": BATCH_VERSION,
@@ -80,16 +115,58 @@ def next_batch(*, publication: Publication) -> Batch:
         "state": state,
         "epoch": ensure_epoch(publication=publication),
         "open_conflicts": sorted(conflicts),
-        "upserts": {key: items[key] for key, digest in digests.items() if known.get(key) != digest},
+        "upserts": {key: items[key] for key in changed},
         "deletes": sorted(key for key in known if key not in digests),
     }
-    return Batch(
-        publication_id=publication.pk,
-        revision=tournament.revision,
-        state=state,
-        digests=digests,
-        body=body,
+    return dataclasses.replace(batch, body=body)
+
+
+def _changed_since(
+    publication: Publication, tournament: Tournament
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """This laptop's item digests now and the items read again for them, reading only the
+    tables changed since the publication's last read; ``({}, {})`` where a change since
+    named no tables (or nothing was read before): then the whole tournament is read."""
+    since, now = publication.local_revision, tournament.revision
+    if since is None or since > now or not publication.local_digests:
+        return {}, {}
+    scopes = list(
+        RevisionScope.objects.filter(
+            tournament_id=tournament.pk, revision__gt=since, revision__lte=now
+        ).values_list("revision", "table_id")
     )
+    if len({revision for revision, _table in scopes}) != now - since:
+        return {}, {}  # a revision without a scope may have changed anything
+    digests = dict(publication.local_digests)
+    if not scopes:
+        return digests, {}
+    items = table_items(tournament=tournament, table_ids=sorted({t for _r, t in scopes}))
+    # What those tables and rounds held before goes; what they hold now comes in (a deal's
+    # key ends its table's with "-d", so table 5's deals are not table 50's).
+    exact = {key for key in items if not key.startswith("deal:")}
+    deals_of = tuple(f"deal:{key.split(':', 1)[1]}-d" for key in exact if key.startswith("table:"))
+    for key in [key for key in digests if key in exact or key.startswith(deals_of)]:
+        del digests[key]
+    digests.update(item_digests(items))
+    return digests, items
+
+
+def _check_scopes(publication: Publication, tournament: Tournament, read: dict[str, str]) -> None:
+    """A full read at the revision the last scoped read reached must find the same: else a
+    service changed something it did not name (published now, but say so in the log)."""
+    if publication.local_revision != tournament.revision or not publication.local_digests:
+        return
+    missed = sorted(
+        key
+        for key in read.keys() | publication.local_digests.keys()
+        if read.get(key) != publication.local_digests.get(key)
+    )
+    if missed:
+        logger.warning(
+            "%s: changes not named by their service, published now: %s",
+            publication,
+            ", ".join(missed[:10]),
+        )
 
 
 def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
@@ -104,6 +181,8 @@ def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
         sent_revision=batch.revision,
         sent_hash=batch.state,
         sent_digests=batch.digests,
+        local_revision=batch.revision,
+        local_digests=batch.local_digests,
         sent_at=now,
         last_contact_at=now,
         failures=0,

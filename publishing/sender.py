@@ -40,6 +40,8 @@ STATE_PATH = "/api/publish/state/{archive_id}/"
 MERGE_CODES = ("lost_track", "fork")
 
 _wake = threading.Event()
+# When this process last read each publication's tournament whole (``outbox.next_batch``).
+_full_read_at: dict[int, float] = {}
 # Where the running venue publishes to (``venue --publish-to``), for the page that fetches a
 # tournament from the season server: the address to offer and the token to use.
 _configured: dict[str, str] = {"url": "", "token": ""}
@@ -60,7 +62,11 @@ def send(*, publication: Publication) -> str:
     (the refusal is kept for the organiser). Where the server holds what this laptop lacks
     (``lost_track``, ``fork``), it is taken back first (``publishing.merging``)."""
     for _attempt in range(3):
-        batch = outbox.next_batch(publication=publication)
+        last_full_read = _full_read_at.get(publication.pk, -outbox.FULL_READ_SECONDS)
+        full = time.monotonic() - last_full_read >= outbox.FULL_READ_SECONDS
+        batch = outbox.next_batch(publication=publication, full=full)
+        if batch.read_in_full:
+            _full_read_at[publication.pk] = time.monotonic()
         if batch.body is None:
             outbox.acknowledge(batch=batch)
             return "unchanged"

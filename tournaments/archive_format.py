@@ -561,6 +561,14 @@ def _round_items(archive: Mapping[str, Any], items: dict[str, dict[str, Any]]) -
         )
 
 
+def round_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Only the rounds (with their history), tables and deals of ``archive``: its
+    ``rounds`` and ``round_history``, as ``archive_items`` cuts them."""
+    items: dict[str, dict[str, Any]] = {}
+    _round_items(archive, items)
+    return items
+
+
 def archive_items(archive: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The archive cut into items by stable identity (see the module's text). An archive
     that names one thing twice (a start number, a deal …) is an ArchiveError."""

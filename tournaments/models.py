@@ -14,6 +14,7 @@ from django.db import models, transaction
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce, Length, Upper
 from django.db.models.lookups import Exact
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Category, Club, Player
@@ -725,7 +726,8 @@ class DealChange(AppendOnly):
         Deal, on_delete=models.PROTECT, related_name="changes", verbose_name=_("deal")
     )
     action = models.CharField(_("action"), max_length=12, choices=Action.choices)
-    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+    # Now, unless written with the time of the original change (an archive, a batch).
+    changed_at = models.DateTimeField(_("changed at"), default=timezone.now, editable=False)
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -817,7 +819,8 @@ class RoundChange(AppendOnly):
     )
     action = models.CharField(_("action"), max_length=20, choices=Action.choices)
     reason = models.TextField(_("reason"), blank=True)
-    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+    # Now, unless written with the time of the original change (an archive, a batch).
+    changed_at = models.DateTimeField(_("changed at"), default=timezone.now, editable=False)
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -1099,6 +1102,34 @@ class ArchiveItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.key}"
+
+
+class RevisionScope(models.Model):
+    """What the change that made a tournament's ``revision`` touched, written by
+    ``services.revision.bump_revision`` in the change's own transaction: one row per table
+    (the table, its deals and its round's item). A revision without a row may have changed
+    anything (the service did not say), so a reader that finds a gap reads the whole
+    tournament; a deleted table takes its rows with it, which is such a gap. The laptop's
+    outbox reads only what changed since its last batch (``publishing.outbox``)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="revision_scopes",
+        verbose_name=_("tournament"),
+    )
+    revision = models.PositiveIntegerField(_("revision"))
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
+    )
+
+    class Meta:
+        verbose_name = _("revision scope")
+        verbose_name_plural = _("revision scopes")
+        indexes = [models.Index(fields=["tournament", "revision"], name="revision_scope_since")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}@{self.revision}: table {self.table_id}"
 
 
 class HallRegistration(models.Model):

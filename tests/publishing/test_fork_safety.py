@@ -26,6 +26,7 @@ from tournaments.models import Deal, DealChange, Entry, Tournament
 from tournaments.selectors.archive import tournament_items
 from tournaments.services.archive_write import ArchiveWriteClash
 from tournaments.services.results import annul_deal, enter_deal
+from tournaments.services.revision import bump_revision
 
 pytestmark = pytest.mark.django_db
 
@@ -488,6 +489,7 @@ def test_the_outbox_tells_the_server_what_was_deleted(host, laptop):
     )
     outbox.acknowledge(batch=outbox.next_batch(publication=publication))
     late.delete()
+    bump_revision(tournament_id=tournament.pk)  # as the withdrawal's service does
     publication.refresh_from_db()
     batch = outbox.next_batch(publication=publication)
     assert batch.body["deletes"] == ["entry:9"] and batch.body["upserts"] == {}

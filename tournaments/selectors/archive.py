@@ -45,6 +45,7 @@ from tournaments.archive_format import (
     ARCHIVE_VERSION,
     archive_hash,
     archive_items,
+    round_items,
 )
 from tournaments.models import (
     Deal,
@@ -218,13 +219,19 @@ def _username(user) -> str:
     return user.get_username() if user else ""
 
 
-def _deal_histories(tournament: Tournament) -> dict[int, list[dict[str, Any]]]:
-    """Every deal's history rows, by deal (1 query; plain rows, no model instances: a big
-    tournament has thousands)."""
+def _deal_histories(
+    tournament: Tournament, table_ids: list[int] | None = None
+) -> dict[int, list[dict[str, Any]]]:
+    """Every deal's history rows (of ``table_ids`` only, where given), by deal (1 query;
+    plain rows, no model instances: a big tournament has thousands)."""
     history_of: dict[int, list[dict[str, Any]]] = {}
+    changes = (
+        DealChange.objects.filter(deal__table_id__in=table_ids)
+        if table_ids is not None
+        else DealChange.objects.filter(deal__table__round__tournament=tournament)
+    )
     rows = (
-        DealChange.objects.filter(deal__table__round__tournament=tournament)
-        .order_by("changed_at", "pk")
+        changes.order_by("changed_at", "pk")
         .values_list(
             "deal_id", "action", "changed_at", "changed_by__username", "actor", "reason",
             "before", "after",
@@ -266,28 +273,32 @@ def _deal_data(
     }
 
 
-def _rounds(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str, Any]]:
-    """Rounds with their tables, seats, substitutions and deals with history (6 queries)."""
+def _rounds(
+    tournament: Tournament, number_of: dict[int, int], table_ids: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """Rounds with their tables, seats, substitutions and deals with history (6 queries).
+    Given ``table_ids``: only those tables, in their rounds (the rest left out)."""
     rules = rule_source_from_dict(tournament.rules_snapshot)
+    if table_ids is None:
+        stored_tables = Table.objects.filter(round__tournament=tournament)
+        stored_seats = Seat.objects.filter(round__tournament=tournament)
+        stored_subs = Substitution.objects.filter(seat__round__tournament=tournament)
+        stored_deals = Deal.objects.filter(table__round__tournament=tournament)
+    else:
+        stored_tables = Table.objects.filter(pk__in=table_ids, round__tournament=tournament)
+        stored_seats = Seat.objects.filter(table_id__in=table_ids)
+        stored_subs = Substitution.objects.filter(seat__table_id__in=table_ids)
+        stored_deals = Deal.objects.filter(table_id__in=table_ids)
+    tables_of = _by(list(stored_tables.order_by("number")), "round_id")
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    tables_of = _by(
-        list(Table.objects.filter(round__tournament=tournament).order_by("number")), "round_id"
-    )
-    seats_of = _by(
-        list(Seat.objects.filter(round__tournament=tournament).order_by("position")), "table_id"
-    )
+    if table_ids is not None:
+        rounds = [round_ for round_ in rounds if round_.pk in tables_of]
+    seats_of = _by(list(stored_seats.order_by("position")), "table_id")
     subs_of: dict[int, list[Substitution]] = {}
-    for sub in (
-        Substitution.objects.filter(seat__round__tournament=tournament)
-        .select_related("seat")
-        .order_by("from_deal", "pk")
-    ):
+    for sub in stored_subs.select_related("seat").order_by("from_deal", "pk"):
         subs_of.setdefault(sub.seat.table_id, []).append(sub)
-    deals_of = _by(
-        list(Deal.objects.filter(table__round__tournament=tournament).order_by("number")),
-        "table_id",
-    )
-    history_of = _deal_histories(tournament)
+    deals_of = _by(list(stored_deals.order_by("number")), "table_id")
+    history_of = _deal_histories(tournament, table_ids)
     result = []
     for round_ in rounds:
         tables = []
@@ -338,8 +349,14 @@ def _rounds(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str,
     return result
 
 
-def _round_history(tournament: Tournament) -> list[dict[str, Any]]:
-    """The closing, reopening and voiding of rounds and tables, by time, then round (1 query)."""
+def _round_history(
+    tournament: Tournament, round_numbers: set[int] | None = None
+) -> list[dict[str, Any]]:
+    """The closing, reopening and voiding of rounds and tables (of ``round_numbers`` only,
+    where given), by time, then round (1 query)."""
+    changes = RoundChange.objects.filter(round__tournament=tournament)
+    if round_numbers is not None:
+        changes = changes.filter(round__number__in=round_numbers)
     rows = [
         {
             "round": change.round.number,
@@ -349,9 +366,9 @@ def _round_history(tournament: Tournament) -> list[dict[str, Any]]:
             "changed_at": _when(change.changed_at),
             "changed_by": _username(change.changed_by),
         }
-        for change in RoundChange.objects.filter(round__tournament=tournament)
-        .select_related("changed_by", "table", "round")
-        .order_by("changed_at", "pk")
+        for change in changes.select_related("changed_by", "table", "round").order_by(
+            "changed_at", "pk"
+        )
     ]
     rows.sort(key=lambda row: (row["changed_at"] or "", row["round"]))
     return rows
@@ -433,3 +450,13 @@ def _document(tournament: Tournament, user: Any) -> dict[str, Any]:
 def tournament_items(*, tournament: Tournament, user: Any = None) -> dict[str, dict[str, Any]]:
     """The tournament's archive cut into items (``archive_format.archive_items``)."""
     return archive_items(_document(tournament, user))
+
+
+def table_items(*, tournament: Tournament, table_ids: list[int]) -> dict[str, dict[str, Any]]:
+    """The items of some tables only, as ``tournament_items`` gives them: each table, its
+    deals and its round's item (a constant number of queries, whatever the tournament's
+    size). For the laptop's outbox, which reads only what changed (``RevisionScope``)."""
+    number_of = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "number"))
+    rounds = _rounds(tournament, number_of, table_ids)
+    history = _round_history(tournament, {round_["number"] for round_ in rounds})
+    return round_items({"rounds": rounds, "round_history": history})

@@ -602,6 +602,17 @@ def check_deals(data: Mapping[str, Any]) -> int:
 # What is here.
 
 
+@dataclass(frozen=True)
+class Held:
+    """A copy as its writer has already read it inside the transaction that holds its row
+    lock (the season server's inbox): the tournament (with its season and host club) and
+    ``stored_digests``."""
+
+    tournament: Tournament
+    digests: tuple[dict[str, str], bool]
+    state: str  # the state digest of ``digests``
+
+
 def stored_digests(tournament: Tournament) -> tuple[dict[str, str], bool]:
     """The digests of the items this server holds of ``tournament`` (1 query), and whether
     they were worked out from its rows instead (a copy imported before the items were
@@ -706,6 +717,7 @@ class _Diff:
     digests: Mapping[str, str]
     backfill: bool = False
     items: Mapping[str, Mapping[str, Any]] | None = None  # every item, for a whole archive
+    content_hash: str = ""  # the state digest of ``digests`` where worked out already
 
 
 def _finish(
@@ -750,7 +762,7 @@ def _finish(
     chosen_season, season_note = _season(season, diff.existing, diff.settings)
     return ArchivePlan(
         archive_id=diff.archive_id,
-        content_hash=state_digest(diff.digests),
+        content_hash=diff.content_hash or state_digest(diff.digests),
         revision=diff.revision,
         action=diff.action,
         existing=diff.existing,
@@ -848,20 +860,26 @@ def plan_batch(
     player_choices: Mapping[str, Any] | None = None,
     user: Any = None,
     own_club_ids: frozenset[int] | None = None,
+    held: Held | None = None,
 ) -> ArchivePlan:
     """What applying a batch of changes (``archive_format.parse_batch``) would do here. A
     snapshot (``base`` None) is every item: the diff against the digests here says what to
     write and delete. A batch of changes applies on the state it names as ``base``; another
     state here is ``stale`` (the sender sends a snapshot). The state digest after applying
-    must be the batch's ``state``, else an ArchiveError (nothing written)."""
+    must be the batch's ``state``, else an ArchiveError (nothing written). ``held``: the
+    copy and its digests as the caller read them (in this transaction), not read again."""
     archive_id = _archive_id(batch.archive_id)
-    existing = (
-        Tournament.objects.filter(archive_id=archive_id)
-        .select_related("season", "host_club")
-        .first()
-    )
-    stored, backfill = stored_digests(existing) if existing is not None else ({}, False)
-    current = state_digest(stored) if existing is not None else ""
+    existing: Tournament | None
+    if held is not None:
+        existing, (stored, backfill), current = held.tournament, held.digests, held.state
+    else:
+        existing = (
+            Tournament.objects.filter(archive_id=archive_id)
+            .select_related("season", "host_club")
+            .first()
+        )
+        stored, backfill = stored_digests(existing) if existing is not None else ({}, False)
+        current = state_digest(stored) if existing is not None else ""
     incoming = item_digests(batch.upserts)
     if batch.snapshot:
         digests = dict(incoming)
@@ -900,6 +918,7 @@ def plan_batch(
         digests=digests,
         backfill=backfill,
         items=batch.upserts if batch.snapshot else None,
+        content_hash=after,
     )
     return _finish(
         diff,

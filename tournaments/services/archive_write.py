@@ -65,6 +65,7 @@ from tournaments.services.archive_plan import (
     UNCHANGED,
     ArchiveClubs,
     ArchivePlan,
+    Held,
     change_words,
     plan_archive,
     plan_batch,
@@ -633,17 +634,13 @@ def _write_round_history(here: _Here, items: list[Mapping[str, Any]]) -> None:
 
 def _bulk_history(model, rows: list[tuple[Any, dt.datetime | None]]) -> None:
     """Write history rows, keeping the time each change was made on the original server
-    (``auto_now_add`` stamps them now; ``bulk_update`` sets the original time back)."""
+    (now, where the archive gives none)."""
     if not rows:
         return
-    created = model.objects.bulk_create([row for row, _when in rows], batch_size=500)
-    dated = []
-    for row, (_row, when) in zip(created, rows, strict=True):
+    for row, when in rows:
         if when is not None:
             row.changed_at = when
-            dated.append(row)
-    if dated:
-        model.objects.bulk_update(dated, ["changed_at"], batch_size=500)
+    model.objects.bulk_create([row for row, _when in rows], batch_size=500)
 
 
 # The digests kept.
@@ -870,10 +867,12 @@ def apply_items(
     deletes: Iterable[str],
     actor: str,
     user: AbstractBaseUser | None = None,
+    locked: bool = False,
 ) -> ImportOutcome:
     """Write the items of a plan (``archive_plan``): ``upserts`` and ``deletes`` are the
-    plan's diff (or a part of it). Raises ArchiveError, writing nothing."""
-    if plan.existing is not None:
+    plan's diff (or a part of it). Raises ArchiveError, writing nothing. ``locked``: the
+    caller holds the copy's row lock already."""
+    if plan.existing is not None and not locked:
         Tournament.objects.select_for_update().filter(pk=plan.existing.pk).first()
     try:
         return _apply(plan=plan, upserts=upserts, deletes=list(deletes), actor=actor, user=user)
@@ -1018,16 +1017,21 @@ def apply_batch(
     club_choices: Mapping[str, ClubChoice] | None = None,
     own_club_ids: frozenset[int] | None = None,
     unknown_clubs_without_club: bool = False,
+    held: Held | None = None,
 ) -> ImportOutcome:
     """Apply a batch of changes (``archive_format.parse_batch``): plan, refuse what cannot
     be applied (ArchiveError: older, stale, another state than the batch names …), write.
     The same batch twice changes nothing (``created`` and ``replaced`` False).
     ``unknown_clubs_without_club``: clubs this server does not know are left out (their
-    players enter without a club), as for a published archive."""
-    _lock(batch.archive_id)
+    players enter without a club), as for a published archive. ``held``: the copy, locked
+    and read by the caller in this transaction (``archive_plan.Held``)."""
+    if held is None:
+        _lock(batch.archive_id)
 
     def plan_with(choices) -> ArchivePlan:
-        return plan_batch(batch=batch, club_choices=choices, user=user, own_club_ids=own_club_ids)
+        return plan_batch(
+            batch=batch, club_choices=choices, user=user, own_club_ids=own_club_ids, held=held
+        )
 
     plan = plan_with(club_choices)
     if plan.action == UNCHANGED:
@@ -1041,7 +1045,12 @@ def apply_batch(
     if plan.club_errors:
         raise ArchiveError(" ".join(plan.club_errors))
     return apply_items(
-        plan=plan, upserts=plan.upserts, deletes=plan.deletes, actor=actor, user=user
+        plan=plan,
+        upserts=plan.upserts,
+        deletes=plan.deletes,
+        actor=actor,
+        user=user,
+        locked=held is not None,
     )
 
 

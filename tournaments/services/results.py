@@ -347,7 +347,7 @@ def enter_deal(
         reason=reason,
         device=device,
     )
-    bump_revision(tournament_id=table.round.tournament_id)
+    bump_revision(tournament_id=table.round.tournament_id, tables=[table.pk])
     return deal
 
 
@@ -543,7 +543,7 @@ def _change_status(
     _record_change(
         deal, action, before=before, user=user, actor=actor, reason=reason, device=device
     )
-    bump_revision(tournament_id=deal.table.round.tournament_id)
+    bump_revision(tournament_id=deal.table.round.tournament_id, tables=[deal.table_id])
     return deal
 
 
@@ -704,7 +704,7 @@ def revise_deal(
         reason=reason or _("revised at the table before confirmation"),
         device=device,
     )
-    bump_revision(tournament_id=deal.table.round.tournament_id)
+    bump_revision(tournament_id=deal.table.round.tournament_id, tables=[deal.table_id])
     return deal
 
 
@@ -782,7 +782,7 @@ def enter_totals(
         deal.save()
         _start_round(table)
         _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
-        bump_revision(tournament_id=table.round.tournament_id)
+        bump_revision(tournament_id=table.round.tournament_id, tables=[table.pk])
         return deal
     if expected_version is None or existing.version != expected_version:
         raise DealConflict(_("The totals of this table were entered meanwhile; check them."))
@@ -793,7 +793,7 @@ def enter_totals(
     existing.version += 1
     existing.save()
     _record_change(existing, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
-    bump_revision(tournament_id=table.round.tournament_id)
+    bump_revision(tournament_id=table.round.tournament_id, tables=[table.pk])
     return existing
 
 
@@ -825,7 +825,7 @@ def void_table(*, table: Table, reason: str, user: User) -> Table:
     table.void_reason = reason.strip()
     table.save(update_fields=["voided", "void_reason"])
     _log_round(table.round, RoundChange.Action.TABLE_VOIDED, user=user, reason=reason, table=table)
-    bump_revision(tournament_id=table.round.tournament_id)
+    bump_revision(tournament_id=table.round.tournament_id, tables=[table.pk])
     return table
 
 
@@ -842,7 +842,7 @@ def unvoid_table(*, table: Table, reason: str, user: User) -> Table:
     _log_round(
         table.round, RoundChange.Action.TABLE_RESTORED, user=user, reason=reason, table=table
     )
-    bump_revision(tournament_id=table.round.tournament_id)
+    bump_revision(tournament_id=table.round.tournament_id, tables=[table.pk])
     return table
 
 
@@ -1014,7 +1014,7 @@ def enter_written_deals(
         _record_change(deal, DealChange.Action.CREATED, before=None, user=user, reason=reason)
         deals.append(deal)
     _start_round(table)
-    bump_revision(tournament_id=table.round.tournament_id)
+    bump_revision(tournament_id=table.round.tournament_id, tables=[table.pk])
     return deals
 
 
@@ -1072,7 +1072,7 @@ def revise_written_deal(
     deal.version += 1
     deal.save()
     _record_change(deal, DealChange.Action.CORRECTED, before=before, user=user, reason=reason)
-    bump_revision(tournament_id=deal.table.round.tournament_id)
+    bump_revision(tournament_id=deal.table.round.tournament_id, tables=[deal.table_id])
     return deal
 
 

@@ -5,17 +5,24 @@ Every service that changes something a public page or a printout shows calls
 with the change (and not at all if the transaction rolls back). Cached output is keyed on the
 revision it was built from (``tournaments.caching``): nothing is invalidated by hand and a
 reader never gets output older than the data it would read itself.
+
+A service that changed only some tables (a deal, its confirmation, a correction, a void)
+names them (``tables``): the new revision's scope (``RevisionScope``) is written in the same
+transaction, so the laptop's publishing reads only those tables since its last batch. A bump
+naming nothing may have changed anything, and is read in full.
 """
 
 from __future__ import annotations
 
 import functools
+import sqlite3
+from collections.abc import Iterable
 
 from django.db import connection, transaction
 from django.db.models import F, Q
 
 from tournaments.caching import revisions_moved
-from tournaments.models import Tournament
+from tournaments.models import RevisionScope, Tournament
 from tournaments.signals import revision_committed
 
 
@@ -27,27 +34,60 @@ def _announce(tournament_id: int | None) -> None:
     )
 
 
-def bump_revision(*, tournament_id: int) -> None:
+def bump_revision(*, tournament_id: int, tables: Iterable[int] = ()) -> None:
     """Count one more change of the tournament (an F() update: concurrent bumps all count).
+    ``tables``: the primary keys of the only tables the change touched (their deals, seats
+    and their rounds' items), where the service knows; nothing named: it may be anything.
 
     Called last in a service, so that on PostgreSQL the tournament row stays locked for as
     short a time as possible (deal entries at different tables only meet here)."""
+    table_ids = sorted(set(tables))
     with connection.cursor() as cursor:
-        cursor.execute(_bump_sql(), [tournament_id])
+        bump, read_back = _bump_sql()
+        cursor.execute(bump, [tournament_id])
+        if read_back and table_ids:
+            cursor.execute(read_back, [tournament_id])
+        row = cursor.fetchone() if table_ids or not read_back else None
+        if table_ids and row is not None:
+            revision = row[0]
+            cursor.executemany(
+                _scope_sql(), [(tournament_id, revision, table_id) for table_id in table_ids]
+            )
     _announce(tournament_id)
 
 
+def _returning() -> bool:
+    # UPDATE … RETURNING: PostgreSQL, and SQLite from 3.35 (Python's own builds have it;
+    # an older system library reads the number back in the same transaction instead).
+    return connection.vendor == "postgresql" or (
+        connection.vendor == "sqlite" and sqlite3.sqlite_version_info >= (3, 35)
+    )
+
+
 @functools.cache
-def _bump_sql() -> str:
+def _bump_sql() -> tuple[str, str]:
     # ``Tournament.objects.filter(pk=…).update(revision=F("revision") + 1)`` written out once:
-    # every deal bumps, and building the ORM's update cost more than running it.
+    # every deal bumps, and building the ORM's update cost more than running it. The second
+    # statement reads the new number back where RETURNING is missing ("" where it is not).
     q = connection.ops.quote_name
     meta = Tournament._meta
     revision = q(str(meta.get_field("revision").column))
-    return (
-        f"UPDATE {q(meta.db_table)} SET {revision} = {revision} + 1 "  # noqa: S608
-        f"WHERE {q(str(meta.get_field('id').column))} = %s"
+    table, pk = q(meta.db_table), q(str(meta.get_field("id").column))
+    update = f"UPDATE {table} SET {revision} = {revision} + 1 WHERE {pk} = %s"  # noqa: S608
+    if _returning():
+        return f"{update} RETURNING {revision}", ""
+    return update, f"SELECT {revision} FROM {table} WHERE {pk} = %s"  # noqa: S608
+
+
+@functools.cache
+def _scope_sql() -> str:
+    q = connection.ops.quote_name
+    meta = RevisionScope._meta
+    columns = ", ".join(
+        q(str(getattr(meta.get_field(name), "column")))  # noqa: B009 (mypy: a field, not a relation)
+        for name in ("tournament", "revision", "table")
     )
+    return f"INSERT INTO {q(meta.db_table)} ({columns}) VALUES (%s, %s, %s)"  # noqa: S608
 
 
 def bump_revisions_showing(*, player_id: int | None = None, club_id: int | None = None) -> int:

@@ -14,9 +14,10 @@ from tournaments.models import Deal
 pytestmark = pytest.mark.django_db
 
 # POST: the table, its seats and substitutes, the session, and the service's own (lock,
-# submission key, checks, insert, history, revision). GET: the table, seats, substitutes,
+# submission key, checks, insert, history, revision and its scope: the table the deal
+# changed, read by the publishing outbox). GET: the table, seats, substitutes,
 # deals, session.
-POST_QUERIES = 17
+POST_QUERIES = 18
 GET_QUERIES = 5
 
 

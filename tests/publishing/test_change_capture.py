@@ -1,0 +1,261 @@
+"""Publishing reads only what changed: the tables a service names with its revision
+(``RevisionScope``), never the whole tournament for one deal, and never less than a full
+read would find.
+
+Each step of a tournament day goes through its real service; after each, the batch the
+outbox builds from the changed tables alone must equal, item for item, the batch built from
+the whole tournament.
+"""
+
+import datetime
+import logging
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from clubs.models import Club, Player
+from publishing import outbox, sender
+from publishing.models import Publication
+from tournaments.models import Deal, RevisionScope, Round, Tournament
+from tournaments.services import checkin, draws, results, revision, setup
+from tournaments.services.results import WrittenRow
+
+pytestmark = pytest.mark.django_db
+
+
+def cego(declarer: int, points: int = 50) -> dict:
+    return {"contract": "cego", "declarer": declarer, "declarer_points": points}
+
+
+def _tournament(*, players: int = 12) -> Tournament:
+    club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")
+    tournament = setup.create_tournament(
+        name="Wintercego",
+        host_club=club,
+        date=datetime.date(2026, 12, 5),
+        rules_slug="swm",
+        rounds=3,
+        review_draws=False,
+    )
+    for n in range(players):
+        player = Player.objects.create(first_name=f"Vor{n}", last_name=f"Nach{n}")
+        entry = setup.register_player(tournament=tournament, player=player)
+        checkin.set_checked_in(entry=entry, checked_in=True)
+    return tournament
+
+
+def _publication(tournament: Tournament) -> Publication:
+    publication = Publication.objects.create(
+        tournament=tournament, url="http://127.0.0.1:9", token="t"
+    )
+    outbox.acknowledge(batch=outbox.next_batch(publication=publication))
+    return publication
+
+
+def _publish(publication: Publication) -> outbox.Batch:
+    """The next batch, checked against the batch of a full read, then acknowledged."""
+    publication.refresh_from_db()
+    batch = outbox.next_batch(publication=publication)
+    whole = outbox.next_batch(publication=publication, full=True)
+    assert batch.local_digests == whole.local_digests
+    assert batch.state == whole.state
+    assert batch.body == whole.body or (
+        batch.body is not None
+        and whole.body is not None
+        and {**batch.body, "epoch": None} == {**whole.body, "epoch": None}
+    )
+    outbox.acknowledge(batch=batch)
+    return batch
+
+
+@pytest.fixture
+def day(django_user_model):
+    tournament = _tournament()
+    organiser = django_user_model.objects.create_user("orga", password="x")
+    publication = _publication(tournament)
+    first = draws.draw_next_round(tournament=tournament, number=1, seed=1)
+    return tournament, organiser, publication, first
+
+
+def test_every_step_of_a_day_publishes_what_a_full_read_finds(day):
+    tournament, organiser, publication, first = day
+    assert _publish(publication).read_in_full  # the draw named no tables
+    one, two, three = first.tables.order_by("number")
+
+    # Deals at the tables and at the desk: only the table is read again.
+    deal = results.enter_deal(
+        table=one, number=1, inputs=cego(0), via="table", entered_by_position=1
+    )
+    batch = _publish(publication)
+    assert not batch.read_in_full
+    # the first deal started the round: its item travels with the table's
+    assert set(batch.body["upserts"]) == {"deal:r1-t1-d1", "round:1"}
+    deal = results.confirm_deal(deal=deal, confirmer_position=2, expected_version=deal.version)
+    assert set(_publish(publication).body["upserts"]) == {"deal:r1-t1-d1"}
+    results.enter_deal(table=one, number=2, inputs=cego(1))
+    results.enter_deal(table=two, number=1, inputs=cego(2))
+    batch = _publish(publication)
+    assert not batch.read_in_full
+    assert set(batch.body["upserts"]) == {"deal:r1-t1-d2", "deal:r1-t2-d1"}
+
+    # Corrections, annulment, restoring: the deal with its history.
+    deal = results.revise_deal(
+        deal=deal, inputs=cego(3, 60), expected_version=deal.version, user=organiser,
+        reason="falsch notiert",
+    )  # fmt: skip
+    deal = results.annul_deal(deal=deal, reason="Kartenfehler", user=organiser)
+    assert set(_publish(publication).body["upserts"]) == {"deal:r1-t1-d1"}
+    results.restore_deal(deal=deal, reason="doch gültig", user=organiser)
+    assert not _publish(publication).read_in_full
+
+    # A paper sheet typed in, round totals, a voided table.
+    results.enter_written_deals(
+        table=three, rows=[WrittenRow(1, "halbe", 1, (None, 60, None, None))], user=organiser
+    )
+    assert set(_publish(publication).body["upserts"]) == {"deal:r1-t3-d1"}
+    results.void_table(table=two, reason="Blatt verloren", user=organiser)
+    batch = _publish(publication)
+    assert set(batch.body["upserts"]) == {"table:r1-t2", "round:1"}  # the void is in its history
+    results.unvoid_table(table=two, reason="Blatt gefunden", user=organiser)
+    assert not _publish(publication).read_in_full
+
+    # Closing the round and drawing the next name no tables: read in full.
+    results.set_round_state(round=first, state=Round.State.CLOSED, user=organiser, close_open=True)
+    assert _publish(publication).read_in_full
+    second = draws.draw_next_round(tournament=tournament, number=2, seed=2)
+    assert _publish(publication).read_in_full
+    table = second.tables.order_by("number").first()
+    results.enter_totals(table=table, totals=[30, -10, -10, -10], user=organiser)
+    batch = _publish(publication)
+    assert not batch.read_in_full
+    assert set(batch.body["upserts"]) == {f"deal:r2-t{table.number}-d1", "round:2"}
+
+    # Several changes between two batches (the server was away): all of them, one read.
+    for number in range(1, 4):
+        results.enter_deal(table=second.tables.order_by("number")[1], number=number, inputs=cego(0))
+    batch = _publish(publication)
+    assert not batch.read_in_full and len(batch.body["upserts"]) == 3
+
+
+def test_a_batch_reads_as_many_rows_for_one_deal_whatever_the_tournament_size(day):
+    """The queries of a one-deal batch do not grow with the deals already played, nor with
+    the tables: each reads only the changed table's rows."""
+    tournament, _organiser, publication, first = day
+    _publish(publication)
+    tables = list(first.tables.order_by("number"))
+
+    def one_deal_batch(table, number):
+        results.enter_deal(table=table, number=number, inputs=cego(number % 4))
+        publication.refresh_from_db()
+        with CaptureQueriesContext(connection) as queries:
+            batch = outbox.next_batch(publication=publication)
+        outbox.acknowledge(batch=batch)
+        assert not batch.read_in_full
+        return len(queries), len(batch.body["upserts"])
+
+    results.enter_deal(table=tables[2], number=1, inputs=cego(0))  # the round has begun
+    _publish(publication)
+    early = one_deal_batch(tables[0], 1)
+    for number in range(2, 21):
+        for table in tables:
+            results.enter_deal(table=table, number=number, inputs=cego(number % 4))
+    results.enter_deal(table=tables[0], number=21, inputs=cego(0))
+    _publish(publication)
+    late = one_deal_batch(tables[1], 21)
+    assert Deal.objects.filter(table__round=first).count() == 21 + 20 + 20
+    assert early == late and late[1] == 1
+
+
+def test_a_revision_that_names_no_tables_is_read_in_full(day):
+    """A change whose service does not say what it touched (here a setting, saved) leaves a
+    revision without a scope: the next batch reads everything, and finds it."""
+    tournament, _organiser, publication, first = day
+    _publish(publication)
+    results.enter_deal(table=first.tables.first(), number=1, inputs=cego(0))
+    Tournament.objects.get(pk=tournament.pk).save()  # the admin: a bump naming nothing
+    tournament.refresh_from_db()
+    assert RevisionScope.objects.filter(tournament=tournament).count() == 1
+    batch = _publish(publication)
+    assert batch.read_in_full and "deal:r1-t1-d1" in batch.body["upserts"]
+
+
+def test_a_change_its_service_did_not_name_is_found_by_the_next_full_read(day, caplog):
+    """The safety net: a write that named the wrong table is missed by the changed-table
+    read, then found and logged by the full read the sender makes every few minutes."""
+    tournament, _organiser, publication, first = day
+    one, two = first.tables.order_by("number")[:2]
+    results.enter_deal(table=one, number=1, inputs=cego(0))
+    _publish(publication)
+    Deal.objects.filter(table=one, number=1).update(dealer_position=3)
+    revision.bump_revision(tournament_id=tournament.pk, tables=[two.pk])  # wrongly named
+    publication.refresh_from_db()
+    missed = outbox.next_batch(publication=publication)
+    assert missed.body is None  # table 2 holds nothing new
+    outbox.acknowledge(batch=missed)
+    publication.refresh_from_db()
+    sender._full_read_at[publication.pk] = 0.0  # long ago: the sender's next batch is whole
+    with caplog.at_level(logging.WARNING, logger="publishing.outbox"):
+        found = outbox.next_batch(publication=publication, full=True)
+    assert set(found.body["upserts"]) == {"deal:r1-t1-d1"}
+    assert "deal:r1-t1-d1" in caplog.text
+
+
+def test_the_sender_reads_the_whole_tournament_every_few_minutes(day, monkeypatch):
+    tournament, _organiser, publication, first = day
+    _publish(publication)
+    seen = []
+    real = outbox.next_batch
+
+    def spy(*, publication, full=False):
+        batch = real(publication=publication, full=full)
+        seen.append(batch.read_in_full)
+        return batch
+
+    def unreachable(*args, **kwargs):
+        raise sender.PublishError("unreachable")
+
+    monkeypatch.setattr(outbox, "next_batch", spy)
+    monkeypatch.setattr(sender, "request", unreachable)
+    sender._full_read_at.pop(publication.pk, None)
+    table = first.tables.first()
+    for number, long_ago in ((1, False), (2, False), (3, True)):
+        results.enter_deal(table=table, number=number, inputs=cego(0))
+        if long_ago:
+            sender._full_read_at[publication.pk] -= outbox.FULL_READ_SECONDS
+        publication.refresh_from_db()
+        with pytest.raises(sender.PublishError):
+            sender.send(publication=publication)
+    # the first in this process is whole, then only changes, then whole again
+    assert seen == [True, False, True]
+
+
+def test_the_scope_is_written_where_sqlite_cannot_return_the_revision(day, monkeypatch):
+    """SQLite before 3.35 has no UPDATE … RETURNING: the revision is read back instead, in
+    the same transaction, and the scope carries the right number."""
+    tournament, _organiser, _publication, first = day
+    monkeypatch.setattr(revision, "_returning", lambda: False)
+    revision._bump_sql.cache_clear()
+    try:
+        table = first.tables.first()
+        results.enter_deal(table=table, number=1, inputs=cego(0))
+    finally:
+        revision._bump_sql.cache_clear()
+    tournament.refresh_from_db()
+    scope = RevisionScope.objects.get(tournament=tournament)
+    assert (scope.revision, scope.table_id) == (tournament.revision, table.pk)
+
+
+def test_a_deleted_table_takes_its_scopes_along_and_is_read_in_full(day):
+    """A table deleted (a redraw before play) deletes its scopes: the gap makes the next
+    batch read everything, and the table is deleted on the server too."""
+    tournament, _organiser, publication, first = day
+    _publish(publication)
+    table = first.tables.order_by("number").last()
+    revision.bump_revision(tournament_id=tournament.pk, tables=[table.pk])
+    table.seats.all().delete()
+    table.delete()
+    publication.refresh_from_db()
+    batch = outbox.next_batch(publication=publication)
+    assert batch.read_in_full
+    assert batch.body["deletes"] == [f"table:r1-t{table.number}"]
