@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Category, Club, Membership, Player
 from publishing.client import PublishError, check_url, request
 from publishing.models import Publication
+from publishing.position import move
 from publishing.services import fetch_registry
 from seasons.models import Season
 from tournaments.archive_format import ArchiveError, parse_archive
@@ -171,7 +172,6 @@ def take_over(*, url: str, token: str, answer: dict[str, Any]) -> Fetched:
             "token": token,
             "sent_revision": None,
             "sent_hash": state,
-            "sent_digests": digests,
             "registrations_after": 0,
             "failures": 0,
             "last_error": "",
@@ -179,6 +179,8 @@ def take_over(*, url: str, token: str, answer: dict[str, Any]) -> Fetched:
             "refused_revision": None,
         },
     )
+    # The server's digests are the position; this laptop has read nothing of its own yet.
+    move(publication=publication, sent=digests, local={}, sent_hash=state, local_revision=None)
     warning = answer.get("warning")
     return Fetched(
         tournament=tournament,

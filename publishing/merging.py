@@ -30,6 +30,7 @@ from publishing.client import PublishError, request
 from publishing.merge_plan import MergePlan, plan_merge, settle_by_history
 from publishing.models import Publication, PublishConflict
 from publishing.outbox import ensure_epoch, open_conflict_keys
+from publishing.position import known_digests, move
 from tournaments.archive_format import ArchiveError, item_digests, kind_of
 from tournaments.models import Tournament, TournamentChange
 from tournaments.selectors.archive import tournament_items
@@ -67,13 +68,12 @@ def merge(*, publication: Publication, answer: dict[str, Any]) -> MergePlan:
     state, server = _server_digests(answer)
     if not state:
         # The server holds nothing: nothing to take; the next batch is a snapshot.
-        Publication.objects.filter(pk=publication.pk).update(sent_hash="", sent_digests={})
-        publication.sent_hash, publication.sent_digests = "", {}
+        move(publication=publication, sent={}, sent_hash="")
         return MergePlan()
     tournament = Tournament.objects.get(pk=publication.tournament_id)
     own = tournament_items(tournament=tournament)
     laptop = item_digests(own)
-    ancestor = publication.sent_digests if publication.sent_hash else {}
+    ancestor = known_digests(publication=publication)
     already = open_conflict_keys(publication=publication)
     plan = plan_merge(
         ancestor=ancestor,
@@ -161,14 +161,12 @@ def _write_merge(
     for key in plan.take:
         counts[kind_of(key)] = counts.get(kind_of(key), 0) + 1
     summary = {"items": counts, "conflicts": len(plan.conflicts)}
-    moved: dict[str, Any] = {"sent_hash": state, "sent_digests": server, "sent_revision": None}
+    moved: dict[str, Any] = {"sent_hash": state, "sent_revision": None}
     if not plan.empty:
         moved |= {"taken_back_at": timezone.now(), "taken_back": summary}
     elif (publication.taken_back or {}).get("restored"):
         moved |= {"taken_back": {}}  # restored, and the server held nothing it lacked
-    Publication.objects.filter(pk=publication.pk).update(**moved)
-    for name, value in moved.items():
-        setattr(publication, name, value)
+    move(publication=publication, sent=server, **moved)
     if plan.conflicts:
         changelog.record(
             tournament_id=tournament.pk,

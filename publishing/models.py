@@ -61,15 +61,14 @@ class Publication(models.Model):
     token = models.CharField(_("token"), max_length=100)
     # Sent and acknowledged by the server: the revision, the state digest ("" = the server
     # holds nothing we know of: the next batch is a snapshot) and the digest of each item.
+    # The digest of each item: ``PublishedItem`` rows (``publishing.position``).
     sent_revision = models.PositiveIntegerField(_("revision sent"), null=True, blank=True)
     sent_hash = models.CharField(_("content sent"), max_length=64, blank=True)
-    sent_digests = models.JSONField(_("items sent"), default=dict, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
-    # This laptop's own item digests at ``local_revision`` of its tournament (the server's
-    # above may differ: open conflicts, a merge), so that the next batch reads only the
-    # tables changed since (``tournaments.models.RevisionScope``), not the whole tournament.
+    # The revision of its tournament whose items this laptop last digested (its own digests,
+    # ``PublishedItem.local``), so that the next batch reads only the tables changed since
+    # (``tournaments.models.RevisionScope``), not the whole tournament.
     local_revision = models.PositiveIntegerField(_("revision read"), null=True, blank=True)
-    local_digests = models.JSONField(_("items read"), default=dict, blank=True)
     # The server refused this revision for a reason sending again cannot mend (shown to the
     # organiser); tried again once the tournament changes, or when the organiser asks.
     refused_revision = models.PositiveIntegerField(_("revision refused"), null=True, blank=True)
@@ -105,6 +104,37 @@ class Publication(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} → {self.url}"
+
+
+class PublishedItem(models.Model):
+    """On the laptop: one item of a publication's position (``publishing.position``): the
+    digest the server acknowledged (``sent``, "" where it holds none) and this laptop's own
+    digest at the publication's ``local_revision`` (``local``, "" where it has none). They
+    differ only where a batch is on its way or the desk has a conflict to settle. A row per
+    item, so that a batch writes only the items it changed, whatever the tournament's size."""
+
+    publication = models.ForeignKey(
+        Publication,
+        on_delete=models.CASCADE,
+        related_name="items",
+        verbose_name=_("publication"),
+    )
+    key = models.CharField(_("key"), max_length=200)
+    sent = models.CharField(_("digest acknowledged"), max_length=64, blank=True)
+    local = models.CharField(_("digest here"), max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("published item")
+        verbose_name_plural = _("published items")
+        constraints = [
+            models.UniqueConstraint(fields=["publication", "key"], name="published_item_once"),
+            models.CheckConstraint(
+                condition=~models.Q(sent="", local=""), name="published_item_somewhere"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.publication_id}: {self.key}"
 
 
 class AcknowledgedState(models.Model):

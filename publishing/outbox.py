@@ -37,6 +37,7 @@ from django.utils import timezone
 from cego_club.sqlite.reads import read_snapshot
 from publishing.merge_plan import effective_digests
 from publishing.models import Publication, PublishConflict
+from publishing.position import move, position
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
 from tournaments.models import RevisionScope, Tournament
 from tournaments.selectors.archive import table_items, tournament_items
@@ -80,13 +81,14 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
     with read_snapshot():
         tournament = Tournament.objects.get(pk=publication.tournament_id)
         conflicts = open_conflict_keys(publication=publication)
-        known: dict[str, str] = publication.sent_digests if publication.sent_hash else {}
-        local, items = ({}, {}) if full else _changed_since(publication, tournament)
+        held = position(publication=publication)
+        known = held.sent if publication.sent_hash else {}
+        local, items = ({}, {}) if full else _changed_since(publication, tournament, held.local)
         read_in_full = full or not local
         if read_in_full:
             items = tournament_items(tournament=tournament)
             local = item_digests(items)
-            _check_scopes(publication, tournament, local)
+            _check_scopes(publication, tournament, held.local, local)
         digests = effective_digests(local, known, conflicts)
         changed = [key for key, digest in digests.items() if known.get(key) != digest]
         if any(key not in items for key in changed):
@@ -122,13 +124,14 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
 
 
 def _changed_since(
-    publication: Publication, tournament: Tournament
+    publication: Publication, tournament: Tournament, last_read: dict[str, str]
 ) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """This laptop's item digests now and the items read again for them, reading only the
-    tables changed since the publication's last read; ``({}, {})`` where a change since
-    named no tables (or nothing was read before): then the whole tournament is read."""
+    tables changed since the publication's last read (``last_read``, its digests); ``({},
+    {})`` where a change since named no tables (or nothing was read before): then the whole
+    tournament is read."""
     since, now = publication.local_revision, tournament.revision
-    if since is None or since > now or not publication.local_digests:
+    if since is None or since > now or not last_read:
         return {}, {}
     scopes = list(
         RevisionScope.objects.filter(
@@ -137,7 +140,7 @@ def _changed_since(
     )
     if len({revision for revision, _table in scopes}) != now - since:
         return {}, {}  # a revision without a scope may have changed anything
-    digests = dict(publication.local_digests)
+    digests = dict(last_read)
     if not scopes:
         return digests, {}
     items = table_items(tournament=tournament, table_ids=sorted({t for _r, t in scopes}))
@@ -151,15 +154,18 @@ def _changed_since(
     return digests, items
 
 
-def _check_scopes(publication: Publication, tournament: Tournament, read: dict[str, str]) -> None:
+def _check_scopes(
+    publication: Publication,
+    tournament: Tournament,
+    last_read: dict[str, str],
+    read: dict[str, str],
+) -> None:
     """A full read at the revision the last scoped read reached must find the same: else a
     service changed something it did not name (published now, but say so in the log)."""
-    if publication.local_revision != tournament.revision or not publication.local_digests:
+    if publication.local_revision != tournament.revision or not last_read:
         return
     missed = sorted(
-        key
-        for key in read.keys() | publication.local_digests.keys()
-        if read.get(key) != publication.local_digests.get(key)
+        key for key in read.keys() | last_read.keys() if read.get(key) != last_read.get(key)
     )
     if missed:
         logger.warning(
@@ -176,13 +182,14 @@ def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
     refusal, a failure or an answer naming another state."""
     said = {} if notes is None else {"server_notes": [str(note)[:500] for note in notes][:20]}
     now = timezone.now()
-    Publication.objects.filter(pk=batch.publication_id).update(
+    move(
+        publication=Publication.objects.get(pk=batch.publication_id),
+        sent=batch.digests,
+        local=batch.local_digests,
         **said,
         sent_revision=batch.revision,
         sent_hash=batch.state,
-        sent_digests=batch.digests,
         local_revision=batch.revision,
-        local_digests=batch.local_digests,
         sent_at=now,
         last_contact_at=now,
         failures=0,

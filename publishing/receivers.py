@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from publishing import sender as outbox_sender
 from publishing.client import check_url
 from publishing.models import Publication
+from publishing.position import forget
 from publishing.selectors import sync_states
 from tournaments.signals import revision_committed
 from venue.signals import database_restored, serving_started
@@ -63,6 +64,10 @@ def start_lines() -> list[str]:
 def forget_epochs(sender, **kwargs) -> list[str]:
     """A restored laptop is a new copy: its publications start a new epoch, so that the
     season server lets it delete nothing it has not seen, and it takes back first."""
+    # Every publication reads its tournament whole again (its last read may be another
+    # copy's); those the server acknowledged start a new epoch.
+    Publication.objects.update(local_revision=None)
+    forget()
     restored = Publication.objects.exclude(sent_hash="")
     count = restored.update(epoch=None, sent_revision=None, taken_back={"restored": True})
     if not count:

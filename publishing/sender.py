@@ -32,6 +32,8 @@ CHANGES_PATH = "/api/publish/changes/"
 GATHER_SECONDS = 0.15
 # Changes made outside this process (a command on the same data folder) are noticed this late.
 CHECK_SECONDS = 1.0
+# A tournament created here is published this late at most (not looked for at every batch).
+NEW_TOURNAMENT_SECONDS = 2.0
 # How often the sender asks the server whether it still holds what it acknowledged (it may
 # have been restored from an older backup while the hall had nothing new to send).
 VERIFY_SECONDS = 30.0
@@ -159,10 +161,10 @@ def verify_all() -> None:
             logger.info("checking %s: %s", publication, error.message)
 
 
-def send_due(*, url: str | None = None, token: str = "") -> int:
-    """One pass: tournaments created since join the queue for ``url``; each due publication
-    is sent. Returns the number sent."""
-    if url:
+def send_due(*, url: str | None = None, token: str = "", look_for_new: bool = True) -> int:
+    """One pass: tournaments created since join the queue for ``url`` (``look_for_new``);
+    each due publication is sent. Returns the number sent."""
+    if url and look_for_new:
         follow(url=url, token=token, tournaments=Tournament.objects.exclude(publications__url=url))
     sent = 0
     for publication in outbox.due_publications():
@@ -180,6 +182,7 @@ def start(*, url: str | None, token: str) -> threading.Event:
 
     def run() -> None:
         verified = time.monotonic()
+        looked = None  # for tournaments created here: at once, then every few seconds
         asked = None  # registrations made on the server: asked at once, then every 30 s
         while not stop.is_set():
             if _wake.wait(CHECK_SECONDS):
@@ -188,7 +191,10 @@ def start(*, url: str | None, token: str) -> threading.Event:
             if stop.is_set():
                 return
             try:
-                send_due(url=url, token=token)
+                look = looked is None or time.monotonic() - looked > NEW_TOURNAMENT_SECONDS
+                if look:
+                    looked = time.monotonic()
+                send_due(url=url, token=token, look_for_new=look)
                 if time.monotonic() - verified > VERIFY_SECONDS:
                     verified = time.monotonic()
                     verify_all()

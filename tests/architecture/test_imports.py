@@ -129,6 +129,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "*.services",
             "*.services.*",
             "publishing.outbox",
+            "publishing.position",
             "publishing.inbox",
             "publishing.sender",
             "publishing.merging",
