@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from publishing.client import PublishError, request
 from publishing.merge_plan import MergePlan, plan_merge, settle_by_history
 from publishing.models import Publication, PublishConflict
-from publishing.outbox import ensure_epoch, open_conflict_keys
+from publishing.outbox import ensure_epoch
 from publishing.position import known_digests, move
 from tournaments.archive_format import ArchiveError, item_digests, kind_of
 from tournaments.models import Tournament, TournamentChange
@@ -74,14 +74,19 @@ def merge(*, publication: Publication, answer: dict[str, Any]) -> MergePlan:
     own = tournament_items(tournament=tournament)
     laptop = item_digests(own)
     ancestor = known_digests(publication=publication)
-    already = open_conflict_keys(publication=publication)
+    # Open conflicts, with the server's version they hold: asked again where it moved since.
+    already = dict(
+        PublishConflict.objects.filter(
+            publication=publication, settled_at__isnull=True
+        ).values_list("key", "server_digest")
+    )
     plan = plan_merge(
         ancestor=ancestor,
         laptop=laptop,
         server=server,
         server_knows_ancestor=bool(answer.get("knows_base")) and bool(publication.sent_hash),
     )
-    wanted = [*plan.take, *(key for key in plan.conflicts if key not in already)]
+    wanted = [*plan.take, *(key for key in plan.conflicts if already.get(key) != server[key])]
     try:
         taken = request(
             publication.url,
@@ -136,7 +141,7 @@ def _write_merge(
     server: dict[str, str],
     laptop: dict[str, str],
     state: str,
-    already: set[str],
+    already: dict[str, str],
 ) -> None:
     taken = {key: items[key] for key in plan.take}
     if taken:
@@ -146,9 +151,11 @@ def _write_merge(
             raise MergeError(error.message) from error
     for key in plan.conflicts:
         if key in already:
+            # The server's version may have moved since: the desk chooses between the newest.
+            moved = {"server_item": items[key]} if key in items else {}
             PublishConflict.objects.filter(
                 publication=publication, key=key, settled_at__isnull=True
-            ).update(server_digest=server[key], laptop_digest=laptop.get(key, ""))
+            ).update(server_digest=server[key], laptop_digest=laptop.get(key, ""), **moved)
             continue
         PublishConflict.objects.create(
             publication=publication,

@@ -69,6 +69,9 @@ class Publication(models.Model):
     # ``PublishedItem.local``), so that the next batch reads only the tables changed since
     # (``tournaments.models.RevisionScope``), not the whole tournament.
     local_revision = models.PositiveIntegerField(_("revision read"), null=True, blank=True)
+    # The items in open conflict the server was last told of (its standings show their
+    # tables as provisional): a change of these alone is a batch too.
+    conflicts_told = models.JSONField(_("conflicts told"), default=list, blank=True)
     # The server refused this revision for a reason sending again cannot mend (shown to the
     # organiser); tried again once the tournament changes, or when the organiser asks.
     refused_revision = models.PositiveIntegerField(_("revision refused"), null=True, blank=True)

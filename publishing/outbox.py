@@ -106,8 +106,8 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
         local_digests=local,
         read_in_full=read_in_full,
     )
-    if publication.sent_hash == state:
-        return batch
+    if publication.sent_hash == state and sorted(conflicts) == publication.conflicts_told:
+        return batch  # the server holds it all, and knows which tables are provisional
     body = {
         "format": BATCH_FORMAT,
         "version": BATCH_VERSION,
@@ -190,6 +190,7 @@ def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
         sent_revision=batch.revision,
         sent_hash=batch.state,
         local_revision=batch.revision,
+        **({} if batch.body is None else {"conflicts_told": batch.body["open_conflicts"]}),
         sent_at=now,
         last_contact_at=now,
         failures=0,

@@ -10,6 +10,10 @@ run as its own process on the venue's data folder, as the organiser's desk would
 - ``draw DIR ARCHIVE_ID``: the first eight entries checked in, round 1 drawn. Prints JSON:
   the tournament, the first table's token.
 - ``deals DIR TOURNAMENT``: per deal (``r1-t1-d1``) its scores, status and history actions.
+- ``enter DIR TOURNAMENT NUMBER DECLARER``: a deal of table 1 entered at the desk (a Cego
+  won with 45 by the seat DECLARER), the venue not running.
+- ``conflicts DIR TOURNAMENT``: the keys waiting for the desk's choice.
+- ``settle DIR TOURNAMENT CHOICE``: every open conflict settled (``laptop`` or ``server``).
 """
 
 import json
@@ -127,6 +131,25 @@ def main() -> None:
             ).select_related("table__round")
         }
         print(json.dumps({"deals": deals}))
+    elif action == "enter":
+        from tournaments.services.results import enter_deal
+
+        table = Table.objects.get(round__tournament_id=int(sys.argv[3]), number=1)
+        contract = {"contract": "cego", "declarer": int(sys.argv[5]), "declarer_points": 45}
+        deal = enter_deal(table=table, number=int(sys.argv[4]), inputs=contract, actor="desk")
+        print(json.dumps({"scores": list(deal.scores)}))
+    elif action in ("conflicts", "settle"):
+        from publishing import merging
+        from publishing.models import PublishConflict
+
+        waiting = PublishConflict.objects.filter(
+            publication__tournament_id=int(sys.argv[3]), settled_at__isnull=True
+        ).order_by("key")
+        keys = [conflict.key for conflict in waiting]
+        if action == "settle":
+            for conflict in waiting:
+                merging.settle(conflict=conflict, choice=sys.argv[4], user=None)
+        print(json.dumps({"conflicts": keys}))
 
 
 if __name__ == "__main__":

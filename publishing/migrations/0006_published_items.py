@@ -44,6 +44,11 @@ class Migration(migrations.Migration):
             name="local_revision",
             field=models.PositiveIntegerField(blank=True, null=True, verbose_name="revision read"),
         ),
+        migrations.AddField(
+            model_name="publication",
+            name="conflicts_told",
+            field=models.JSONField(blank=True, default=list, verbose_name="conflicts told"),
+        ),
         migrations.CreateModel(
             name="PublishedItem",
             fields=[

@@ -15,8 +15,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club, Player
-from publishing import outbox, sender
-from publishing.models import Publication
+from publishing import merging, outbox, sender
+from publishing.models import Publication, PublishConflict
 from tournaments.models import Deal, RevisionScope, Round, Tournament
 from tournaments.services import checkin, draws, results, revision, setup
 from tournaments.services.results import WrittenRow
@@ -263,3 +263,33 @@ def test_a_deleted_table_takes_its_scopes_along_and_is_read_in_full(day):
     batch = outbox.next_batch(publication=publication)
     assert batch.read_in_full
     assert batch.body["deletes"] == [f"table:r1-t{table.number}"]
+
+
+def test_a_conflict_alone_is_told_to_the_server_and_so_is_its_settling(day):
+    """A laptop whose only difference from the server is a conflict for the desk (its own
+    version held back) still tells the server which item waits, so the server's standings
+    show that table as provisional; once settled with the server's version (nothing else
+    to send), it tells the server that too."""
+    tournament, organiser, publication, first = day
+    results.enter_deal(table=first.tables.first(), number=1, inputs=cego(0))
+    batch = _publish(publication)
+    digest = batch.digests["deal:r1-t1-d1"]
+    conflict = PublishConflict.objects.create(
+        publication=publication, key="deal:r1-t1-d1", server_digest=digest,
+        laptop_digest="0" * 32,
+    )  # fmt: skip
+    revision.bump_revision(tournament_id=tournament.pk)  # the merge wrote what it took
+    publication.refresh_from_db()
+    told = outbox.next_batch(publication=publication)
+    assert told.body is not None and told.state == publication.sent_hash
+    assert told.body["open_conflicts"] == ["deal:r1-t1-d1"] and told.body["upserts"] == {}
+    outbox.acknowledge(batch=told)
+    publication.refresh_from_db()
+    assert publication.conflicts_told == ["deal:r1-t1-d1"]
+    assert outbox.next_batch(publication=publication).body is None  # told once
+
+    merging.settle(conflict=conflict, choice="server", user=organiser)
+    publication.refresh_from_db()
+    settled = outbox.next_batch(publication=publication)
+    assert settled.body is not None and settled.body["open_conflicts"] == []
+    assert settled.body["upserts"] == {} and settled.state == publication.sent_hash

@@ -21,11 +21,11 @@ from publishing.models import AcknowledgedState, Publication, PublishConflict
 from publishing.services import issue_token
 from tests.publishing.test_batches import Laptop, copy_on_server, post
 from tests.tournaments.standings.conftest import cego
-from tournaments.archive_format import item_digests, state_digest
-from tournaments.models import Deal, DealChange, Entry, Tournament
+from tournaments.archive_format import item_digest, item_digests, state_digest
+from tournaments.models import ArchiveItem, Deal, DealChange, Entry, Tournament
 from tournaments.selectors.archive import tournament_items
 from tournaments.services.archive_write import ArchiveWriteClash
-from tournaments.services.results import annul_deal, enter_deal
+from tournaments.services.results import annul_deal, enter_deal, revise_deal
 from tournaments.services.revision import bump_revision
 
 pytestmark = pytest.mark.django_db
@@ -327,7 +327,7 @@ def _lost_track_answer(client, device, token, base):
 
 
 def test_a_restored_laptop_takes_back_the_deals_only_the_server_held(
-    client, host, laptop, monkeypatch
+    client, host, laptop, monkeypatch, django_user_model
 ):
     """Laptop 1 published three deals and then two more (acknowledged); laptop 2 restored
     the backup taken after the first three. Its merge takes deals 4 and 5 back with their
@@ -399,12 +399,34 @@ def test_a_restored_laptop_takes_back_the_deals_only_the_server_held(
     assert batch.body["open_conflicts"] == ["deal:r1-t1-d4"]
     assert batch.body["base"] == answer["state"] and batch.body["epoch"]
 
-    merging.settle(conflict=conflict, choice="server", user=None)
-    assert list(Deal.objects.get(table=table, number=4).scores) == list(
-        Deal.objects.get(table__round__tournament=copy_on_server(), number=4).scores
+    # Meanwhile laptop 1's desk corrects deal 4 on the server: the next merge gives the desk
+    # the server's newest version to choose, not the one it first saw.
+    on_server = Deal.objects.get(table__round__tournament=copy_on_server(), number=4)
+    revise_deal(
+        deal=on_server, inputs=cego(2, 61), expected_version=on_server.version,
+        user=django_user_model.objects.create_user("orga1"), reason="Augen verzählt",
+    )  # fmt: skip
+    corrected = tournament_items(tournament=copy_on_server())["deal:r1-t1-d4"]
+    ArchiveItem.objects.filter(tournament=copy_on_server(), key="deal:r1-t1-d4").update(
+        digest=item_digest(corrected)
     )
+    again = _lost_track_answer(client, device, token, publication.sent_hash)
+    again["digests"]["tournament"] = mine  # the copy's own name, as above
+    merging.merge(publication=publication, answer=again)
+    conflict.refresh_from_db()
+    assert conflict.server_item == corrected and conflict.settled_at is None
+    assert [c["action"] for c in conflict.server_item["history"]] == ["created", "corrected"]
+
+    merging.settle(conflict=conflict, choice="server", user=None)
+    on_server.refresh_from_db()
+    assert on_server.version == 2  # the corrected one, written here
+    assert list(Deal.objects.get(table=table, number=4).scores) == list(on_server.scores)
     batch = outbox.next_batch(publication=publication)
-    assert batch.body["open_conflicts"] == [] and "deal:r1-t1-d4" not in batch.body["upserts"]
+    assert batch.body["open_conflicts"] == []
+    # The server's version as written here (its correction's user becomes the history's
+    # actor, as in any archive): the same deal, nothing of laptop 2's own deal 4 left.
+    four = batch.body["upserts"].get("deal:r1-t1-d4", corrected)
+    assert four["scores"] == corrected["scores"] and four["record"] == corrected["record"]
 
 
 def test_the_position_moves_only_on_the_servers_acknowledgement(host, laptop, monkeypatch):

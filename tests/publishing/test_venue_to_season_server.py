@@ -232,12 +232,26 @@ def test_a_laptop_restored_from_a_backup_takes_back_what_only_the_server_held(tm
     def deals_on_server() -> int:
         return Deal.objects.filter(table__round__tournament__archive_id=seed["archive_id"]).count()
 
-    def deals_on_laptop() -> dict:
+    def seed_action(action: str, folder, *args) -> dict:
         return json_from(
-            [sys.executable, "-m", "tests.publishing_seed", "deals", str(data)]
-            + [str(seed["tournament"])],
+            [sys.executable, "-m", "tests.publishing_seed", action, str(folder)]
+            + [str(arg) for arg in args],
             env=clean_env(),
-        )["deals"]
+        )
+
+    def deals_on_laptop(folder=data) -> dict:
+        return seed_action("deals", folder, seed["tournament"])["deals"]
+
+    def on_server_six() -> list:
+        six = Deal.objects.get(table__round__tournament__archive_id=seed["archive_id"], number=6)
+        return list(six.scores)
+
+    def provisional_on_server() -> list:
+        return list(
+            Tournament.objects.values_list("provisional_tables", flat=True).get(
+                archive_id=seed["archive_id"]
+            )
+        )
 
     try:
         server = start_gunicorn(log=tmp_path / "season.log", env=env)
@@ -336,6 +350,49 @@ def test_a_laptop_restored_from_a_backup_takes_back_what_only_the_server_held(tm
         status, answer = post(forged)
         assert status == 409 and answer["code"] == "fork", answer
         assert deals_on_server() == 6
+
+        # A second laptop from the same backup, whose desk entered its own deal 6 before it
+        # reached the network: it takes back deals 3 to 5, keeps both versions of deal 6
+        # for the desk (the server's standings say that table is provisional), and
+        # publishes the desk's choice.
+        second = tmp_path / "venue-data-2"
+        restored = manage(
+            "restore", "--data", str(second), backup, "--force", "--allow-older", env=venue_env
+        )
+        assert restored.returncode == 0, restored.stderr
+        own_six = seed_action("enter", second, seed["tournament"], 6, 2)["scores"]
+        assert own_six != on_server_six()
+        venue2 = start_venue(
+            second, log=tmp_path / "venue-3.log", env=venue_env,
+            extra=("--publish-to", server.url),
+        )  # fmt: skip
+        try:
+            wait_until(
+                lambda: (
+                    seed_action("conflicts", second, seed["tournament"])["conflicts"]
+                    == ["deal:r1-t1-d6"]
+                ),
+                timeout=60,
+                what="the second laptop's deal 6 waits for the desk",
+            )
+            assert len(deals_on_laptop(second)) == 6  # 3 to 5 taken back
+            wait_until(
+                lambda: provisional_on_server() == ["r1-t1"],
+                timeout=60,
+                what="the server shows table 1 as provisional",
+            )
+            assert deals_on_server() == 6 and on_server_six() != own_six  # nothing lost
+
+            seed_action("settle", second, seed["tournament"], "laptop")
+            wait_until(
+                lambda: on_server_six() == own_six and provisional_on_server() == [],
+                timeout=60,
+                what="the desk's choice on the server",
+            )
+            assert deals_on_server() == 6
+        finally:
+            venue2.stop()
+        assert "Traceback" not in venue2.output(), venue2.output()[-3000:]
     finally:
         for process in (venue, server):
             if process is not None:
