@@ -152,10 +152,10 @@ def _write_merge(
     for key in plan.conflicts:
         if key in already:
             # The server's version may have moved since: the desk chooses between the newest.
-            moved = {"server_item": items[key]} if key in items else {}
+            newest = {"server_item": items[key]} if key in items else {}
             PublishConflict.objects.filter(
                 publication=publication, key=key, settled_at__isnull=True
-            ).update(server_digest=server[key], laptop_digest=laptop.get(key, ""), **moved)
+            ).update(server_digest=server[key], laptop_digest=laptop.get(key, ""), **newest)
             continue
         PublishConflict.objects.create(
             publication=publication,
