@@ -293,3 +293,29 @@ def test_a_conflict_alone_is_told_to_the_server_and_so_is_its_settling(day):
     settled = outbox.next_batch(publication=publication)
     assert settled.body is not None and settled.body["open_conflicts"] == []
     assert settled.body["upserts"] == {} and settled.state == publication.sent_hash
+
+
+def test_the_sender_remembers_the_position_it_wrote_and_reads_anothers(
+    day, django_capture_on_commit_callbacks
+):
+    """After its acknowledgement commits, the next batch reads no row of the position; a
+    position moved by another process (its columns changed) is read from the rows again."""
+    tournament, _organiser, publication, first = day
+    _publish(publication)
+    table = first.tables.first()
+    for number in (1, 2):
+        results.enter_deal(table=table, number=number, inputs=cego(0))
+        publication.refresh_from_db()
+        with CaptureQueriesContext(connection) as queries:
+            batch = outbox.next_batch(publication=publication)
+        with django_capture_on_commit_callbacks(execute=True):
+            outbox.acknowledge(batch=batch)
+    reads_of_the_position = [q for q in queries if "publishing_publisheditem" in q["sql"]]
+    assert not reads_of_the_position  # the second batch: remembered
+
+    # Another process found the server holding nothing: the next batch is a snapshot.
+    Publication.objects.filter(pk=publication.pk).update(sent_hash="", sent_revision=None)
+    results.enter_deal(table=table, number=3, inputs=cego(1))
+    publication.refresh_from_db()
+    snapshot = outbox.next_batch(publication=publication)
+    assert snapshot.body["base"] is None and "tournament" in snapshot.body["upserts"]
