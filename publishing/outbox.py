@@ -63,6 +63,8 @@ class Batch:
     # This laptop's own digests at ``revision``, and whether only changed tables were read.
     local_digests: dict[str, str] = field(default_factory=dict, repr=False)
     read_in_full: bool = True
+    # The only keys whose published or own digest may differ from the position's (None: any).
+    touched: frozenset[str] | None = field(default=None, repr=False)
 
     @property
     def counts(self) -> tuple[int, int]:
@@ -83,7 +85,9 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
         conflicts = open_conflict_keys(publication=publication)
         held = position(publication=publication)
         known = held.sent if publication.sent_hash else {}
-        local, items = ({}, {}) if full else _changed_since(publication, tournament, held.local)
+        local, items, reread = (
+            ({}, {}, None) if full else _changed_since(publication, tournament, held.local)
+        )
         read_in_full = full or not local
         if read_in_full:
             items = tournament_items(tournament=tournament)
@@ -91,12 +95,18 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
             _check_scopes(publication, tournament, held.local, local)
         digests = effective_digests(local, known, conflicts)
         changed = [key for key, digest in digests.items() if known.get(key) != digest]
+        gone = sorted(key for key in known if key not in digests)
         if any(key not in items for key in changed):
             # After a merge or a settled conflict: an item read earlier differs from the
             # server's, so read it all once.
             items = tournament_items(tournament=tournament)
             read_in_full = True
     state = state_digest(digests)
+    touched = (
+        None
+        if reread is None or not publication.sent_hash
+        else frozenset((*reread, *changed, *gone, *conflicts, *publication.conflicts_told))
+    )
     batch = Batch(
         publication_id=publication.pk,
         revision=tournament.revision,
@@ -105,6 +115,7 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
         body=None,
         local_digests=local,
         read_in_full=read_in_full,
+        touched=touched,
     )
     if publication.sent_hash == state and sorted(conflicts) == publication.conflicts_told:
         return batch  # the server holds it all, and knows which tables are provisional
@@ -118,40 +129,41 @@ def next_batch(*, publication: Publication, full: bool = False) -> Batch:
         "epoch": ensure_epoch(publication=publication),
         "open_conflicts": sorted(conflicts),
         "upserts": {key: items[key] for key in changed},
-        "deletes": sorted(key for key in known if key not in digests),
+        "deletes": gone,
     }
     return dataclasses.replace(batch, body=body)
 
 
 def _changed_since(
     publication: Publication, tournament: Tournament, last_read: dict[str, str]
-) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
-    """This laptop's item digests now and the items read again for them, reading only the
-    tables changed since the publication's last read (``last_read``, its digests); ``({},
-    {})`` where a change since named no tables (or nothing was read before): then the whole
-    tournament is read."""
+) -> tuple[dict[str, str], dict[str, dict[str, Any]], set[str] | None]:
+    """This laptop's item digests now, the items read again for them and the keys read again
+    or gone, reading only the tables changed since the publication's last read
+    (``last_read``, its digests); ``({}, {}, None)`` where a change since named no tables (or
+    nothing was read before): then the whole tournament is read."""
     since, now = publication.local_revision, tournament.revision
     if since is None or since > now or not last_read:
-        return {}, {}
+        return {}, {}, None
     scopes = list(
         RevisionScope.objects.filter(
             tournament_id=tournament.pk, revision__gt=since, revision__lte=now
         ).values_list("revision", "table_id")
     )
     if len({revision for revision, _table in scopes}) != now - since:
-        return {}, {}  # a revision without a scope may have changed anything
+        return {}, {}, None  # a revision without a scope may have changed anything
     digests = dict(last_read)
     if not scopes:
-        return digests, {}
+        return digests, {}, set()
     items = table_items(tournament=tournament, table_ids=sorted({t for _r, t in scopes}))
     # What those tables and rounds held before goes; what they hold now comes in (a deal's
     # key ends its table's with "-d", so table 5's deals are not table 50's).
     exact = {key for key in items if not key.startswith("deal:")}
     deals_of = tuple(f"deal:{key.split(':', 1)[1]}-d" for key in exact if key.startswith("table:"))
-    for key in [key for key in digests if key in exact or key.startswith(deals_of)]:
+    dropped = [key for key in digests if key in exact or key.startswith(deals_of)]
+    for key in dropped:
         del digests[key]
     digests.update(item_digests(items))
-    return digests, items
+    return digests, items, {*dropped, *items}
 
 
 def _check_scopes(
@@ -186,6 +198,7 @@ def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
         publication=Publication.objects.get(pk=batch.publication_id),
         sent=batch.digests,
         local=batch.local_digests,
+        only=batch.touched,
         **said,
         sent_revision=batch.revision,
         sent_hash=batch.state,

@@ -13,6 +13,7 @@ written by anyone else is read afresh from the rows.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -32,6 +33,7 @@ class Position:
     local: dict[str, str]
 
 
+# A position's dicts are shared with the batch that made them: never changed in place.
 _remembered: dict[int, Position] = {}
 _lock = threading.Lock()
 
@@ -77,16 +79,29 @@ def move(
     publication: Publication,
     sent: dict[str, str] | None = None,
     local: dict[str, str] | None = None,
+    only: Iterable[str] | None = None,
     **fields,
 ) -> None:
     """Write the publication's new position: ``sent`` the server's digests (with the new
     ``sent_hash`` in ``fields``), ``local`` this laptop's (with ``local_revision``), None:
     unchanged; ``fields`` the publication's other columns. Only the rows that differ are
-    written; ``publication`` is updated in memory too."""
+    written; ``only``: the keys that may differ, where the caller knows (a batch of a few
+    items among thousands), so that the rest are not compared. ``publication`` is updated
+    in memory too."""
     before = position(publication=publication)
     new_sent = before.sent if sent is None else sent
     new_local = before.local if local is None else local
-    changed = _keys_that_differ(before.sent, new_sent) | _keys_that_differ(before.local, new_local)
+    if only is not None:
+        changed = {
+            key
+            for key in only
+            if before.sent.get(key) != new_sent.get(key)
+            or before.local.get(key) != new_local.get(key)
+        }
+    else:
+        changed = _keys_that_differ(before.sent, new_sent) | _keys_that_differ(
+            before.local, new_local
+        )
     rows = [
         PublishedItem(
             publication_id=publication.pk,
@@ -115,8 +130,8 @@ def move(
     moved = Position(
         sent_hash=publication.sent_hash,
         local_revision=publication.local_revision,
-        sent=dict(new_sent),
-        local=dict(new_local),
+        sent=new_sent,
+        local=new_local,
     )
     # Remembered once the rows are committed (a rolled-back move leaves the old memory,
     # which the columns, rolled back too, still match).
