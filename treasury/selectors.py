@@ -21,6 +21,8 @@ class TournamentMoney:
     entries_unpaid: int
     outstanding_cents: int
     prizes: tuple[PrizeLine, ...]
+    # Signed up but never there (not ranked): no fee owed, shown apart.
+    entries_absent: int = 0
 
     @property
     def prizes_cents(self) -> int:
@@ -39,14 +41,19 @@ class TournamentMoney:
 def tournament_money(*, tournament, standings) -> TournamentMoney:
     from tournaments.models import Entry
 
-    taken = paid = free = unpaid = outstanding = 0
+    taken = paid = free = unpaid = outstanding = absent = 0
+    # Whoever the standings rank was there; a player who never came (signed up online, never
+    # checked in nor drawn) owes no fee: the till counts them apart.
+    came = {row.entry_id for row in standings.rows}
     for entry in Entry.objects.filter(tournament=tournament).select_related("tournament"):
         fee = entry_fee_cents(entry)
-        if fee == 0:
-            free += 1
-        elif entry.fee_paid:
+        if entry.fee_paid and fee:
             paid += 1
             taken += fee
+        elif entry.pk not in came and entry.withdrawn_after_round != 0:
+            absent += 1
+        elif fee == 0:
+            free += 1
         elif entry.withdrawn_after_round != 0:
             unpaid += 1
             outstanding += fee
@@ -65,6 +72,7 @@ def tournament_money(*, tournament, standings) -> TournamentMoney:
         entries_unpaid=unpaid,
         outstanding_cents=outstanding,
         prizes=tuple(share_prizes(playing, tournament.prize_shares_cents or [])),
+        entries_absent=absent,
     )
 
 

@@ -416,7 +416,7 @@ class TournamentRows:
 
 
 def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
-    """Every tournament's standings of the season in one pass: seven queries, whatever the
+    """Every tournament's standings of the season in one pass: eight queries, whatever the
     number of tournaments, and the deals are streamed, not held (the season workbook)."""
     tournaments = list(Tournament.objects.filter(season=season).order_by("date", "pk"))
     entries = list(
@@ -426,11 +426,15 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
             "number",
             "category",
             "withdrawn_after_round",
+            "checked_in",
             "player_id",
             "player__first_name",
             "player__last_name",
             "paper_total",
         )
+    )
+    seated = set(
+        Seat.objects.filter(round__tournament__season=season).values_list("entry_id", flat=True)
     )
     clubs = home_clubs(player__entries__tournament__season=season)
     round_numbers: dict[int, set[int]] = defaultdict(set)
@@ -463,6 +467,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
             tallies=tallies,
             round_numbers=numbers,
             lot_orders=lots[tournament.pk],
+            seated=seated,
         )
         result.append(
             TournamentRows(tournament=tournament, round_numbers=numbers, rows=tuple(rows))

@@ -12,7 +12,7 @@ a ``LotDraw``; until then tied players share a rank and are marked as tied.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -275,6 +275,7 @@ _ENTRIES = PreparedValues(
         "number",
         "category",
         "withdrawn_after_round",
+        "checked_in",
         "player_id",
         "player__first_name",
         "player__last_name",
@@ -357,6 +358,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         tallies=tallies,
         round_numbers=round_numbers,
         lot_orders=lot_orders,
+        seated={s["entry_id"] for s in seats} | {sub["entry_id"] for sub in substitutions},
     )
     open_tables = _open_tables(
         tournament=tournament, rounds=rounds, seats=seats, groups=groups, voided=voided_tables
@@ -424,9 +426,9 @@ def ranked_rows(
     tallies: dict[int, Tally],
     round_numbers: tuple[int, ...],
     lot_orders: list[list[int]],
+    seated: set[int] | frozenset[int] = frozenset(),
 ) -> list[StandingRow]:
-    # Players who never played a deal and withdrew before round 1 do not appear.
-    listed = [e for e in entries if e["id"] in tallies or e["withdrawn_after_round"] != 0]
+    listed = [e for e in entries if was_there(e, tallies=tallies, seated=seated)]
 
     no_tally = Tally()
     keys = {
@@ -483,6 +485,22 @@ def ranked_rows(
             )
         position += len(group)
     return rows
+
+
+def was_there(entry: Row, *, tallies: Mapping[int, Tally], seated: Set[int]) -> bool:
+    """Whether a registered entry is ranked: whoever played (a deal counted, a total from a
+    paper list) or came (checked in, or seated at a table). A player who withdrew before
+    round 1 without a deal, and one who never came (a no-show of the online sign-up: never
+    checked in, never drawn), is not: no rank, no "of N"."""
+    if entry["id"] in tallies:
+        return True
+    if entry["withdrawn_after_round"] == 0:
+        return False
+    return (
+        entry["id"] in seated
+        or bool(entry.get("checked_in"))
+        or entry.get("paper_total") is not None
+    )
 
 
 def _unresolved_groups(rows: list[StandingRow]) -> tuple[tuple[int, ...], ...]:
