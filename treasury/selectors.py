@@ -21,7 +21,7 @@ class TournamentMoney:
     entries_unpaid: int
     outstanding_cents: int
     prizes: tuple[PrizeLine, ...]
-    # Signed up but never there (not ranked): no fee owed, shown apart.
+    # Signed up, never there (not ranked) and not paid: no fee owed, shown apart.
     entries_absent: int = 0
 
     @property
@@ -47,13 +47,13 @@ def tournament_money(*, tournament, standings) -> TournamentMoney:
     came = {row.entry_id for row in standings.rows}
     for entry in Entry.objects.filter(tournament=tournament).select_related("tournament"):
         fee = entry_fee_cents(entry)
-        if entry.fee_paid and fee:
+        if fee == 0:
+            free += 1
+        elif entry.fee_paid:
             paid += 1
             taken += fee
         elif entry.pk not in came and entry.withdrawn_after_round != 0:
             absent += 1
-        elif fee == 0:
-            free += 1
         elif entry.withdrawn_after_round != 0:
             unpaid += 1
             outstanding += fee

@@ -503,6 +503,23 @@ def was_there(entry: Row, *, tallies: Mapping[int, Tally], seated: Set[int]) -> 
     )
 
 
+def no_shows(*, tournament: Tournament) -> list[Entry]:
+    """The registered players who never came (``was_there`` false: not checked in, never
+    seated nor substituting, no paper total, not withdrawn), by start number; one query."""
+    return list(
+        Entry.objects.filter(
+            tournament=tournament,
+            checked_in=False,
+            paper_total__isnull=True,
+            withdrawn_after_round__isnull=True,
+            seats__isnull=True,
+            substitutions__isnull=True,
+        )
+        .select_related("player")
+        .order_by("number")
+    )
+
+
 def _unresolved_groups(rows: list[StandingRow]) -> tuple[tuple[int, ...], ...]:
     groups: dict[int, list[int]] = defaultdict(list)
     for row in rows:

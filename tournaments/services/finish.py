@@ -15,7 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round, RoundChange, Tournament, TournamentChange
+from tournaments.selectors.standings import no_shows
 from tournaments.services import changelog
+from tournaments.services.registration import unregister
 from tournaments.services.results import ResultError
 
 
@@ -42,13 +44,30 @@ def finish_state(*, tournament: Tournament) -> FinishState:
 
 
 @transaction.atomic
-def finish_tournament(*, tournament: Tournament, user: User) -> Tournament:
+def finish_tournament(
+    *, tournament: Tournament, user: User, remove_no_shows: bool = False
+) -> Tournament:
+    """Finish the tournament (see the module). ``remove_no_shows``: the players who signed up
+    and never came (``selectors.standings.no_shows``; ranked nowhere either way) leave the
+    registration list, each logged; one who paid stays (the money is on record)."""
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     state = finish_state(tournament=locked)
     if state.finished:
         return locked
     if not state.can_finish:
         raise ResultError(state.missing)
+    if remove_no_shows:
+        for entry in no_shows(tournament=locked):
+            if entry.fee_paid:
+                continue
+            changelog.record(
+                tournament_id=locked.pk,
+                action=TournamentChange.Action.WITHDRAWN,
+                user=user,
+                subject=entry.player.full_name,
+                reason=_("did not come; taken off the registration list at the finish"),
+            )
+            unregister(entry=entry, user=user)
     locked.finished_at = timezone.now()
     locked.finished_by = user if user.is_authenticated else None
     locked.save(update_fields=["finished_at", "finished_by"])

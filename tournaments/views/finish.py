@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from clubs.permissions import MANAGE_TOURNAMENT
 from tournaments.models import Tournament
+from tournaments.selectors.standings import no_shows
 from tournaments.services import finish
 from tournaments.services.results import ResultError
 from tournaments.views.access import tournament_permission
@@ -30,10 +31,16 @@ def tournament_finish(request: HttpRequest, pk: int) -> HttpResponse:
         elif request.POST.get("confirm") != "1":
             # one click would lock everything: say what it fixes and ask (a page, no script)
             return render(
-                request, "tournaments/setup/finish_confirm.html", {"tournament": tournament}
+                request,
+                "tournaments/setup/finish_confirm.html",
+                {"tournament": tournament, "no_shows": no_shows(tournament=tournament)},
             )
         else:
-            finish.finish_tournament(tournament=tournament, user=request.user)
+            finish.finish_tournament(
+                tournament=tournament,
+                user=request.user,
+                remove_no_shows=request.POST.get("remove_no_shows") == "1",
+            )
             messages.success(request, _("The tournament is finished; its results are locked."))
     except ResultError as error:
         messages.error(request, error.message)

@@ -5,14 +5,16 @@ workbook rows, and is not counted in "of N"."""
 import datetime
 
 import pytest
+from django.urls import reverse
 
 from seasons.models import Season
 from seasons.selectors.standings import season_tournament_standings
 from tests.factories import EntryFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, table_of
-from tournaments.models import Entry
+from tournaments.models import Entry, Round, TournamentChange
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import enter_deal
+from tournaments.services import finish
+from tournaments.services.results import enter_deal, set_round_state
 from treasury.selectors import tournament_money
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +81,40 @@ def test_the_till_owes_no_fee_for_a_no_show_and_counts_them_apart(evening):
     assert (money.entries_paid, money.fees_taken_cents) == (4, 4000)
     assert (money.entries_unpaid, money.outstanding_cents) == (1, 1000)  # the one waiting
     assert money.entries_absent == 1  # the no-show owes nothing
+
+
+def _closed(tournament, table, organiser):
+    tournament.rounds, tournament.deals_per_round = 1, 1
+    tournament.save(update_fields=["rounds", "deals_per_round"])
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser)
+
+
+def test_finishing_names_the_no_shows_and_keeps_them_unless_asked(
+    evening, client, django_user_model
+):
+    tournament, table, _played, waiting, no_show = evening
+    organiser = django_user_model.objects.create_superuser("orga", "", "pw")
+    _closed(tournament, table, organiser)
+    client.force_login(organiser)
+    url = reverse("tournaments:tournament_finish", args=[tournament.pk])
+    page = client.post(url, {"action": "finish"}).content.decode()
+    assert f"6 · {no_show.player.full_name}" in page and 'name="remove_no_shows"' in page
+    assert waiting.player.full_name not in page  # checked in: came
+
+    assert client.post(url, {"action": "finish", "confirm": "1"}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.finished_at is not None
+    assert Entry.objects.filter(pk=no_show.pk).exists()  # kept: not asked
+
+
+def test_finishing_may_take_the_no_shows_off_the_list_each_logged(evening, django_user_model):
+    tournament, table, _played, _waiting, no_show = evening
+    organiser = django_user_model.objects.create_superuser("orga", "", "pw")
+    paid_no_show = EntryFactory(tournament=tournament, number=7, fee_paid=True)
+    _closed(tournament, table, organiser)
+    finish.finish_tournament(tournament=tournament, user=organiser, remove_no_shows=True)
+    assert not Entry.objects.filter(pk=no_show.pk).exists()
+    assert Entry.objects.filter(pk=paid_no_show.pk).exists()  # paid: the money is on record
+    logged = TournamentChange.objects.get(tournament=tournament, action="withdrawn")
+    assert logged.subject == no_show.player.full_name and logged.changed_by == organiser
+    assert len(tournament_standings(tournament=tournament).rows) == 5
