@@ -65,10 +65,18 @@ class RegistrationTable(tables.Table):
         }
         empty_text = _("No players match.")
 
-    def __init__(self, *args, next_url: str = "", withdraw_default: int = 0, **kwargs):
+    def __init__(
+        self,
+        *args,
+        next_url: str = "",
+        withdraw_default: int = 0,
+        absent_ids: frozenset[int] = frozenset(),
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.next_url = next_url
         self.withdraw_default = withdraw_default
+        self.absent_ids = absent_ids  # signed up, never came, a round drawn without them
 
     def render_name(self, record: Entry) -> str:
         name = f"{record.player.last_name}, {record.player.first_name}"
@@ -76,6 +84,10 @@ class RegistrationTable(tables.Table):
             name = format_html('{} <span class="badge badge-fill-in">{}</span>', name, _("fill-in"))
         if record.stays_at_table:  # keeps one table all day
             name = format_html("{} {}", name, stays_badge())
+        if record.pk in self.absent_ids:  # beside the name: seen at phone width too
+            name = format_html(
+                '{} <span class="badge badge-absent">{}</span>', name, _("did not come")
+            )
         return name
 
     def render_withdrawn_after_round(self, record: Entry) -> str:

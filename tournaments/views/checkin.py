@@ -29,6 +29,7 @@ from tournaments.forms.setup import (
 )
 from tournaments.models import Entry, KeepApart, Round, Substitution, Tournament
 from tournaments.money import plays_free
+from tournaments.selectors.standings import no_shows
 from tournaments.services import checkin as services
 from tournaments.services.registration import entry_category
 from tournaments.signals import round_seating_changed
@@ -91,6 +92,10 @@ def checkin(request, pk):
         filtered_entries(tournament, query, show),
         next_url=request.get_full_path(),
         withdraw_default=drawn,
+        # Once a round is drawn, whoever is neither checked in nor seated did not come.
+        absent_ids=frozenset(e.pk for e in no_shows(tournament=tournament))
+        if drawn
+        else frozenset(),
     )
     RequestConfig(request, paginate=False).configure(table)
     counts = {

@@ -118,3 +118,15 @@ def test_finishing_may_take_the_no_shows_off_the_list_each_logged(evening, djang
     logged = TournamentChange.objects.get(tournament=tournament, action="withdrawn")
     assert logged.subject == no_show.player.full_name and logged.changed_by == organiser
     assert len(tournament_standings(tournament=tournament).rows) == 5
+
+
+def test_the_check_in_list_says_who_did_not_come_once_a_round_is_drawn(
+    evening, client, django_user_model
+):
+    tournament, _table, _played, waiting, no_show = evening
+    client.force_login(django_user_model.objects.create_superuser("orga", "", "pw"))
+    page = client.get(reverse("tournaments:checkin", args=[tournament.pk])).content.decode()
+    row = page[page.index(f'id="entry-{no_show.pk}"') :]
+    assert "badge-absent" in row[: row.index("</tr>")]
+    waiting_row = page[page.index(f'id="entry-{waiting.pk}"') :]
+    assert "badge-absent" not in waiting_row[: waiting_row.index("</tr>")]
