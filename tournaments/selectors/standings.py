@@ -90,11 +90,19 @@ class Standings:
     unit: str
     unresolved_ties: tuple[tuple[int, ...], ...] = field(default=())
     teams: tuple[TeamInfo, ...] = field(default=())
+    # Rounds drawn but not yet shown to the players: nothing of them counts as begun.
+    awaiting_release: tuple[int, ...] = field(default=())
 
     @property
     def started(self) -> bool:
-        """A round is drawn (or paper totals are in): before that nothing is "finished"."""
-        return bool(self.round_numbers)
+        """A round is drawn and shown (or paper totals are in): before that nothing is
+        "finished"."""
+        return bool(set(self.round_numbers) - set(self.awaiting_release))
+
+    @property
+    def scored(self) -> bool:
+        """Some result counts (a confirmed deal or total): before that, "no results yet"."""
+        return any(total is not None for row in self.rows for total in row.round_totals)
 
     @property
     def finished(self) -> bool:
@@ -372,6 +380,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         unit=str(tournament.rules_snapshot.get("unit", "points")),
         unresolved_ties=unresolved,
         teams=_team_infos(entries),
+        awaiting_release=tuple(r["number"] for r in rounds if r.get("awaiting_release")),
     )
 
 
