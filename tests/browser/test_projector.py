@@ -112,12 +112,13 @@ def hall():
         MembershipFactory(player=player, club=clubs[index % len(clubs)])
         entries.append(EntryFactory(tournament=tournament, player=player, number=index + 1))
     play(tournament, entries)
-    # two who came late and have not played yet (150 in all)
+    # two who came late (checked in at the desk) and have not played yet (150 in all)
     for index in (148, 149):
         EntryFactory(
             tournament=tournament,
             number=index + 1,
             player=PlayerFactory(last_name="Nachzügler", first_name=f"Spät{index}"),
+            checked_in=True,
         )
     return tournament
 
