@@ -326,6 +326,16 @@ def built_elsewhere(**spec) -> tuple[Path, dict]:
     return Path(folder), built
 
 
+def seated_phones(tokens: list[str], url: str) -> list[Phone]:
+    """A phone at each table (its own cookies), seated at position 0 on the venue at url."""
+    phones = []
+    for token in tokens:
+        phone = Phone(token)
+        phone.sit_down(url)
+        phones.append(phone)
+    return phones
+
+
 def wait_for(condition, timeout: float, step: float = 0.01) -> float:
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
@@ -407,11 +417,7 @@ def venue_cpu(args, scratch: Path, server: SeasonServer) -> int:
                         lambda a=archive_id, n=size: server.deals(a) >= n, timeout=600, step=0.2
                     )
                     batches_before = server.acknowledged(archive_id)
-                phones = []
-                for token in built["tables"]:
-                    phone = Phone(token)
-                    phone.sit_down(venue.url)
-                    phones.append(phone)
+                phones = seated_phones(built["tables"], venue.url)
                 time.sleep(2)  # the start's own work (the first snapshot's answer) is over
                 before = cpu_seconds(venue.process.pid)
                 enter_all(phones, venue.url, deals=args.deals, pace=args.pace)
@@ -560,11 +566,7 @@ def venues(args, scratch: Path, server: SeasonServer) -> int:
 
             db = psycopg.connect(server.dsn, autocommit=True)
             archive_id, pk = built["archive_id"], server.tournament_pk(built["archive_id"])
-            phones = []
-            for token in built["tables"]:
-                phone = Phone(token)
-                phone.sit_down(venue.url)
-                phones.append(phone)
+            phones = seated_phones(built["tables"], venue.url)
             time.sleep(offset)
             expected = server.deals(archive_id)
             start = time.perf_counter()
@@ -629,11 +631,7 @@ def run(args, scratch: Path, server: SeasonServer) -> int:
             f"{relay.sent / 1024:.0f} KB sent"
         )
         pk = server.tournament_pk(archive_id)
-        phones = []
-        for token in built["tables"]:
-            phone = Phone(token)
-            phone.sit_down(venue.url)
-            phones.append(phone)
+        phones = seated_phones(built["tables"], venue.url)
         numbers = {id(p): 1 for p in phones}
         expected = [1920]
 
