@@ -133,8 +133,8 @@ def move(
         sent=new_sent,
         local=new_local,
     )
-    # Remembered once the rows are committed (a rolled-back move leaves the old memory,
-    # which the columns, rolled back too, still match).
+    # Remembered once the rows are committed; until then (and for good after a rollback)
+    # nothing is, and the next read takes the rows.
     transaction.on_commit(lambda: _remember(publication.pk, moved))
     with _lock:
         _remembered.pop(publication.pk, None)

@@ -45,10 +45,13 @@ def bump_revision(*, tournament_id: int, tables: Iterable[int] = ()) -> None:
     with connection.cursor() as cursor:
         bump, read_back = _bump_sql()
         cursor.execute(bump, [tournament_id])
-        if read_back and table_ids:
+        row = None
+        if not read_back:
+            row = cursor.fetchone()  # UPDATE … RETURNING gives the new number
+        elif table_ids:
             cursor.execute(read_back, [tournament_id])
-        row = cursor.fetchone() if table_ids or not read_back else None
-        if table_ids and row is not None:
+            row = cursor.fetchone()
+        if table_ids and row is not None:  # None: no such tournament, nothing was bumped
             revision = row[0]
             cursor.executemany(
                 _scope_sql(), [(tournament_id, revision, table_id) for table_id in table_ids]
