@@ -103,6 +103,9 @@ class TournamentResultSet(models.Model):
         verbose_name=_("tournament"),
     )
     revision = models.IntegerField(_("revision"))
+    # ``seasons.selectors.results.RESULTS_METHOD`` they were worked out by: rows of an older
+    # version (one that ranked no-shows, say) are worked out again, whatever the revision.
+    method = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name = _("stored tournament results")
