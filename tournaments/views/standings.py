@@ -202,12 +202,14 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
                 round_numbers=result.round_numbers,
                 # the same links for every reader: the page is cached by revision
                 linked_players=public_player_page_ids(row.player_id for row in result.rows),
+                scored=result.scored,
             ),
             "sides": side_rankings(result),
             "updated_time": UPDATED_MARK,
         }
         ties = {
-            "ties": unresolved_groups(result),
+            # before the first result everybody is "tied" at 0: no tie to decide yet
+            "ties": unresolved_groups(result) if result.scored else [],
             "lots": recorded_lots(tournament, result),
             "standings_finished": result.finished,
         }
@@ -289,7 +291,7 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
         "tournament": tournament,
         "standings": result,
         "rows": bool(result.rows),
-        "rows_html": projector_rows_html(result.rows),
+        "rows_html": projector_rows_html(result.rows, scored=result.scored),
         "open_rounds": sorted({t.round_number for t in result.open_tables}),
         "updated_time": UPDATED_MARK,
         "clock_now": NOW_MARK,
