@@ -81,6 +81,9 @@ class Signup(models.Model):
     )
     club_text = models.CharField(_("other club"), max_length=120, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
+    # Set when the link from the first mail was followed (or an organiser entered the
+    # address): only then does anything else go to the address (``services.mail``).
+    email_confirmed_at = models.DateTimeField(_("e-mail confirmed at"), null=True, blank=True)
     consent_at = models.DateTimeField(_("consent given at"))
     status = models.CharField(_("state"), max_length=10, choices=Status.choices)
     # The waiting list's order (smallest first); kept when a seat is taken, for the record.
@@ -116,6 +119,10 @@ class Signup(models.Model):
             models.CheckConstraint(condition=~Q(last_name=""), name="signup_last_name_set"),
             models.CheckConstraint(
                 condition=Q(club__isnull=True) | Q(club_text=""), name="signup_one_club"
+            ),
+            models.CheckConstraint(
+                condition=Q(email_confirmed_at__isnull=True) | ~Q(email=""),
+                name="signup_confirmed_email_set",
             ),
         ]
 
