@@ -140,7 +140,7 @@ def other_kind_message(typing: SheetTyping) -> str:
 def _count(
     *, table: Table, kind: str, rows: Sequence[Mapping[str, Any]], user: User | None, reason: str
 ) -> None:
-    """The agreed (or settled) sheet stored as a single typing is where the setting is off."""
+    """The agreed sheet stored as one typing is stored where the setting is off."""
     if kind == SheetTyping.Kind.TOTALS:
         enter_totals(
             table=table,
