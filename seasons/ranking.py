@@ -7,7 +7,9 @@ Season rules (``Season.scoring``):
   gets the first number, …; places beyond the table get nothing); equal totals share a place
   and each of them gets that place's points.
 A player with fewer than ``min_tournaments`` results is listed after the ranked players,
-without a rank. Places by total and team ranking: ``tournaments.ranking``.
+without a rank. Beside the ranking: the final's qualification (``qualification``), counted
+against the season's plan (``season_plan``: how many tournaments are still to come), and the
+change of place (``movements``). Places by total and team ranking: ``tournaments.ranking``.
 """
 
 from __future__ import annotations
