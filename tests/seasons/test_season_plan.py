@@ -277,7 +277,7 @@ def test_the_service_stores_and_refuses_plans(long_season):
     rules(
         long_season,
         planned_tournaments=13,
-        planned_dates=[(D(2027, 1, 16), "")] * 1 + [(D(2027, 2, 13), "Triberg, Krone")],
+        planned_dates=[(D(2027, 2, 13), "Triberg, Krone"), (D(2027, 1, 16), "")],
     )
     long_season.refresh_from_db()
     assert long_season.plan_revision == 1
