@@ -21,6 +21,7 @@ CHAPTERS = [
     ("runde", "Runde abschließen"),
     ("preise", "Preise und Preisgeld"),
     ("sicherung", "Datensicherung"),
+    ("saison", "Saisonwertung und Finale"),
 ]
 
 # The pictures the handbook shows (``screens/<name>.png``), all taken by

@@ -311,7 +311,8 @@ def _final_td(qualification, text: Callable[[Any], str] | None) -> str:
     state = (
         "qualified"
         if qualification.qualified
-        else ("missing" if qualification.reachable else "out-of-reach")
+        # reachable None: the season's plan is unknown, so only what is missing is said
+        else ("out-of-reach" if qualification.reachable is False else "missing")
     )
     return _td(f"col-final final-{state}", text(qualification))
 
