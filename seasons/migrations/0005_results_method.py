@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('seasons', '0003_season_final_min_tournaments'),
+        ('seasons', '0004_planned_tournaments'),
     ]
 
     operations = [
