@@ -22,6 +22,7 @@ CHAPTERS = [
     ("preise", "Preise und Preisgeld"),
     ("sicherung", "Datensicherung"),
     ("saison", "Saisonwertung und Finale"),
+    ("saisonserver", "Der Saisonserver: Online-Anmeldung, Live-Ergebnisse, Kalender, Wertungszahl"),
 ]
 
 # The pictures the handbook shows (``screens/<name>.png``), all taken by
