@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from clubs.models import category_label
+from tournaments.selectors.prizes import prize_groups
 
 MINUS = "\u2212"
 _ANY_PK = 987654321  # a player's number in an address, replaced by the real one  # a real minus sign: "−40" reads better than "-40" in large type
@@ -377,3 +378,33 @@ def projector_rows_html(rows, *, scored: bool = True) -> SafeString:
             "      </tr>\n    "
         )
     return mark_safe("".join(out))
+
+
+# --- the standings page's side rankings and open ties, marked up ---------------------------
+
+
+@dataclass(frozen=True)
+class SideRankings:
+    best_woman: list[Shown]
+    best_youth: list[Shown]
+    on_plus: list
+    last: list[Shown]  # the "Mauskönig"
+
+
+def side_rankings(standings) -> SideRankings:
+    """Best woman, best youth, everyone on plus and the last place, as on the prize list."""
+    groups = prize_groups(standings)
+    return SideRankings(
+        best_woman=shown(groups.best_woman),
+        best_youth=shown(groups.best_youth),
+        on_plus=groups.on_plus,
+        last=shown(groups.last),
+    )
+
+
+def unresolved_groups(standings) -> list[list[Shown]]:
+    """The ties the tournament's tie-break leaves open, each as its rows marked up."""
+    by_entry = {row.entry_id: row for row in standings.rows}
+    return [
+        shown([by_entry[e] for e in group if e in by_entry]) for group in standings.unresolved_ties
+    ]
