@@ -35,6 +35,7 @@ from tournaments.models import (
     Round,
     RoundChange,
     Seat,
+    SeatSwap,
     SheetTyping,
     Substitution,
     Table,
@@ -120,6 +121,23 @@ def token_deal(w: World) -> dict:
 def open_call(w: World) -> dict:
     call = RefereeCall.objects.create(tournament=w.day, table=w.table, deal_number=2)
     return {"pk": w.day.pk, "call_pk": call.pk}
+
+
+def waiting_swap(w: World) -> dict:
+    seats = list(w.table.seats.order_by("position")[:2])
+    swap = SeatSwap.objects.create(
+        tournament=w.day,
+        round=w.table.round,
+        first=seats[0].entry,
+        second=seats[1].entry,
+        first_table=w.table.number,
+        first_position=0,
+        second_table=w.table.number,
+        second_position=1,
+        reason="Sehbehinderung: näher ans Licht",
+        requested_name="Anna Aufsicht",
+    )
+    return {"pk": w.day.pk, "swap_pk": swap.pk}
 
 
 def shown_message(w: World) -> dict:
@@ -593,6 +611,15 @@ MATRIX: dict[str, Spec] = {
         post_only=True,
         changes=True,
     ),
+    # swaps of drawn seats: asked for by one official, approved by another (any official)
+    "tournaments:seat_swaps": Spec(day, REFEREE),
+    "tournaments:seat_swap_decide": Spec(
+        waiting_swap,
+        REFEREE,
+        post=lambda w, p: {"action": "refuse", "note": "nicht nötig"},
+        post_only=True,
+        changes=True,
+    ),
     # the announcements on the projector and the players' pages: the organisers
     "tournaments:announcement_add": Spec(
         day, MANAGE, post=lambda w, p: {"text": "Pause bis 15 Uhr"}, post_only=True, changes=True
@@ -659,6 +686,7 @@ def fingerprint() -> dict:
         LotDraw,
         RefereeCall,
         Announcement,
+        SeatSwap,
         PublishToken,
         Publication,
         Signup,

@@ -15,7 +15,7 @@ from clubs.models import Category, Club
 from clubs.permissions import manageable_clubs
 from rules.registry import tournament_rule_sources
 from seasons.models import Season
-from tournaments.models import Entry, Seat, Tournament
+from tournaments.models import FAIRNESS_TEXT_LENGTH, Entry, Seat, Tournament
 from tournaments.presets import PRESETS
 
 TABLE_SIZE_CHOICES = [(3, _("3 players")), (4, _("4 players")), (5, _("5 players"))]
@@ -293,8 +293,16 @@ class SubstitutionForm(CapitalisedForm):
 
 
 class SwapForm(CapitalisedForm):
+    """Ask for a swap of two players' drawn seats (a second official approves it)."""
+
     first = EntryChoiceField(label=_("first player"), queryset=Entry.objects.none())
     second = EntryChoiceField(label=_("second player"), queryset=Entry.objects.none())
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=FAIRNESS_TEXT_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text=_("Why the drawn seats should change: it goes into the log."),
+    )
 
     def __init__(self, *args, round, **kwargs):  # noqa: A002
         super().__init__(*args, **kwargs)
