@@ -34,6 +34,7 @@ from tournaments.models import (
     RefereeCall,
     Round,
     RoundChange,
+    Ruling,
     Seat,
     SeatSwap,
     SheetTyping,
@@ -138,6 +139,19 @@ def waiting_swap(w: World) -> dict:
         requested_name="Anna Aufsicht",
     )
     return {"pk": w.day.pk, "swap_pk": swap.pk}
+
+
+def pending_ruling(w: World) -> dict:
+    ruling = Ruling.objects.create(
+        tournament=w.day,
+        round_number=1,
+        table_number=w.table.number,
+        deal_number=2,
+        decision="Spiel 2 wird wie gespielt gewertet",
+        needs_two=True,
+        first_name="Anna Aufsicht",
+    )
+    return {"pk": w.day.pk, "ruling_pk": ruling.pk}
 
 
 def shown_message(w: World) -> dict:
@@ -607,7 +621,7 @@ MATRIX: dict[str, Spec] = {
     "tournaments:referee_call_close": Spec(
         open_call,
         REFEREE,
-        post=lambda w, p: {"note": "Spiel 2 gilt wie gespielt"},
+        post=lambda w, p: {"decision": "Spiel 2 gilt wie gespielt", "deal": "2"},
         post_only=True,
         changes=True,
     ),
@@ -620,6 +634,16 @@ MATRIX: dict[str, Spec] = {
         post_only=True,
         changes=True,
     ),
+    # rulings: a referee's ruling about conduct without a call, and the second signature
+    # (any official but the first: the matrix's ruling was signed by someone else)
+    "tournaments:ruling_add": Spec(
+        day,
+        REFEREE,
+        post=lambda w, p: {"decision": "Verwarnung wegen Beleidigung", "round": "1"},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:ruling_confirm": Spec(pending_ruling, REFEREE, post_only=True, changes=True),
     # the announcements on the projector and the players' pages: the organisers
     "tournaments:announcement_add": Spec(
         day, MANAGE, post=lambda w, p: {"text": "Pause bis 15 Uhr"}, post_only=True, changes=True
@@ -687,6 +711,7 @@ def fingerprint() -> dict:
         RefereeCall,
         Announcement,
         SeatSwap,
+        Ruling,
         PublishToken,
         Publication,
         Signup,

@@ -1,5 +1,5 @@
 """Forms of the fairness pages (``tournaments.services.fairness``): the second official's
-signature at another's login, a refusal's note.
+signature at another's login, a refusal's note, a referee's ruling.
 
 **The second signature on one laptop.** A swap of drawn seats, and a ruling where the
 tournament wants two referees, need two different officials, each signing with their own
@@ -17,7 +17,7 @@ from django import forms
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import FAIRNESS_TEXT_LENGTH
+from tournaments.models import FAIRNESS_TEXT_LENGTH, PENALTY_LENGTH
 
 
 class SecondOfficialForm(forms.Form):
@@ -60,3 +60,71 @@ class NoteForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+
+
+class RulingForm(forms.Form):
+    """A ruling that closes a table's call (the deal offered from the call)."""
+
+    decision = forms.CharField(
+        label=_("decision"),
+        max_length=FAIRNESS_TEXT_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    deal = forms.IntegerField(
+        label=_("deal"),
+        required=False,
+        min_value=1,
+        max_value=99,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    conduct = forms.BooleanField(label=_("about conduct"), required=False)
+    penalty = forms.CharField(
+        label=_("penalty, if one follows"),
+        max_length=PENALTY_LENGTH,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "decision": data["decision"],
+            "deal_number": data["deal"],
+            "conduct": data["conduct"],
+            "penalty": data["penalty"],
+        }
+
+
+class ConductRulingForm(RulingForm):
+    """A referee's ruling about conduct without a table's call: round, table and deal where
+    there are any."""
+
+    round = forms.IntegerField(
+        label=_("round"),
+        required=False,
+        min_value=1,
+        max_value=20,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    table = forms.IntegerField(
+        label=_("table"),
+        required=False,
+        min_value=1,
+        max_value=999,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    field_order = ["decision", "round", "table", "deal", "penalty"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["conduct"]  # without a call, a ruling is about conduct
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "decision": data["decision"],
+            "round_number": data["round"],
+            "table_number": data["table"],
+            "deal_number": data["deal"],
+            "penalty": data["penalty"],
+        }

@@ -104,6 +104,14 @@ class TournamentForm(CapitalisedForm):
             "again without seeing the first typing; differences are settled cell by cell."
         ),
     )
+    two_referee_rulings = forms.BooleanField(
+        label=_("rulings by two referees"),
+        required=False,
+        help_text=_(
+            "A ruling counts only once a second referee (or organiser) has confirmed it; "
+            "until then it is pending."
+        ),
+    )
 
     referees = forms.ModelMultipleChoiceField(
         label=_("referees"),
@@ -112,7 +120,8 @@ class TournamentForm(CapitalisedForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=_(
             "They may correct, annul and void results and draw lots in this tournament, "
-            "each with a reason."
+            "each with a reason; with the host club's organisers they are its officials, two "
+            "of whom approve a seat swap."
         ),
     )
 
@@ -189,6 +198,7 @@ class TournamentForm(CapitalisedForm):
             "last_round_raeuber": tournament.last_round_raeuber,
             "review_draws": tournament.review_draws,
             "double_entry": tournament.double_entry,
+            "two_referee_rulings": tournament.two_referee_rulings,
             "referees": list(tournament.referees.values_list("pk", flat=True)),
         }
 

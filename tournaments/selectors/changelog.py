@@ -88,6 +88,11 @@ LOGGED_KEYS = {
     "requested_by": gettext_lazy("asked for by"),
     "approved_by": gettext_lazy("approved by"),
     "signed_at_login_of": gettext_lazy("signed with their password at the login of"),
+    "conduct": gettext_lazy("about conduct"),
+    "penalty": gettext_lazy("penalty"),
+    "pending": gettext_lazy("waits for a second referee"),
+    "first_by": gettext_lazy("ruled by"),
+    "second_by": gettext_lazy("confirmed by"),
 }
 
 

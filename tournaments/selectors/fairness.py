@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.models import SeatSwap, Tournament
+from tournaments.models import Ruling, SeatSwap, Tournament
 
 
 def _swaps(tournament: Tournament):
@@ -65,4 +65,56 @@ def approved_swaps(*, tournament: Tournament) -> tuple[PublicSwap, ...]:
         for swap in _swaps(tournament)
         .filter(state=SeatSwap.State.APPROVED)
         .order_by("round__number", "decided_at", "pk")
+    )
+
+
+def day_rulings(*, tournament: Tournament) -> list[Ruling]:
+    """Every ruling of the tournament: the pending ones first (oldest first), then the final
+    ones (the latest first)."""
+    rulings = list(Ruling.objects.filter(tournament=tournament))
+    pending = sorted((r for r in rulings if not r.is_final), key=lambda r: (r.first_at, r.pk))
+    final = sorted(
+        (r for r in rulings if r.is_final), key=lambda r: (r.decided_at, r.pk), reverse=True
+    )
+    return pending + final
+
+
+@dataclass(frozen=True)
+class PublicRuling:
+    """A final ruling as the public page shows it: never the call's reason, only the
+    decision, where, the penalty and the referees."""
+
+    round_number: int | None
+    table_number: int | None
+    deal_number: int | None
+    conduct: bool
+    decision: str
+    penalty: str
+    referees: tuple[str, ...]
+
+
+def public_rulings(*, tournament: Tournament) -> tuple[PublicRuling, ...]:
+    """The final rulings, in the order they came to count."""
+    return tuple(
+        PublicRuling(
+            round_number=ruling.round_number,
+            table_number=ruling.table_number,
+            deal_number=ruling.deal_number,
+            conduct=ruling.conduct,
+            decision=ruling.decision,
+            penalty=ruling.penalty,
+            referees=tuple(name for name in (ruling.first_name, ruling.second_name) if name),
+        )
+        for ruling in Ruling.objects.filter(tournament=tournament, decided_at__isnull=False)
+        .order_by("decided_at", "pk")
+        .only(
+            "round_number",
+            "table_number",
+            "deal_number",
+            "conduct",
+            "decision",
+            "penalty",
+            "first_name",
+            "second_name",
+        )
     )

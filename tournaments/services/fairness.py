@@ -1,4 +1,5 @@
-"""Fairness that paper cannot prove: swaps of drawn seats need two officials.
+"""Fairness that paper cannot prove: swaps of drawn seats need two officials; referees'
+rulings are written, signed and public.
 
 **The drawn seat belongs to the player.** After the draw, two players swap seats (or tables)
 only as an exception that two officials of the tournament approve
@@ -16,7 +17,20 @@ laptop by typing their user name and password into the approval form, checked li
 logged in there (the form layer: ``tournaments.forms.fairness``). A service only ever sees the
 user who signs.
 
-Every change: one transaction, the round's row locked first, then the swap's row.
+**Rulings.** A table's call for the referee is closed by a ruling (``record_ruling`` with
+the call): the deal (optional: a call about conduct has none), the decision in words, the
+penalty that follows, if any, in words (a penalty the rule source scores is still entered as
+the deal's penalty, ``services.results``), signed by the referee. A referee may also open a
+ruling about conduct without a call (``record_ruling`` without one). Where the tournament
+wants two referees (``Tournament.two_referee_rulings``) a ruling is pending until a second,
+different official confirms it (``confirm_ruling``, at their own login or with their password
+as above). Final rulings are public (the standings page: decision, round, table, deal,
+referees; never the call's reason) and travel in the archive. The call's closing is the
+ruling's log row (``referee_call_closed``, its reason the decision); a ruling without a call
+is ``ruling_recorded``; the second signature ``ruling_confirmed``.
+
+Every change: one transaction; a swap's round row locked first, then the swap's row; a
+ruling's tournament row first, then its call or the ruling.
 """
 
 from __future__ import annotations
@@ -34,10 +48,14 @@ from django.utils.translation import gettext as _
 from clubs.permissions import is_official
 from tournaments.models import (
     FAIRNESS_TEXT_LENGTH,
+    PENALTY_LENGTH,
     Entry,
+    RefereeCall,
     Round,
+    Ruling,
     Seat,
     SeatSwap,
+    Table,
     Tournament,
     TournamentChange,
 )
@@ -334,4 +352,215 @@ def decline_swap(*, swap: SeatSwap, user: User | None, note: str = "") -> SeatSw
         subject=swap_words(locked),
         reason=note or locked.reason,
     )
+    return locked
+
+
+# --- rulings -------------------------------------------------------------------------------
+
+
+def ruling_place(ruling: Ruling) -> str:
+    """ "Round 2, table 3, deal 7" (as much as the ruling names; "Tournament" for none)."""
+    parts = []
+    if ruling.round_number is not None:
+        parts.append(_("Round %(round)s") % {"round": ruling.round_number})
+    if ruling.table_number is not None:
+        parts.append(_("table %(table)s") % {"table": ruling.table_number})
+    if ruling.deal_number is not None:
+        parts.append(_("deal %(deal)s") % {"deal": ruling.deal_number})
+    return ", ".join(parts) or _("Tournament")
+
+
+def _penalty(value: str) -> str:
+    value = " ".join((value or "").split())
+    if len(value) > PENALTY_LENGTH:
+        raise ValidationError(
+            {
+                "penalty": _("Please say the penalty in at most %(count)s characters.")
+                % {"count": PENALTY_LENGTH}
+            }
+        )
+    return value
+
+
+def _deal_in_range(tournament: Tournament, deal_number: int | None) -> None:
+    if deal_number is not None and not 1 <= deal_number <= tournament.deals_per_round:
+        raise ValidationError(
+            {
+                "deal": _("The round has deals 1 to %(deals)s.")
+                % {"deals": tournament.deals_per_round}
+            }
+        )
+
+
+def _place_without_call(
+    tournament: Tournament,
+    round_number: int | None,
+    table_number: int | None,
+    deal_number: int | None,
+) -> None:
+    """A ruling without a call names a round that is drawn, a table of it, a deal there."""
+    if table_number is not None and round_number is None:
+        raise ValidationError({"round": _("Name the round of the table.")})
+    if deal_number is not None and table_number is None:
+        raise ValidationError({"table": _("Name the table of the deal.")})
+    if round_number is not None and not tournament.round_set.filter(number=round_number).exists():
+        raise ValidationError(
+            {"round": _("Round %(number)s is not drawn.") % {"number": round_number}}
+        )
+    if (
+        table_number is not None
+        and round_number is not None  # said above: a table names its round
+        and not Table.objects.filter(
+            round__tournament=tournament, round__number=round_number, number=table_number
+        ).exists()
+    ):
+        raise ValidationError(
+            {
+                "table": _("Round %(round)s has no table %(table)s.")
+                % {"round": round_number, "table": table_number}
+            }
+        )
+    _deal_in_range(tournament, deal_number)
+
+
+def _ruling_after(ruling: Ruling) -> dict[str, Any]:
+    return {
+        "deal": ruling.deal_number,
+        "conduct": ruling.conduct,
+        "penalty": ruling.penalty or None,
+        "pending": not ruling.is_final,
+    }
+
+
+@transaction.atomic
+def record_ruling(
+    *,
+    tournament: Tournament,
+    decision: str,
+    user: User | None,
+    call: RefereeCall | None = None,
+    deal_number: int | None = None,
+    conduct: bool = False,
+    penalty: str = "",
+    round_number: int | None = None,
+    table_number: int | None = None,
+) -> Ruling:
+    """A referee's ruling, signed by ``user``. With ``call``: it closes the call (its table
+    and round; ``deal_number`` as the referee says, the form offers the call's). Without: a ruling about conduct,
+    naming a round, table and deal where there are any. Final at once, or (the tournament's
+    ``two_referee_rulings``) pending until a second official confirms it. Refused with a
+    German message, changing nothing, for someone who is no official, no decision, a call
+    closed already, a place the tournament does not have, or words too long."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    user = _official(user, locked)
+    decision = _text(
+        decision,
+        "decision",
+        required=_("Write the decision in words: it is shown with the ruling."),
+    )
+    penalty = _penalty(penalty)
+    before: dict[str, Any] | None = None
+    if call is not None:
+        call = (
+            RefereeCall.objects.select_for_update(of=("self",))
+            .select_related("table__round")
+            .get(pk=call.pk, tournament=locked)
+        )
+        if call.closed_at is not None:
+            raise ValidationError(
+                _("This call was closed already at %(time)s %(who)s.")
+                % {
+                    "time": date_format(timezone.localtime(call.closed_at), "TIME_FORMAT"),
+                    "who": call.closed_by.get_username() if call.closed_by else "",
+                },
+                code="closed",
+            )
+        _deal_in_range(locked, deal_number)
+        round_number, table_number = call.table.round.number, call.table.number
+        before = {
+            "called_at": date_format(timezone.localtime(call.called_at), "TIME_FORMAT"),
+            "deal": call.deal_number,
+            "reason": call.reason,
+        }
+    else:
+        conduct = True  # without a table's call: a ruling about conduct
+        _place_without_call(locked, round_number, table_number, deal_number)
+    now = timezone.now()
+    ruling = Ruling.objects.create(
+        tournament=locked,
+        call=call,
+        round_number=round_number,
+        table_number=table_number,
+        deal_number=deal_number,
+        conduct=conduct,
+        decision=decision,
+        penalty=penalty,
+        needs_two=locked.two_referee_rulings,
+        first_at=now,
+        first_by=user,
+        first_name=signature_name(user),
+        decided_at=None if locked.two_referee_rulings else now,
+    )
+    if call is not None:
+        call.closed_at, call.closed_by, call.note = now, user, decision
+        call.save(update_fields=["closed_at", "closed_by", "note"])
+        Table.objects.filter(pk=call.table_id).update(referee_called_at=None)
+    changelog.record(
+        tournament_id=locked.pk,
+        action=(
+            TournamentChange.Action.REFEREE_CALL_CLOSED
+            if call is not None
+            else TournamentChange.Action.RULING_RECORDED
+        ),
+        user=user,
+        subject=ruling_place(ruling),
+        before=before,
+        after=_ruling_after(ruling),
+        reason=decision,
+    )
+    if ruling.is_final:
+        bump_revision(tournament_id=locked.pk)  # the public page lists it
+    return ruling
+
+
+@transaction.atomic
+def confirm_ruling(*, ruling: Ruling, user: User | None, at_login_of: User | None = None) -> Ruling:
+    """The second referee's signature on a pending ruling: it is final now (public, in the
+    archive). Refused with a German message, changing nothing, for someone who is no
+    official, the referee who signed it first, or a ruling that needs no second signature or
+    has it already."""
+    locked_tournament = Tournament.objects.select_for_update().get(pk=ruling.tournament_id)
+    locked = Ruling.objects.select_for_update().get(pk=ruling.pk)
+    user = _official(user, locked_tournament)
+    if locked.is_final:
+        raise ValidationError(
+            _("This ruling counts already (signed by %(names)s).")
+            % {"names": " / ".join(n for n in (locked.first_name, locked.second_name) if n)},
+            code="final",
+        )
+    if locked.first_by_id == user.pk:
+        raise ValidationError(
+            _(
+                "%(name)s signed this ruling: a second, different referee or organiser must "
+                "confirm it (on their own device, or with their user name and password here)."
+            )
+            % {"name": signature_name(user)},
+            code="same_official",
+        )
+    now = timezone.now()
+    locked.second_at, locked.second_by, locked.second_name = now, user, signature_name(user)
+    locked.decided_at = now
+    locked.save(update_fields=["second_at", "second_by", "second_name", "decided_at"])
+    after: dict[str, Any] = {"first_by": locked.first_name, "second_by": locked.second_name}
+    if at_login_of is not None and at_login_of.pk != user.pk:
+        after["signed_at_login_of"] = at_login_of.get_username()
+    changelog.record(
+        tournament_id=locked.tournament_id,
+        action=TournamentChange.Action.RULING_CONFIRMED,
+        user=user,
+        subject=ruling_place(locked),
+        after=after,
+        reason=locked.decision,
+    )
+    bump_revision(tournament_id=locked.tournament_id)
     return locked

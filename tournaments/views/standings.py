@@ -41,7 +41,7 @@ from tournaments.caching import (
     revision_cached_parts,
 )
 from tournaments.models import LotDraw, Tournament
-from tournaments.selectors.fairness import approved_swaps
+from tournaments.selectors.fairness import approved_swaps, public_rulings
 from tournaments.selectors.hall import shown_announcements
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
@@ -220,11 +220,11 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
         fairness = {
             "tournament": tournament,
             "swaps": approved_swaps(tournament=tournament),
-            "rulings": (),
+            "rulings": public_rulings(tournament=tournament),
         }
         return {
             "live": render_to_string("tournaments/standings/_live.html", context),
-            # the approved swaps (and, in part B, rulings): everyone's without the reasons,
+            # the approved swaps and final rulings: everyone's without the swaps' reasons,
             # the officials' rendered per request with them
             "fairness": fairness,
             "fairness_html": render_to_string("tournaments/standings/_fairness.html", fairness),
