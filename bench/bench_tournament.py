@@ -182,10 +182,19 @@ def main() -> None:
     wait_for_background()
     entries = [seat.entry for seat in tournament.round_set.get(number=3).seats.all()[:5:4]]
     began = time.perf_counter()
+    # A swap is asked for by one official and approved by a second (issue 39): the approval
+    # changes the seats and renders the printouts again.
     response = client.post(
         f"/tournaments/{pk}/rounds/3/draw/",
-        {"action": "swap", "first": entries[0].pk, "second": entries[1].pk},
+        {"action": "swap", "first": entries[0].pk, "second": entries[1].pk, "reason": "Bench"},
     )
+    assert response.status_code == 302, response.status_code
+    referee = get_user_model().objects.create_user("bench-referee", password="bench")
+    tournament.referees.add(referee)
+    second = Client()
+    second.force_login(referee)
+    swap_pk = tournament.seat_swaps.get().pk
+    response = second.post(f"/tournaments/{pk}/swaps/{swap_pk}/", {"action": "approve"})
     assert response.status_code == 302, response.status_code
     wait_for_background()
     rendered = time.perf_counter() - began  # the swap, then sheets, seat plan and table cards

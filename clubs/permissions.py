@@ -13,6 +13,9 @@ Roles:
   hosts;
 - referee of a tournament (``Tournament.referees``): correct, annul, void and draw lots in
   that tournament only (and see its result pages to do so);
+- official of a tournament (``is_official``: its host club's organisers, its referees,
+  superusers): one of the two signatures a swap of drawn seats or a two-referee ruling
+  needs (``tournaments.services.fairness``);
 - while no account exists: whoever sits at the laptop, or types the one-time code printed in
   its terminal, may create the first account and its club (``/setup/``, below).
 
@@ -189,6 +192,40 @@ def has_perm(user: Any, action: str, obj: Any) -> bool:
     if action == MANAGE_TOURNAMENT and tournament_of(obj) is None:
         return False
     return bool(mine and _club_ids_of(obj) & mine)
+
+
+# --- a tournament's officials (swaps of drawn seats, rulings) ------------------------------
+
+
+def is_official(user: Any, tournament: Any) -> bool:
+    """May ``user`` sign for ``tournament`` as one of its officials: approve a swap of drawn
+    seats, sign or confirm a ruling? The host club's organisers and the tournament's
+    referees (``Tournament.referees``), and superusers (who may do everything, and could
+    name themselves a referee). Where two signatures are needed they must be two different
+    users (``tournaments.services.fairness``); this says only who may give one."""
+    return has_perm(user, REFEREE_TOURNAMENT, tournament)
+
+
+def named_officials(tournament: Any) -> list[Any]:
+    """The users the tournament names as its officials: the host club's organisers and its
+    referees, by user name (one query). What the pages say when a second signature is
+    needed (a superuser who is neither is not listed, though ``is_official``)."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    from clubs.models import ClubRole
+
+    tournament = tournament_of(tournament)
+    return list(
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(
+            Q(club_roles__club_id=tournament.host_club_id, club_roles__role=ClubRole.Role.ORGANISER)
+            | Q(refereed_tournaments=tournament)
+        )
+        .distinct()
+        .order_by("username")
+    )
 
 
 def check(user: Any, action: str, obj: Any) -> None:

@@ -62,3 +62,34 @@ class EntryFactory(factory.django.DjangoModelFactory):
     tournament = factory.SubFactory(TournamentFactory)
     player = factory.SubFactory(PlayerFactory)
     number = factory.Sequence(lambda n: n + 1)
+
+
+def two_officials(tournament: Tournament) -> tuple:
+    """Two officials of ``tournament`` (``clubs.permissions.is_official``): an organiser of
+    its host club and a referee it names (made once; the same two on a second call)."""
+    from django.contrib.auth import get_user_model
+
+    from clubs.models import ClubRole
+
+    users = get_user_model().objects
+    organiser, _ = users.get_or_create(
+        username=f"leiter-{tournament.host_club_id}", defaults={"first_name": "Lea"}
+    )
+    ClubRole.objects.get_or_create(user=organiser, club_id=tournament.host_club_id)
+    referee, _ = users.get_or_create(
+        username=f"schiri-{tournament.pk}", defaults={"first_name": "Sepp"}
+    )
+    tournament.referees.add(referee)
+    return organiser, referee
+
+
+def approved_swap(*, round, first, second, reason: str = "Rollstuhl: Tisch am Eingang"):  # noqa: A002
+    """Two players' drawn seats swapped as the hall does it: asked for by one official,
+    approved by another (``tournaments.services.fairness``)."""
+    from tournaments.services import fairness
+
+    asking, approving = two_officials(round.tournament)
+    swap = fairness.request_swap(
+        round=round, first=first, second=second, reason=reason, user=asking
+    )
+    return fairness.approve_swap(swap=swap, user=approving)

@@ -13,7 +13,9 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
+    Ruling,
     Seat,
+    SeatSwap,
     Substitution,
     Table,
     Tournament,
@@ -110,6 +112,24 @@ class EntryAdmin(ReadOnlyAdmin):
 class KeepApartAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "first", "second", "reason"]
     list_filter = ["tournament"]
+
+
+@admin.register(SeatSwap)
+class SeatSwapAdmin(ReadOnlyAdmin):
+    """Swaps of drawn seats: asked for, approved, refused or withdrawn only on the app's page
+    "Platztausch" (``tournaments.services.fairness``)."""
+
+    list_display = ["tournament", "round", "first", "second", "state", "requested_name"]
+    list_filter = ["tournament", "state"]
+    list_select_related = ["tournament", "round", "first__player", "second__player"]
+
+
+@admin.register(Ruling)
+class RulingAdmin(ReadOnlyAdmin):
+    """Referees' rulings, written and confirmed only on the referee's page."""
+
+    list_display = ["tournament", "round_number", "table_number", "deal_number", "decision"]
+    list_filter = ["tournament", "conduct"]
 
 
 class TableInline(ReadOnlyInline):

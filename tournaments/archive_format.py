@@ -9,7 +9,12 @@ every key's type, and an error names where it is (``$.rounds[0].tables[2].number
 ``tournament`` (settings, rule snapshot, host club, season), ``clubs``, ``players``,
 ``entries``, ``teams``, ``keep_apart``, ``rounds`` (tables, seats, substitutions, deals with
 their history), ``round_history``, ``lot_draws``. ``parse_archive`` returns it as the plain
-dict the rest of the code reads.
+dict the rest of the code reads. The tournament's final ``rulings`` and approved
+``seat_swaps`` (issue 39) are keys of ``tournament``, given only where there are any: the
+format's version is strict (another is refused) and a batch's kinds of item are closed
+(an unknown one is refused), so a new kind would break every reader before it; a key inside
+the tournament part is what version 1 allows ("unknown keys are allowed"). An archive
+without them imports as before, with the same content hash.
 
 **Items.** ``archive_items`` cuts an archive into items keyed by stable identities
 (``tournament``, ``club:<short name>``, ``entry:<start number>`` with its player,
@@ -85,6 +90,40 @@ class _Season(msgspec.Struct):
     ends_on: str
 
 
+class _Ruling(msgspec.Struct):
+    """A final ruling (``tournaments.models.Ruling``): where, the decision and penalty in
+    words, the referees who signed (one, or two where the tournament wanted two)."""
+
+    decision: str
+    referees: list[str]
+    round: int | None = None
+    table: int | None = None
+    deal: int | None = None
+    conduct: bool = False
+    penalty: str = ""
+    ruled_at: str | None = None
+    decided_at: str | None = None
+
+
+class _SeatSwap(msgspec.Struct):
+    """An approved swap of two players' drawn seats (``tournaments.models.SeatSwap``): the
+    players by start number, their seats before it (table, position from 0), the reason and
+    the two officials."""
+
+    round: int
+    first: int
+    second: int
+    first_table: int
+    first_position: int
+    second_table: int
+    second_position: int
+    reason: str
+    requested_by: str
+    approved_by: str
+    requested_at: str | None = None
+    approved_at: str | None = None
+
+
 class _Tournament(msgspec.Struct):
     name: str
     date: str
@@ -98,6 +137,10 @@ class _Tournament(msgspec.Struct):
     deals_per_round: int = 1
     entry_fee_cents: int = 0
     prize_shares_cents: list[int] = []
+    # Given only where there are any (issue 39): the tournament item of an archive without
+    # them keeps its digest, and a reader of version 1 that does not know them passes them by.
+    rulings: list[_Ruling] = []
+    seat_swaps: list[_SeatSwap] = []
 
 
 class _Club(msgspec.Struct):

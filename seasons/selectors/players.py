@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, Q
@@ -180,7 +181,7 @@ def player_page(*, player: Player) -> PlayerPage:
 
 @dataclass(frozen=True)
 class SeasonRanking:
-    ranks: dict[int, int]  # player -> season rank
+    ranks: dict[Any, int | None]  # player -> season rank (None: not ranked yet)
     players: dict[int, int]  # tournament -> how many had a result
 
 

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from clubs.models import Player
 from tests.authz.conftest import client_for
-from tournaments.models import AppendOnly, Seat, TournamentChange
-from tournaments.services import checkin, draws, results, setup, standings
+from tournaments.models import AppendOnly, Seat, SeatSwap, TournamentChange
+from tournaments.services import checkin, draws, fairness, results, setup, standings
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_every_service_logs_who_did_what(world):
             "round_redrawn",
         ),
         (
-            lambda: draws.swap_players(
+            lambda: fairness.request_swap(
                 round=world.day.round_set.get(number=2),
                 first=Seat.objects.filter(round__number=2, round__tournament=world.day)
                 .order_by("table__number", "position")
@@ -94,9 +94,10 @@ def test_every_service_logs_who_did_what(world):
                 .order_by("-table__number", "position")
                 .first()
                 .entry,
+                reason="Sehbehinderung",
                 user=user,
             ),
-            "swapped",
+            "swap_requested",
         ),
         (
             lambda: setup.update_tournament(
@@ -135,8 +136,11 @@ def test_every_service_logs_who_did_what(world):
     edited = TournamentChange.objects.get(action="edited")
     assert edited.before == {"name": "Turnier A", "venue": ""}
     assert edited.after == {"name": "Umbenannt", "venue": "Neue Halle"}
+    # the swap asked for above, approved by the second official: the change, by them
+    fairness.approve_swap(swap=SeatSwap.objects.get(), user=world.users["superuser"])
     swap = TournamentChange.objects.get(action="swapped")
     assert swap.before and swap.after and swap.before != swap.after
+    assert swap.changed_by == world.users["superuser"] and swap.reason == "Sehbehinderung"
 
 
 def setup_kwargs(tournament):

@@ -34,7 +34,9 @@ from tournaments.models import (
     RefereeCall,
     Round,
     RoundChange,
+    Ruling,
     Seat,
+    SeatSwap,
     SheetTyping,
     Substitution,
     Table,
@@ -120,6 +122,36 @@ def token_deal(w: World) -> dict:
 def open_call(w: World) -> dict:
     call = RefereeCall.objects.create(tournament=w.day, table=w.table, deal_number=2)
     return {"pk": w.day.pk, "call_pk": call.pk}
+
+
+def waiting_swap(w: World) -> dict:
+    seats = list(w.table.seats.order_by("position")[:2])
+    swap = SeatSwap.objects.create(
+        tournament=w.day,
+        round=w.table.round,
+        first=seats[0].entry,
+        second=seats[1].entry,
+        first_table=w.table.number,
+        first_position=0,
+        second_table=w.table.number,
+        second_position=1,
+        reason="Sehbehinderung: näher ans Licht",
+        requested_name="Anna Aufsicht",
+    )
+    return {"pk": w.day.pk, "swap_pk": swap.pk}
+
+
+def pending_ruling(w: World) -> dict:
+    ruling = Ruling.objects.create(
+        tournament=w.day,
+        round_number=1,
+        table_number=w.table.number,
+        deal_number=2,
+        decision="Spiel 2 wird wie gespielt gewertet",
+        needs_two=True,
+        first_name="Anna Aufsicht",
+    )
+    return {"pk": w.day.pk, "ruling_pk": ruling.pk}
 
 
 def shown_message(w: World) -> dict:
@@ -589,10 +621,29 @@ MATRIX: dict[str, Spec] = {
     "tournaments:referee_call_close": Spec(
         open_call,
         REFEREE,
-        post=lambda w, p: {"note": "Spiel 2 gilt wie gespielt"},
+        post=lambda w, p: {"decision": "Spiel 2 gilt wie gespielt", "deal": "2"},
         post_only=True,
         changes=True,
     ),
+    # swaps of drawn seats: asked for by one official, approved by another (any official)
+    "tournaments:seat_swaps": Spec(day, REFEREE),
+    "tournaments:seat_swap_decide": Spec(
+        waiting_swap,
+        REFEREE,
+        post=lambda w, p: {"action": "refuse", "note": "nicht nötig"},
+        post_only=True,
+        changes=True,
+    ),
+    # rulings: a referee's ruling about conduct without a call, and the second signature
+    # (any official but the first: the matrix's ruling was signed by someone else)
+    "tournaments:ruling_add": Spec(
+        day,
+        REFEREE,
+        post=lambda w, p: {"decision": "Verwarnung wegen Beleidigung", "round": "1"},
+        post_only=True,
+        changes=True,
+    ),
+    "tournaments:ruling_confirm": Spec(pending_ruling, REFEREE, post_only=True, changes=True),
     # the announcements on the projector and the players' pages: the organisers
     "tournaments:announcement_add": Spec(
         day, MANAGE, post=lambda w, p: {"text": "Pause bis 15 Uhr"}, post_only=True, changes=True
@@ -659,6 +710,8 @@ def fingerprint() -> dict:
         LotDraw,
         RefereeCall,
         Announcement,
+        SeatSwap,
+        Ruling,
         PublishToken,
         Publication,
         Signup,

@@ -184,6 +184,7 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("season rules", "organiser", url("seasons:season_rules", season)),
         ("new club", "superuser", url("clubs:club_create")),
         ("referee and announcements", "organiser", url("tournaments:referee_calls", day)),
+        ("seat swaps", "organiser", url("tournaments:seat_swaps", day)),
     ]
 
 
@@ -242,6 +243,45 @@ def contexts(browser, live_server, world: World, size: str) -> dict:
     return out
 
 
+def fairness_records(world: World) -> None:
+    """Issue 39: a seat swap waiting for a second official and one approved, a ruling
+    waiting for its second referee and one that counts (the swap and referee pages' forms,
+    the public standings' list)."""
+    from django.utils import timezone
+
+    from tournaments.models import Ruling, SeatSwap
+
+    seats = list(world.table.seats.order_by("position"))
+    for state, first, second in (("requested", 0, 1), ("approved", 2, 3)):
+        SeatSwap.objects.create(
+            tournament=world.day,
+            round=world.table.round,
+            first=seats[first].entry,
+            second=seats[second].entry,
+            first_table=world.table.number,
+            first_position=first,
+            second_table=world.table.number,
+            second_position=second,
+            reason="Sehbehinderung: näher ans Licht",
+            state=state,
+            requested_name="Anna Aufsicht",
+            decided_at=timezone.now() if state == "approved" else None,
+            decided_name="Sepp Schiri" if state == "approved" else "",
+        )
+    for needs_two in (True, False):
+        Ruling.objects.create(
+            tournament=world.day,
+            round_number=1,
+            table_number=world.table.number,
+            deal_number=2,
+            decision="Spiel 2 wird wie gespielt gewertet",
+            penalty="Verwarnung",
+            needs_two=needs_two,
+            first_name="Anna Aufsicht",
+            decided_at=None if needs_two else timezone.now(),
+        )
+
+
 def report(found: dict[str, list[dict]]) -> str:
     return "\n".join(
         f"{what}: {v['impact']} {v['id']} ×{v['nodes']} ({v['help']}) at {v['first']}"
@@ -257,6 +297,7 @@ def test_no_serious_accessibility_violation_on_any_page(browser, live_server, si
     # pages, the phone's notice, the projector's and the players' pages' announcement
     call_referee(table=world.table, deal_number=2, reason="Farbe nicht bedient?")
     announce(tournament=world.day, text="Die zweite Runde beginnt um 15 Uhr.", user=None)
+    fairness_records(world)
     by_persona = contexts(browser, live_server, world, size)
     tabs = {persona: context.new_page() for persona, context in by_persona.items()}
     found = {}

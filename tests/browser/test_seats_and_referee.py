@@ -1,6 +1,6 @@
 """Issue 28, items 4 and 5, in a real browser (Debian's Chromium via Playwright): the desk at
 1280 px marks a player "bleibt am Tisch" at the check-in; a phone at 390 px calls the referee
-and the desk sees the banner at once and closes the call with a note; the projector at
+and the desk sees the banner at once and closes the call with a ruling; the projector at
 1920×1080 shows the desk's announcement with nothing cut off or off the screen."""
 
 from __future__ import annotations
@@ -106,10 +106,14 @@ def test_a_phone_calls_the_referee_and_the_desk_closes_the_call(
     assert banner.is_visible() and banner.bounding_box()["width"] <= 1280
     assert desk_page.evaluate(SIDEWAYS)
     shot(desk_page, "referee-call-desk")
-    banner.locator("input[name=note]").fill("Spiel 4 neu gegeben")
+    assert banner.locator("input[name=deal]").input_value() == "4"  # the call's deal
+    banner.locator("input[name=decision]").fill("Spiel 4 neu gegeben")
     with desk_page.expect_navigation():
-        banner.get_by_role("button", name="Ruf erledigt").click()
-    assert "Ruf von Tisch 2 erledigt" in desk_page.locator(".messages").inner_text()
+        banner.get_by_role("button", name="Entscheidung eintragen, Ruf erledigt").click()
+    assert (
+        "Ruf von Tisch 2 mit der Entscheidung geschlossen"
+        in desk_page.locator(".messages").inner_text()
+    )
     assert desk_page.url.endswith(f"/tournaments/{tournament.pk}/rounds/1/entry/")
     wait_for_js(desk_page, "!document.querySelector('.calls-banner')")
     call = RefereeCall.objects.get()

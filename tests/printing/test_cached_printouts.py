@@ -14,7 +14,7 @@ from printing import (
     standings_list,
     table_cards,
 )
-from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
+from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, approved_swap
 from tests.printing.conftest import numbered_entries, pdf_pages, pdf_text, seat_round
 from tournaments.caching import revision_cached, revision_key
 from tournaments.models import Seat, Tournament
@@ -78,7 +78,7 @@ def test_a_swap_after_the_draw_changes_the_next_score_sheets(staff_client, pdfto
     stays, moves = at[1][0].player.last_name, at[2][0].player.last_name
     before = first_table_names(pdftotext, staff_client.get(sheets_url(tournament)).content)
     assert stays in before and moves not in before
-    draws.swap_players(round=round_, first=at[1][0], second=at[2][0])
+    approved_swap(round=round_, first=at[1][0], second=at[2][0])
     after = first_table_names(pdftotext, staff_client.get(sheets_url(tournament)).content)
     assert moves in after and stays not in after
 

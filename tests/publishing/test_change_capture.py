@@ -319,3 +319,48 @@ def test_the_sender_remembers_the_position_it_wrote_and_reads_anothers(
     publication.refresh_from_db()
     snapshot = outbox.next_batch(publication=publication)
     assert snapshot.body["base"] is None and "tournament" in snapshot.body["upserts"]
+
+
+def test_rulings_and_swaps_publish_once_they_count(day, django_user_model):
+    """A swap asked for and a ruling waiting for its second referee stay in the hall; an
+    approved swap (its seats and the tournament item) and a final ruling (the tournament
+    item) are published (issue 39)."""
+    from clubs.models import ClubRole
+    from tournaments.models import Seat
+    from tournaments.services import fairness, hall
+
+    tournament, organiser, publication, _first = day
+    ClubRole.objects.create(user=organiser, club=tournament.host_club)
+    referee = django_user_model.objects.create_user("schiri", password="x")
+    tournament.referees.add(referee)
+    _publish(publication)
+    second = draws.draw_next_round(tournament=tournament, number=2, seed=4,
+                                   while_previous_open=True)  # fmt: skip
+    _publish(publication)
+    seats = list(Seat.objects.filter(round=second).order_by("table__number", "position"))
+    swap = fairness.request_swap(
+        round=second, first=seats[0].entry, second=seats[-1].entry, reason="Licht",
+        user=organiser,
+    )  # fmt: skip
+    publication.refresh_from_db()
+    assert outbox.next_batch(publication=publication).body is None  # nothing to send
+    fairness.approve_swap(swap=swap, user=referee)
+    batch = _publish(publication)
+    assert "tournament" in batch.body["upserts"]
+    assert batch.body["upserts"]["tournament"]["seat_swaps"][0]["approved_by"] == "schiri"
+    assert {key for key in batch.body["upserts"] if key.startswith("table:r2")} == {
+        f"table:r2-t{seats[0].table.number}",
+        f"table:r2-t{seats[-1].table.number}",
+    }
+    tournament.two_referee_rulings = True
+    tournament.save()
+    _publish(publication)
+    call, _ = hall.call_referee(table=seats[0].table, deal_number=1)
+    ruling = fairness.record_ruling(
+        tournament=tournament, call=call, deal_number=1, decision="gilt", user=organiser
+    )
+    publication.refresh_from_db()
+    assert outbox.next_batch(publication=publication).body is None  # pending: the hall's
+    fairness.confirm_ruling(ruling=ruling, user=referee)
+    batch = _publish(publication)
+    assert batch.body["upserts"]["tournament"]["rulings"][0]["referees"] == ["orga", "schiri"]

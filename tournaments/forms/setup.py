@@ -15,7 +15,7 @@ from clubs.models import Category, Club
 from clubs.permissions import manageable_clubs
 from rules.registry import tournament_rule_sources
 from seasons.models import Season
-from tournaments.models import Entry, Seat, Tournament
+from tournaments.models import FAIRNESS_TEXT_LENGTH, Entry, Seat, Tournament
 from tournaments.presets import PRESETS
 
 TABLE_SIZE_CHOICES = [(3, _("3 players")), (4, _("4 players")), (5, _("5 players"))]
@@ -104,6 +104,14 @@ class TournamentForm(CapitalisedForm):
             "again without seeing the first typing; differences are settled cell by cell."
         ),
     )
+    two_referee_rulings = forms.BooleanField(
+        label=_("rulings by two referees"),
+        required=False,
+        help_text=_(
+            "A ruling counts only once a second referee (or organiser) has confirmed it; "
+            "until then it is pending."
+        ),
+    )
 
     referees = forms.ModelMultipleChoiceField(
         label=_("referees"),
@@ -112,7 +120,8 @@ class TournamentForm(CapitalisedForm):
         widget=forms.CheckboxSelectMultiple,
         help_text=_(
             "They may correct, annul and void results and draw lots in this tournament, "
-            "each with a reason."
+            "each with a reason; with the host club's organisers they are its officials, two "
+            "of whom approve a seat swap."
         ),
     )
 
@@ -189,6 +198,7 @@ class TournamentForm(CapitalisedForm):
             "last_round_raeuber": tournament.last_round_raeuber,
             "review_draws": tournament.review_draws,
             "double_entry": tournament.double_entry,
+            "two_referee_rulings": tournament.two_referee_rulings,
             "referees": list(tournament.referees.values_list("pk", flat=True)),
         }
 
@@ -293,8 +303,16 @@ class SubstitutionForm(CapitalisedForm):
 
 
 class SwapForm(CapitalisedForm):
+    """Ask for a swap of two players' drawn seats (a second official approves it)."""
+
     first = EntryChoiceField(label=_("first player"), queryset=Entry.objects.none())
     second = EntryChoiceField(label=_("second player"), queryset=Entry.objects.none())
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=FAIRNESS_TEXT_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text=_("Why the drawn seats should change: it goes into the log."),
+    )
 
     def __init__(self, *args, round, **kwargs):  # noqa: A002
         super().__init__(*args, **kwargs)

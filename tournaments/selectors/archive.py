@@ -23,7 +23,7 @@ The format (version 1), key by key:
   its record and its amounts as the scores.
 - ``round_history``: the closing, reopening and voiding of rounds and tables.
 
-Read in a constant number of queries (13), whatever the size of the tournament, one small
+Read in a constant number of queries (15), whatever the size of the tournament, one small
 function per part. The order of every list is the one ``archive_format.archive_from_items``
 gives (clubs: the host first, then by short name; teams by name; keep-apart pairs by start
 numbers; the round history by time, then round), so that cutting an archive into items and
@@ -55,7 +55,9 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
+    Ruling,
     Seat,
+    SeatSwap,
     Substitution,
     Table,
     Team,
@@ -414,6 +416,55 @@ def _settings(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def fairness_records(tournament: Tournament, number_of: dict[int, int]) -> dict[str, Any]:
+    """The final rulings (``rulings``) and approved seat swaps (``seat_swaps``) as the
+    archive's tournament part holds them, each key only where there are any: an archive
+    without them keeps the content hash it had (2 queries). Rulings in the order they came to
+    count, swaps in the order they were approved; people by name as signed, players by start
+    number."""
+    records: dict[str, Any] = {}
+    rulings = [
+        {
+            "round": ruling.round_number,
+            "table": ruling.table_number,
+            "deal": ruling.deal_number,
+            "conduct": ruling.conduct,
+            "decision": ruling.decision,
+            "penalty": ruling.penalty,
+            "referees": [name for name in (ruling.first_name, ruling.second_name) if name],
+            "ruled_at": _when(ruling.first_at),
+            "decided_at": _when(ruling.decided_at),
+        }
+        for ruling in Ruling.objects.filter(
+            tournament=tournament, decided_at__isnull=False
+        ).order_by("decided_at", "pk")
+    ]
+    if rulings:
+        records["rulings"] = rulings
+    swaps = [
+        {
+            "round": swap.round.number,
+            "first": number_of[swap.first_id],
+            "second": number_of[swap.second_id],
+            "first_table": swap.first_table,
+            "first_position": swap.first_position,
+            "second_table": swap.second_table,
+            "second_position": swap.second_position,
+            "reason": swap.reason,
+            "requested_by": swap.requested_name,
+            "approved_by": swap.decided_name,
+            "requested_at": _when(swap.requested_at),
+            "approved_at": _when(swap.decided_at),
+        }
+        for swap in SeatSwap.objects.filter(tournament=tournament, state=SeatSwap.State.APPROVED)
+        .select_related("round")
+        .order_by("decided_at", "pk")
+    ]
+    if swaps:
+        records["seat_swaps"] = swaps
+    return records
+
+
 def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:
     """The archive of ``tournament``. Downloaded by ``user``, a player's birth year and
     member number are given only where ``user`` may see them
@@ -434,7 +485,7 @@ def _document(tournament: Tournament, user: Any) -> dict[str, Any]:
         "archive_id": str(tournament.archive_id),
         "revision": tournament.revision,
         "exported_at": timezone.now().isoformat(),
-        "tournament": _settings(tournament),
+        "tournament": {**_settings(tournament), **fairness_records(tournament, number_of)},
         "clubs": list(people.clubs.values()),
         "players": people.players,
         "entries": [_entry_data(e, people.team_of.get(e.pk)) for e in people.entries],

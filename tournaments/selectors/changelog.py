@@ -84,6 +84,15 @@ LOGGED_KEYS = {
     "settled_with": gettext_lazy("settled with"),
     "value": gettext_lazy("value"),
     "called_at": gettext_lazy("called at"),
+    # swaps of drawn seats and rulings (tournaments.services.fairness)
+    "requested_by": gettext_lazy("asked for by"),
+    "approved_by": gettext_lazy("approved by"),
+    "signed_at_login_of": gettext_lazy("signed with their password at the login of"),
+    "conduct": gettext_lazy("about conduct"),
+    "penalty": gettext_lazy("penalty"),
+    "pending": gettext_lazy("waits for a second referee"),
+    "first_by": gettext_lazy("ruled by"),
+    "second_by": gettext_lazy("confirmed by"),
 }
 
 

@@ -26,7 +26,7 @@ def day_calls(*, tournament: Tournament) -> list[RefereeCall]:
     ones (the latest first), with table, round and who closed them."""
     calls = list(
         RefereeCall.objects.filter(tournament=tournament).select_related(
-            "table__round", "closed_by"
+            "table__round", "closed_by", "ruling"
         )
     )
     opened = sorted((c for c in calls if c.closed_at is None), key=lambda c: (c.called_at, c.pk))

@@ -27,6 +27,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -51,14 +52,16 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
+    Ruling,
     Seat,
+    SeatSwap,
     Substitution,
     Table,
     Team,
     Tournament,
     TournamentChange,
 )
-from tournaments.selectors.archive import TOURNAMENT_SETTINGS, tournament_items
+from tournaments.selectors.archive import TOURNAMENT_SETTINGS, fairness_records, tournament_items
 from tournaments.services import changelog
 from tournaments.services.archive_plan import (
     NEW_TOURNAMENT,
@@ -633,6 +636,86 @@ def _write_round_history(here: _Here, items: list[Mapping[str, Any]]) -> None:
     )
 
 
+def _write_fairness(here: _Here, settings: Mapping[str, Any]) -> None:
+    """The final rulings and approved seat swaps as the tournament item says (after the
+    entries and rounds they name, and after the deletes). Left alone where they are as
+    stored; else the stored final rulings and approved swaps are replaced by the item's
+    (pending rulings and waiting swaps are the hall's own business and stay). A name the
+    archive does not contain is an ArchiveError: nothing is written."""
+    tournament = here.tournament
+    number_of = {entry.pk: number for number, entry in here.entries().items()}
+    wanted = {key: list(settings.get(key) or []) for key in ("rulings", "seat_swaps")}
+    stored = fairness_records(tournament, number_of)
+    if all(wanted[key] == stored.get(key, []) for key in wanted):
+        return
+    Ruling.objects.filter(tournament=tournament, decided_at__isnull=False).delete()
+    SeatSwap.objects.filter(tournament=tournament, state=SeatSwap.State.APPROVED).delete()
+
+    def missing(key: str) -> ArchiveError:
+        return ArchiveError(
+            _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
+            % {"key": key}
+        )
+
+    now = timezone.now()  # for a time the archive does not give
+    rulings = []
+    for item in wanted["rulings"]:
+        referees = [str(name)[:150] for name in item["referees"] if name][:2]
+        if not referees:
+            raise missing(_("the referee of a ruling"))
+        decided_at = _time(item.get("decided_at")) or _time(item.get("ruled_at")) or now
+        rulings.append(
+            Ruling(
+                tournament=tournament,
+                round_number=item.get("round"),
+                table_number=item.get("table"),
+                deal_number=item.get("deal"),
+                conduct=bool(item.get("conduct")),
+                decision=item["decision"],
+                penalty=item.get("penalty") or "",
+                needs_two=len(referees) > 1,
+                first_at=_time(item.get("ruled_at")) or decided_at,
+                first_name=referees[0],
+                second_name=referees[1] if len(referees) > 1 else "",
+                second_at=decided_at if len(referees) > 1 else None,
+                decided_at=decided_at,
+            )
+        )
+    rounds, entries = here.rounds(), here.entries()
+    swaps = []
+    for item in wanted["seat_swaps"]:
+        round_ = rounds.get(item["round"])
+        if round_ is None:
+            raise missing(_("round %(round)s") % {"round": item["round"]})
+        for number in (item["first"], item["second"]):
+            if number not in entries:
+                raise missing(_("start number %(n)s") % {"n": number})
+        swaps.append(
+            SeatSwap(
+                tournament=tournament,
+                round=round_,
+                first=entries[item["first"]],
+                second=entries[item["second"]],
+                first_table=item["first_table"],
+                first_position=item["first_position"],
+                second_table=item["second_table"],
+                second_position=item["second_position"],
+                reason=item["reason"],
+                state=SeatSwap.State.APPROVED,
+                requested_at=_time(item.get("requested_at"))
+                or _time(item.get("approved_at"))
+                or now,
+                requested_name=item["requested_by"][:150],
+                decided_at=_time(item.get("approved_at")) or _time(item.get("requested_at")) or now,
+                decided_name=item["approved_by"][:150],
+            )
+        )
+    for row in rulings + swaps:
+        row.full_clean(exclude=["tournament", "round", "first", "second"], validate_unique=False)
+    Ruling.objects.bulk_create(rulings)
+    SeatSwap.objects.bulk_create(swaps)
+
+
 def _bulk_history(model, rows: list[tuple[Any, dt.datetime | None]]) -> None:
     """Write history rows, keeping the time each change was made on the original server
     (now, where the archive gives none)."""
@@ -832,6 +915,8 @@ def _apply(
     _write_deals(here, of("deal"))
     _write_round_history(here, of("round"))
     _delete_late(here, deletes)
+    if "tournament" in upserts:
+        _write_fairness(here, upserts["tournament"])
     if copy:
         _keep_digests(tournament, plan, upserts, deletes)
         Tournament.objects.filter(pk=tournament.pk).update(

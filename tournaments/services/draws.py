@@ -1,11 +1,13 @@
-"""Drawing the seats of a round, redrawing it and swapping two players before it starts.
+"""Drawing the seats of a round and redrawing it before it starts (a swap of two players'
+drawn seats needs two officials: ``tournaments.services.fairness``).
 
 When may a round be drawn? Round ``N`` is always the next round (the highest drawn round + 1,
 at most ``tournament.rounds``), and round ``N - 1`` must exist. That is all: the organiser
 decides when the hall is ready (in a Black Forest Championship the second half is drawn while
 the first is being played out). Because a later round's draw avoids the opponents of all
 earlier rounds, a round can be redrawn (same or new seed) or have players swapped only while
-it has no deals and no substitutions **and no later round has been drawn**.
+it has no deals and no substitutions **and no later round has been drawn**
+(``check_changeable``).
 
 Who is drawn: entries that are checked in and not withdrawn before the round
 (``withdrawn_after_round`` empty or >= the round number). The stored seed reproduces the draw
@@ -317,64 +319,6 @@ def redraw_round(
         subject=_("Round %(number)s") % {"number": round_.number},
         before={"seed": before},
         after={"seed": seed, "tables": len(result.tables)},
-    )
-    bump_revision(tournament_id=round_.tournament_id)
-    return round_
-
-
-@transaction.atomic
-def swap_players(
-    *,
-    round: Round,  # noqa: A002
-    first: Entry,
-    second: Entry,
-    user: User | None = None,
-) -> Round:
-    """Swap the seats of two players of a round before it starts (no deals yet)."""
-    round_ = _locked_round(round)
-    check_changeable(round_)
-    seats = {
-        seat.entry_id: seat
-        for seat in Seat.objects.filter(round=round_, entry_id__in=[first.pk, second.pk])
-    }
-    if first.pk == second.pk:
-        raise ValidationError({"second": _("Choose two different players.")})
-    for name, entry in (("first", first), ("second", second)):
-        if entry.pk not in seats:
-            raise ValidationError(
-                {
-                    name: _("This player is not seated in round %(number)s.")
-                    % {"number": round_.number}
-                }
-            )
-    a, b = seats[first.pk], seats[second.pk]
-    # Both unique constraints (table+position, round+entry) would clash mid-swap: write anew.
-    Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
-    Seat.objects.bulk_create(
-        [
-            Seat(table_id=a.table_id, round=round_, position=a.position, entry_id=b.entry_id),
-            Seat(table_id=b.table_id, round=round_, position=b.position, entry_id=a.entry_id),
-        ]
-    )
-    tables = dict(Table.objects.filter(pk__in=[a.table_id, b.table_id]).values_list("pk", "number"))
-    changelog.record(
-        tournament_id=round_.tournament_id,
-        action=TournamentChange.Action.SWAPPED,
-        user=user,
-        subject=_("Round %(number)s: %(first)s and %(second)s")
-        % {
-            "number": round_.number,
-            "first": first.player.full_name,
-            "second": second.player.full_name,
-        },
-        before={
-            str(first.number): [tables[a.table_id], a.position + 1],
-            str(second.number): [tables[b.table_id], b.position + 1],
-        },
-        after={
-            str(first.number): [tables[b.table_id], b.position + 1],
-            str(second.number): [tables[a.table_id], a.position + 1],
-        },
     )
     bump_revision(tournament_id=round_.tournament_id)
     return round_

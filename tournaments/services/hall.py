@@ -5,8 +5,9 @@ the deal and a short reason if the players give them). It is a row (``RefereeCal
 it is open the table carries its time (``Table.referee_called_at``), and pressing again at
 that table changes nothing (the database allows one open call per table). The desk and the
 tournament's referees see the open calls at once (a banner on their pages) and close each
-with a note. Both steps are written to the tournament's log. Nothing public changes, so
-the revision stays.
+with a ruling (``tournaments.services.fairness.record_ruling``: the decision in words, the
+deal, a penalty, signed). Both steps are written to the tournament's log. The call changes
+nothing public, so the revision stays (a final ruling is public: that service bumps it).
 
 An **announcement** is a short message the desk types; the projector and the players' own
 pages show it until it is removed or its time runs out. Adding and removing one bump the
@@ -37,7 +38,6 @@ from tournaments.models import (
 from tournaments.services import changelog
 from tournaments.services.revision import bump_revision
 
-NOTE_LENGTH = 500
 # How long an announcement may be shown at most (minutes); none given: until removed.
 ANNOUNCEMENT_MINUTES = 600
 
@@ -112,53 +112,6 @@ def call_referee(
         after={"deal": deal_number, "reason": reason},
     )
     return call, True
-
-
-@transaction.atomic
-def close_call(*, call: RefereeCall, note: str, user: User | None) -> RefereeCall:
-    """Close an open call with a note saying what was decided (it goes into the log).
-    Refused with a German message, changing nothing, without a note or when the call was
-    closed already (by whom, when)."""
-    # the call's row only (PostgreSQL locks no outer join's nullable side)
-    locked = (
-        RefereeCall.objects.select_for_update(of=("self",))
-        .select_related("table__round")
-        .get(pk=call.pk)
-    )
-    note = (note or "").strip()
-    if locked.closed_at is not None:
-        who = locked.closed_by.get_username() if locked.closed_by else ""
-        raise ValidationError(
-            _("This call was closed already at %(time)s %(who)s.")
-            % {"time": _clock(locked.closed_at), "who": who},
-            code="closed",
-        )
-    if not note:
-        raise ValidationError(
-            {"note": _("Write a short note on what was decided; it goes into the log.")}
-        )
-    if len(note) > NOTE_LENGTH:
-        raise ValidationError(
-            {"note": _("Please keep the note to %(count)s characters.") % {"count": NOTE_LENGTH}}
-        )
-    locked.closed_at = timezone.now()
-    locked.closed_by = user if user is not None and user.is_authenticated else None
-    locked.note = note
-    locked.save(update_fields=["closed_at", "closed_by", "note"])
-    Table.objects.filter(pk=locked.table_id).update(referee_called_at=None)
-    changelog.record(
-        tournament_id=locked.tournament_id,
-        action=TournamentChange.Action.REFEREE_CALL_CLOSED,
-        user=user,
-        subject=_table_subject(locked.table),
-        before={
-            "called_at": _clock(locked.called_at),
-            "deal": locked.deal_number,
-            "reason": locked.reason,
-        },
-        reason=note,
-    )
-    return locked
 
 
 @transaction.atomic

@@ -48,6 +48,7 @@ LOGGED_SETTINGS = (
     "last_round_raeuber",
     "review_draws",
     "double_entry",
+    "two_referee_rulings",
 )
 
 
@@ -127,6 +128,7 @@ def create_tournament(
     last_round_raeuber: bool = False,
     review_draws: bool = True,
     double_entry: bool = False,
+    two_referee_rulings: bool = False,
     user: User | None = None,
 ) -> Tournament:
     """Create a tournament and pin a snapshot of its rule source's parameters.
@@ -159,6 +161,7 @@ def create_tournament(
         last_round_raeuber=last_round_raeuber,
         review_draws=review_draws,
         double_entry=double_entry,
+        two_referee_rulings=two_referee_rulings,
     )
     tournament.full_clean()
     tournament.save()
@@ -201,6 +204,7 @@ def update_tournament(
     last_round_raeuber: bool = False,
     review_draws: bool | None = None,
     double_entry: bool | None = None,
+    two_referee_rulings: bool | None = None,
     referees: Iterable[User] | None = None,
     user: User | None = None,
 ) -> Tournament:
@@ -279,6 +283,8 @@ def update_tournament(
         locked.review_draws = review_draws
     if double_entry is not None:  # None: left as it is
         locked.double_entry = double_entry
+    if two_referee_rulings is not None:  # None: left as it is
+        locked.two_referee_rulings = two_referee_rulings
     before = _settings(Tournament.objects.get(pk=locked.pk))
     locked.full_clean()
     locked.save()

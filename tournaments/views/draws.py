@@ -1,6 +1,7 @@
 """Seat draw and seat plan of a round (organisers only).
 
-``round_draw`` shows a drawn round (seed, tables, warnings, redraw and swap) or, for the next
+``round_draw`` shows a drawn round (seed, tables, warnings, redraw, a swap asked for: a second
+official approves it on ``views.fairness``'s page) or, for the next
 round not yet drawn, who would be drawn and the button that draws it; when the players do not
 fit the tournament's table sizes, how many are over or missing and the rules' options, each one
 click (``tournaments.services.player_count``). The rule for when a round may be drawn lives in
@@ -14,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -27,7 +28,7 @@ from tournaments.addresses import public_base_url
 from tournaments.forms.setup import SwapForm
 from tournaments.models import Round, Tournament
 from tournaments.services import draws as services
-from tournaments.services import player_count
+from tournaments.services import fairness, player_count
 from tournaments.signals import printouts_ahead, round_seating_changed
 from tournaments.views.access import tournament_permission
 
@@ -87,13 +88,23 @@ def round_draw(request, pk, round):  # noqa: A002
             swap_form = SwapForm(request.POST, round=round_)
             if swap_form.is_valid():
                 try:
-                    services.swap_players(round=round_, user=request.user, **swap_form.cleaned_data)
+                    swap = fairness.request_swap(
+                        round=round_, user=request.user, **swap_form.cleaned_data
+                    )
                 except ValidationError as error:
                     add_service_errors(swap_form, error)
                 else:
-                    messages.success(request, _("Players swapped."))
-                    _prerender(request, tournament, round)
-                    return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
+                    # nothing changes until a second official approves it
+                    messages.success(
+                        request,
+                        _(
+                            "Seat swap requested. A second official of the tournament must "
+                            "approve it; until then the seats stay as drawn."
+                        ),
+                    )
+                    return redirect(
+                        reverse("tournaments:seat_swaps", args=[tournament.pk]) + f"#swap-{swap.pk}"
+                    )
         else:
             try:
                 if action in OPTION_ACTIONS and round_ is None:

@@ -1,7 +1,8 @@
 """The desk's side of the hall's messages (``tournaments.services.hall``): the calls for
 the referee (a banner on every page of the tournament for its organisers and referees,
 polled by ``static/js/referee-calls.js``; the page of the day's calls, each closed with a
-note) and the announcements for the projector and the players' pages (organisers).
+ruling, ``tournaments.services.fairness``, and the day's rulings) and the announcements for
+the projector and the players' pages (organisers).
 """
 
 from __future__ import annotations
@@ -17,19 +18,25 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, has_perm
-from tournaments.models import ANNOUNCEMENT_LENGTH, Announcement, RefereeCall, Tournament
+from clubs.permissions import MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, has_perm, is_official
+from tournaments.forms.fairness import ConductRulingForm, RulingForm, SecondOfficialForm
+from tournaments.models import (
+    ANNOUNCEMENT_LENGTH,
+    FAIRNESS_TEXT_LENGTH,
+    PENALTY_LENGTH,
+    Announcement,
+    RefereeCall,
+    Tournament,
+)
+from tournaments.selectors.fairness import day_rulings
 from tournaments.selectors.hall import day_calls, open_calls, shown_announcements
+from tournaments.services import fairness
 from tournaments.services import hall as services
-from tournaments.services.hall import ANNOUNCEMENT_MINUTES, NOTE_LENGTH
+from tournaments.services.hall import ANNOUNCEMENT_MINUTES
 from tournaments.views.access import tournament_permission
 
 # Seconds between the desk's looks for new calls.
 CALLS_REFRESH_SECONDS = 10
-
-
-class CloseCallForm(forms.Form):
-    note = forms.CharField(label=gettext_lazy("Note for the log"), max_length=NOTE_LENGTH)
 
 
 class AnnouncementForm(forms.Form):
@@ -66,11 +73,31 @@ def _add_errors(form: forms.Form, error: ValidationError) -> None:
 
 
 @tournament_permission(REFEREE_TOURNAMENT)
-def referee_calls(request, pk: int, announcement_form: AnnouncementForm | None = None):
-    """The day's calls for the referee (open ones with the form that closes them) and, for
-    the organisers, the announcements."""
+def referee_calls(
+    request,
+    pk: int,
+    announcement_form: AnnouncementForm | None = None,
+    ruling_form: ConductRulingForm | None = None,
+    second_forms: dict | None = None,
+):
+    """The day's calls for the referee (open ones with the ruling that closes them), the
+    day's rulings (pending ones with the second signature), a ruling about conduct without a
+    call and, for the organisers, the announcements."""
     tournament = get_object_or_404(Tournament, pk=pk)
     can_manage = has_perm(request.user, MANAGE_TOURNAMENT, tournament)
+    second_forms = second_forms or {}
+    rulings = [
+        (
+            ruling,
+            second_forms.get(ruling.pk)
+            or (
+                None
+                if ruling.is_final
+                else SecondOfficialForm(request=request, prefix=f"r{ruling.pk}")
+            ),
+        )
+        for ruling in day_rulings(tournament=tournament)
+    ]
     return render(
         request,
         "tournaments/hall/referee_calls.html",
@@ -80,8 +107,13 @@ def referee_calls(request, pk: int, announcement_form: AnnouncementForm | None =
             "can_manage": can_manage,
             "announcements": shown_announcements(tournament=tournament),
             "announcement_form": announcement_form or AnnouncementForm(),
-            "note_length": NOTE_LENGTH,
+            "ruling_form": ruling_form or ConductRulingForm(),
+            "rulings": rulings,
+            "is_official": is_official(request.user, tournament),
+            "note_length": FAIRNESS_TEXT_LENGTH,
+            "penalty_length": PENALTY_LENGTH,
         },
+        status=400 if (ruling_form is not None or second_forms) else 200,
     )
 
 
@@ -96,7 +128,8 @@ def referee_calls_banner(request, pk: int):
             "tournament": tournament,
             "calls": open_calls(tournament=tournament),
             "next": request.GET.get("next", ""),
-            "note_length": NOTE_LENGTH,
+            "note_length": FAIRNESS_TEXT_LENGTH,
+            "penalty_length": PENALTY_LENGTH,
         },
     )
     response["Cache-Control"] = "no-store"
@@ -110,10 +143,15 @@ def referee_call_close(request, pk: int, call_pk: int) -> HttpResponse:
     call = get_object_or_404(
         RefereeCall.objects.select_related("table"), pk=call_pk, tournament=tournament
     )
-    form = CloseCallForm(request.POST)
-    note = form.cleaned_data["note"] if form.is_valid() else request.POST.get("note", "")
+    form = RulingForm(request.POST)
     try:
-        services.close_call(call=call, note=note, user=request.user)
+        if not form.is_valid():  # the service says it in its words (the form's are shorter)
+            raise ValidationError(
+                [message for errors in form.errors.values() for message in errors]
+            )
+        ruling = fairness.record_ruling(
+            tournament=tournament, call=call, user=request.user, **form.service_kwargs()
+        )
     except ValidationError as error:
         for message in error.messages:
             messages.error(
@@ -123,7 +161,13 @@ def referee_call_close(request, pk: int, call_pk: int) -> HttpResponse:
             )
     else:
         messages.success(
-            request, _("Call of table %(table)s closed.") % {"table": call.table.number}
+            request,
+            _("Call of table %(table)s closed with the ruling.") % {"table": call.table.number}
+            if ruling.is_final
+            else _(
+                "Call of table %(table)s closed; the ruling waits for a second referee's signature."
+            )
+            % {"table": call.table.number},
         )
     return _back(request, tournament)
 

@@ -40,6 +40,7 @@ from tournaments.caching import (
     revision_cached_parts,
 )
 from tournaments.models import Tournament
+from tournaments.selectors.fairness import approved_swaps, public_rulings
 from tournaments.selectors.hall import shown_announcements
 from tournaments.selectors.standings import (
     recorded_lots,
@@ -159,8 +160,17 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
         # Spectators see the ties without the organiser's form: that part is cached as markup
         # (at the start of a day every player is tied at 0, a long list).
         public = {"tournament": tournament, "user": AnonymousUser(), **ties}
+        fairness = {
+            "tournament": tournament,
+            "swaps": approved_swaps(tournament=tournament),
+            "rulings": public_rulings(tournament=tournament),
+        }
         return {
             "live": render_to_string("tournaments/standings/_live.html", context),
+            # the approved swaps and final rulings: everyone's without the swaps' reasons,
+            # the officials' rendered per request with them
+            "fairness": fairness,
+            "fairness_html": render_to_string("tournaments/standings/_fairness.html", fairness),
             "teams_html": render_to_string(
                 "tournaments/standings/_teams.html", {"teams": team_standings(standings=result)}
             ),
@@ -177,7 +187,12 @@ def _live_html(tournament: Tournament) -> str:
 
 def _standings_page(request, tournament: Tournament, *, staff: bool, **extra) -> str:
     """The whole standings page, with UPDATED_MARK for the clock."""
-    parts = _standings_parts(tournament, "live", "teams_html", "ties" if staff else "ties_html")
+    parts = _standings_parts(
+        tournament,
+        "live",
+        "teams_html",
+        *(("ties", "fairness") if staff else ("ties_html", "fairness_html")),
+    )
     context = {
         "tournament": tournament,
         "live_html": mark_safe(parts["live"]),
@@ -189,8 +204,13 @@ def _standings_page(request, tournament: Tournament, *, staff: bool, **extra) ->
         context["ties_html"] = render_to_string(
             "tournaments/standings/_ties.html", {**context, **parts["ties"]}, request=request
         )
+        # the tournament's officials also read why each swap was approved
+        context["fairness_html"] = render_to_string(
+            "tournaments/standings/_fairness.html", {**parts["fairness"], "show_reasons": True}
+        )
     else:
         context["ties_html"] = mark_safe(parts["ties_html"])
+        context["fairness_html"] = mark_safe(parts["fairness_html"])
     return render_to_string("tournaments/standings/standings.html", context, request=request)
 
 

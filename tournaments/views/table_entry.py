@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.deal_words import deal_parts
 from tournaments.forms.entry import DealForm, initial_from_inputs
-from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
+from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Seat, Table, normalise_short_code
 from tournaments.selectors.double_entry import open_typing
 from tournaments.selectors.plain import table_by_token
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
@@ -49,10 +49,19 @@ def _session_key(table: Table) -> str:
 
 
 def _my_position(request: HttpRequest, table: Table, sheet: TableSheet) -> int | None:
-    position = request.session.get(_session_key(table))
-    if isinstance(position, int) and 0 <= position < len(sheet.seats):
-        return position
-    return None
+    """The seat this phone chose, while the player drawn there still sits there: after an
+    approved swap (``services.fairness``) the phone is asked again, instead of speaking for
+    the newcomer. The session keeps [position, the seat's entry id]; a bare position (chosen
+    before the entry was kept) is taken as it is."""
+    chosen = request.session.get(_session_key(table))
+    entry_id = None
+    if isinstance(chosen, list) and len(chosen) == 2:
+        chosen, entry_id = chosen
+    if not isinstance(chosen, int) or not 0 <= chosen < len(sheet.seats):
+        return None
+    if entry_id is not None and sheet.seats[chosen].entry_id != entry_id:
+        return None
+    return chosen
 
 
 def _actor(sheet: TableSheet, position: int) -> str:
@@ -201,10 +210,17 @@ def _posted_int(request: HttpRequest, name: str) -> int | None:
 def choose_seat(request: HttpRequest, token: str) -> HttpResponse:
     table = _table(token)
     position = _posted_int(request, "position")
-    if position is None or not 0 <= position < table.seats.count():
+    entry_id = (
+        Seat.objects.filter(table=table, position=position)
+        .values_list("entry_id", flat=True)
+        .first()
+        if position is not None
+        else None
+    )
+    if entry_id is None:
         messages.error(request, _("That seat does not exist at this table."))
     else:
-        request.session[_session_key(table)] = position
+        request.session[_session_key(table)] = [position, entry_id]
     return redirect("tournaments:table_entry", token)
 
 

@@ -5,6 +5,7 @@ or expired (``tournaments.services.hall``)."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.test import Client
@@ -14,7 +15,7 @@ from django.utils import timezone, translation
 from tests.tournaments.results.conftest import seat_table
 from tests.tournaments.results.test_entry_views import phone
 from tournaments.models import Announcement, RefereeCall, Round, Table, TournamentChange
-from tournaments.services import hall
+from tournaments.services import fairness, hall
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +48,22 @@ def test_the_database_keeps_one_open_call_per_table(table):
         RefereeCall.objects.create(tournament=table.round.tournament, table=table)
 
 
-def test_closing_needs_a_note_and_writes_it_to_the_log(table, organiser):
+def close_call(*, call, note, user):
+    """Close ``call`` with a ruling (``services.fairness``) on its deal, saying ``note``."""
+    return fairness.record_ruling(
+        tournament=call.tournament, call=call, deal_number=call.deal_number, decision=note,
+        user=user,
+    )  # fmt: skip
+
+
+def test_closing_needs_a_decision_and_writes_it_to_the_log(table, organiser):
     call, _ = hall.call_referee(table=table, deal_number=3)
     with translation.override("de"), pytest.raises(ValidationError) as refused:
-        hall.close_call(call=call, note="   ", user=organiser)
-    assert "Notiz" in refused.value.messages[0]
+        close_call(call=call, note="   ", user=organiser)
+    assert "Entscheidung in Worten" in refused.value.messages[0]
     call.refresh_from_db()
     assert call.is_open
-    hall.close_call(call=call, note="Spiel 3 wie gespielt", user=organiser)
+    close_call(call=call, note="Spiel 3 wie gespielt", user=organiser)
     call.refresh_from_db()
     table.refresh_from_db()
     assert call.closed_by == organiser and call.note == "Spiel 3 wie gespielt"
@@ -62,7 +71,7 @@ def test_closing_needs_a_note_and_writes_it_to_the_log(table, organiser):
     closed = TournamentChange.objects.get(action=TournamentChange.Action.REFEREE_CALL_CLOSED)
     assert closed.reason == "Spiel 3 wie gespielt" and closed.changed_by == organiser
     with pytest.raises(ValidationError):  # closed twice: refused, nothing changes
-        hall.close_call(call=call, note="nochmal", user=organiser)
+        close_call(call=call, note="nochmal", user=organiser)
     # after closing, the table may call again: a new row
     second, created = hall.call_referee(table=table)
     assert created and second.pk != call.pk
@@ -108,7 +117,7 @@ def test_the_phone_calls_and_sees_the_call_open(client, table):
     # the sheet's refresh brings the state along (out of band), and without it once closed
     live = client.get(url + "?partial=sheet", headers={"HX-Request": "true"}).content.decode()
     assert '<div id="call-state" hx-swap-oob="true"><p class="referee-called"' in live
-    hall.close_call(call=call, note="erledigt", user=None)
+    close_call(call=call, note="erledigt", user=User.objects.create_superuser("schiri"))
     live = client.get(url + "?partial=sheet", headers={"HX-Request": "true"}).content.decode()
     assert '<div id="call-state" hx-swap-oob="true"></div>' in live
     # two phones at the table press at once: one call
@@ -137,10 +146,10 @@ def test_the_desk_sees_the_banner_and_closes_the_call(client, table, organiser):
     assert "Räuber?" in banner and 'class="calls-banner"' in banner
     call = RefereeCall.objects.get()
     close_url = reverse("tournaments:referee_call_close", args=[tournament.pk, call.pk])
-    response = client.post(close_url, {"note": "", "next": "/"})
+    response = client.post(close_url, {"decision": "", "next": "/"})
     call.refresh_from_db()
-    assert call.is_open and response.status_code == 302  # no note: refused
-    client.post(close_url, {"note": "Räuber gilt", "next": "/"})
+    assert call.is_open and response.status_code == 302  # no decision: refused
+    client.post(close_url, {"decision": "Räuber gilt", "deal": "4", "next": "/"})
     call.refresh_from_db()
     assert not call.is_open and call.note == "Räuber gilt"
     assert "calls-banner" not in client.get(banner_url).content.decode()
@@ -160,7 +169,7 @@ def test_a_referee_of_the_tournament_sees_and_closes_calls(client, table, django
     )
     client.post(
         reverse("tournaments:referee_call_close", args=[tournament.pk, call.pk]),
-        {"note": "erledigt"},
+        {"decision": "erledigt"},
     )
     call.refresh_from_db()
     assert call.closed_by == referee
@@ -242,7 +251,7 @@ def test_the_desk_page_adds_and_removes_announcements(client, swm_tournament, or
 
 def test_the_log_says_the_call_in_words(client, table, organiser):
     call, _ = hall.call_referee(table=table, deal_number=6, reason="Stich strittig")
-    hall.close_call(call=call, note="Stich gilt", user=organiser)
+    close_call(call=call, note="Stich gilt", user=organiser)
     client.force_login(organiser)
     tournament = table.round.tournament
     page = client.get(reverse("tournaments:tournament_log", args=[tournament.pk])).content.decode()

@@ -4,9 +4,9 @@ revision, inside its transaction (the cache keys of tournaments.caching rely on 
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.factories import EntryFactory
+from tests.factories import EntryFactory, two_officials
 from tournaments.models import Deal, Round, Tournament
-from tournaments.services import checkin, draws, results, setup
+from tournaments.services import checkin, draws, fairness, results, setup
 from tournaments.services.standings import draw_lots
 
 CEGO = {"contract": "cego", "declarer": 0, "declarer_points": 60}
@@ -100,7 +100,12 @@ def test_seating_and_entries_bump_the_revision(bumps, swm_tournament, organiser)
     assert bumps(checkin.set_checked_in, entry=entries[0], checked_in=True) == 1
     round_ = draws.draw_next_round(tournament=swm_tournament, number=1, seed=1)
     assert revision(swm_tournament) == 2
-    assert bumps(draws.swap_players, round=round_, first=entries[0], second=entries[5]) == 1
+    asking, approving = two_officials(swm_tournament)
+    swap = fairness.request_swap(
+        round=round_, first=entries[0], second=entries[5], reason="Licht", user=asking
+    )
+    assert revision(swm_tournament) == 2  # asked for: nothing public changed
+    assert bumps(fairness.approve_swap, swap=swap, user=approving) == 1
     assert bumps(draws.redraw_round, round=round_, same_seed=True) == 1
     late = EntryFactory(tournament=swm_tournament)
     seat = round_.seats.first()

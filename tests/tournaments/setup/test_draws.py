@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from tests.factories import approved_swap
 from tests.tournaments.setup.factories import add_total, tournament_with_players
 from tournaments.draw import opponents_from_tables
 from tournaments.models import KeepApart, Round, Seat, Table
@@ -134,7 +135,7 @@ def test_swap_players_before_the_round_starts():
     round_ = services.draw_next_round(tournament=tournament, number=1)
     a = Seat.objects.get(round=round_, entry=entries[0])
     b = Seat.objects.get(round=round_, entry=entries[7])
-    services.swap_players(round=round_, first=entries[0], second=entries[7])
+    approved_swap(round=round_, first=entries[0], second=entries[7])
     a2 = Seat.objects.get(round=round_, entry=entries[0])
     b2 = Seat.objects.get(round=round_, entry=entries[7])
     assert (a2.table_id, a2.position) == (b.table_id, b.position)
@@ -147,7 +148,7 @@ def test_swap_and_redraw_refused_after_deals_exist():
     add_total(round_.tables.first())
     before = seating(round_)
     with pytest.raises(ValidationError):
-        services.swap_players(round=round_, first=entries[0], second=entries[7])
+        approved_swap(round=round_, first=entries[0], second=entries[7])
     with pytest.raises(ValidationError):
         services.redraw_round(round=round_, same_seed=False)
     assert seating(round_) == before
@@ -242,9 +243,13 @@ def test_draw_pages_render_and_work(staff_client):
     )
     assert response.status_code == 200 and response.context["swap_form"].errors
     response = staff_client.post(
-        draw_url, {"action": "swap", "first": entries[0].pk, "second": entries[5].pk}
+        draw_url,
+        {"action": "swap", "first": entries[0].pk, "second": entries[5].pk, "reason": "Licht"},
     )
+    # asked for, not done: the seats wait for a second official (tests/tournaments/fairness)
     assert response.status_code == 302
+    assert response["Location"].startswith(reverse("tournaments:seat_swaps", args=[tournament.pk]))
+    assert seating(round_) == before
     plan = staff_client.get(reverse("tournaments:seat_plan", args=[tournament.pk, 1]))
     assert plan.status_code == 200
     assert len(plan.context["by_name"]) == 8

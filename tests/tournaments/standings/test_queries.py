@@ -13,10 +13,10 @@ pytestmark = pytest.mark.django_db
 
 # The selector's 7, the tournament, the recorded lot draws, the revision read again before the
 # page is cached (tournaments.caching), which players' pages are public (their names link:
-# clubs.permissions.public_player_page_ids), and for the organiser the session, the user and
-# the navigation's rounds: 14 at most. Served from the cache, the page needs only the
-# tournament.
-QUERY_BOUND = 14
+# clubs.permissions.public_player_page_ids), the approved seat swaps and the final rulings
+# (tournaments.selectors.fairness), and for the organiser the session, the user and the
+# navigation's rounds: 16 at most. Served from the cache, the page needs only the tournament.
+QUERY_BOUND = 16
 PAGES = [
     ("standings", {}),
     ("standings", {"partial": "1"}),
