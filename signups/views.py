@@ -180,8 +180,7 @@ def _save_categories(request, tournament: Tournament) -> None:
     else:
         messages.success(
             request,
-            ngettext("%(n)d category saved.", "%(n)d categories saved.", changed)
-            % {"n": changed},
+            ngettext("%(n)d category saved.", "%(n)d categories saved.", changed) % {"n": changed},
         )
 
 

@@ -170,7 +170,7 @@ def clean_person(
 
 
 def clean_category(category: str | None) -> str:
-    """"" (not said) or one of the registry's categories; ``SignupError`` else."""
+    """Not said ("") or one of the registry's categories; ``SignupError`` else."""
     value = (category or "").strip()
     if value and value not in Category.values:
         raise SignupError({"category": _("Choose one of the categories offered.")})
@@ -560,9 +560,7 @@ def _check_category(signup: Signup, wanted: str | None) -> None:
         )
 
 
-def set_categories(
-    *, tournament: Tournament, user: User | None, categories: dict[int, str]
-) -> int:
+def set_categories(*, tournament: Tournament, user: User | None, categories: dict[int, str]) -> int:
     """The organisers set the categories in their list at once (sign-up id -> category, ""
     for not said): each changed one logged. ``SignupError`` (nothing written): a category
     not offered, or one of a confirmed sign-up changed. Returns how many changed."""

@@ -266,9 +266,7 @@ def _shown_clubs(**player_filter) -> QuerySet:
     return (
         Player.objects.filter(**player_filter)
         .order_by("memberships__status", "memberships__club__short_name")
-        .values(
-            "id", "memberships__club__short_name", "guest_club__short_name", "guest_club_name"
-        )
+        .values("id", "memberships__club__short_name", "guest_club__short_name", "guest_club_name")
     )
 
 
