@@ -134,10 +134,10 @@ def player_for(*, signup: Signup, registry: Registry) -> Found:
         player.save()
     elif changed:
         player.save(update_fields=["guest_club", "guest_club_name", "category"])
-    if joins:
+    if joins and club is not None:
         Membership.objects.create(player=player, club=club)
         if not new:
-            notes.append(_("joins %(club)s") % {"club": club.short_name})  # type: ignore[union-attr]
+            notes.append(_("joins %(club)s") % {"club": club.short_name})
     if not new and (changed or joins):
         player_shown_changed.send(sender=Player, player_id=player.pk)
     guest = ""
