@@ -78,9 +78,7 @@ def player_of(done) -> Player:
     return done.signup.player
 
 
-def test_confirming_keeps_each_guests_club_and_says_who_they_are(
-    day, four, organiser, guest_club
-):
+def test_confirming_keeps_each_guests_club_and_says_who_they_are(day, four, organiser, guest_club):
     done = services.confirm_all(tournament=day, user=organiser)
     assert done.count == 4
     assert done.guests == (
@@ -123,8 +121,12 @@ def test_the_standings_the_season_and_the_side_rankings_show_them(
     assert (sides["woman"], sides["youth"], sides["senior"]) == (["Frei"], ["Jung"], ["Gast"])
     # The season workbook's standings sheet, and the public pages.
     book = load_workbook(io.BytesIO(season_workbook(season)), read_only=True)
-    cells = {cell for sheet in book.worksheets for row in sheet.iter_rows(values_only=True)
-             for cell in row}
+    cells = {
+        cell
+        for sheet in book.worksheets
+        for row in sheet.iter_rows(values_only=True)
+        for cell in row
+    }
     assert FREE_TEXT in cells and "CC Tr" in cells
     for url in (
         reverse("tournaments:standings", args=[day.pk]),
@@ -154,7 +156,9 @@ def test_a_guest_signing_up_again_is_the_same_record(day, organiser, guest_club,
     later = TournamentFactory(
         host_club=host, season=season, date=timezone.localdate() + dt.timedelta(days=30)
     )
-    services.set_sheet(tournament=later, user=organiser, is_open=True, capacity=None, closes_at=None)
+    services.set_sheet(
+        tournament=later, user=organiser, is_open=True, capacity=None, closes_at=None
+    )
     again = sign(later, "Gerd", "Gast", club=guest_club)
     services.confirm(signup=again.signup, user=organiser)
     once_more = sign(later, "Frieda", "Frei", club_text=FREE_TEXT.upper())
@@ -164,9 +168,7 @@ def test_a_guest_signing_up_again_is_the_same_record(day, organiser, guest_club,
     assert Player.objects.filter(last_name__in=["Gast", "Frei"]).count() == 2
 
 
-def test_another_clubs_organiser_confirming_gives_the_membership_where_she_runs_it(
-    day, guest_club
-):
+def test_another_clubs_organiser_confirming_gives_the_membership_where_she_runs_it(day, guest_club):
     """A superuser runs every club: the guest joins the club they named."""
     boss = get_user_model().objects.create_superuser("boss", "", "pw")
     done = sign(day, "Gerd", "Gast", club=guest_club)
@@ -303,9 +305,22 @@ def test_a_merge_keeps_the_guests_club(organiser, guest_club):
 def test_the_shown_club_is_an_active_membership_before_a_passive_one(guest_club, host):
     player = Player.objects.create(first_name="Paula", last_name="Pass", guest_club=guest_club)
     Membership.objects.create(player=player, club=host, status="passive")
-    Membership.objects.create(player=player, club=Club.objects.create(
-        name="Zollhaus", short_name="ZZ", town="Z"
-    ))
+    Membership.objects.create(
+        player=player, club=Club.objects.create(name="Zollhaus", short_name="ZZ", town="Z")
+    )
     nobody = Player.objects.create(first_name="Nils", last_name="Niemand")
     EntryFactory(player=player)
     assert home_clubs(pk__in=[player.pk, nobody.pk]) == {player.pk: "ZZ", nobody.pk: ""}
+
+
+def test_a_member_list_mapping_the_spelling_places_the_guests(day, organiser, guest_club):
+    from clubs.services.imports import MAP, ClubChoice, apply_players
+    from clubs.tabular import read_table
+
+    done = sign(day, "Frieda", "Frei", club_text="Cegofreunde Tribärg")
+    services.confirm(signup=done.signup, user=organiser)
+    table = read_table("Name;Vorname;Verein\nMeier;Max;Cegofreunde Tribärg\n".encode(), "liste.csv")
+    choices = {"cegofreunde tribaerg": ClubChoice(MAP, club_id=guest_club.pk)}
+    apply_players(table=table, club_choices=choices)
+    assert ClubAlias.objects.get().club == guest_club
+    assert player_of(done).guest_club == guest_club
