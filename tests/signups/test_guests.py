@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from clubs.models import Club, ClubAlias, Membership, Player
+from clubs.models import Category, Club, ClubAlias, Membership, Player
 from clubs.services.admin import save_club
 from clubs.services.players import merge_players, place_named_guests
 from exports.season import season_workbook
@@ -324,3 +324,68 @@ def test_a_member_list_mapping_the_spelling_places_the_guests(day, organiser, gu
     apply_players(table=table, club_choices=choices)
     assert ClubAlias.objects.get().club == guest_club
     assert player_of(done).guest_club == guest_club
+
+
+# --- to the hall: the laptop shows the guests' clubs too ----------------------------------
+
+
+def test_the_registry_carries_the_guests_clubs_to_a_laptop(day, four, organiser, guest_club):
+    import json
+    import uuid
+
+    from publishing.registry_answer import read_registry
+    from publishing.selectors import registry
+    from publishing.services import load_registry
+
+    services.confirm_all(tournament=day, user=organiser)
+    answer = registry(club=day.host_club)
+    rows = {row["last_name"]: row for row in answer["players"]}
+    assert rows["Gast"]["guest_club"] == str(guest_club.uuid)
+    assert (rows["Frei"]["guest_club"], rows["Frei"]["guest_club_name"]) == (None, FREE_TEXT)
+    # A fresh laptop: the same people under registry ids it has never seen.
+    for row in answer["players"]:
+        row["uuid"] = str(uuid.uuid4())
+    load_registry(registry=read_registry(json.dumps(answer).encode(), categories=Category.values))
+    copies = Player.objects.filter(uuid__in=[row["uuid"] for row in answer["players"]])
+    shown = {p.last_name: (p.guest_club, p.guest_club_name) for p in copies}
+    assert shown["Gast"] == (guest_club, "") and shown["Frei"] == (None, FREE_TEXT)
+    assert shown["Arnold"] == (None, "")
+    # An older server says nothing of guests: what the laptop knows stays.
+    for row in answer["players"]:
+        del row["guest_club"], row["guest_club_name"]
+    load_registry(registry=read_registry(json.dumps(answer).encode(), categories=Category.values))
+    assert copies.get(last_name="Frei").guest_club_name == FREE_TEXT
+
+
+def test_a_registration_for_the_hall_brings_the_guests_club(
+    day, organiser, guest_club, monkeypatch
+):
+    import uuid
+
+    from publishing.fetching import take_registrations
+    from publishing.handover import hand_over, registrations_for_the_hall
+    from publishing.models import Publication
+    from publishing.services import issue_token
+
+    token = issue_token(club=day.host_club, label="Laptop")[0]
+    hand_over(token=token, archive_id=day.archive_id)
+    for first, last, where in (("Gerd", "Gast", {"club": guest_club}), ("Frieda", "Frei", {})):
+        done = sign(day, first, last, club_text=FREE_TEXT if not where else "", **where)
+        services.confirm(signup=done.signup, user=organiser)
+    later = registrations_for_the_hall(token=token, archive_id=day.archive_id)
+    guests_sent = {r["player"]["last_name"]: r["player"] for r in later["registrations"]}
+    assert guests_sent["Gast"]["guest_club"]["short_name"] == "CC Tr"
+    assert guests_sent["Frei"]["guest_club_name"] == FREE_TEXT
+    # The laptop has not met these two yet (new registry ids), nor the club of one.
+    for row in later["registrations"]:
+        row["player"]["uuid"] = str(uuid.uuid4())
+    guests_sent["Gast"]["guest_club"]["uuid"] = str(uuid.uuid4())
+    publication = Publication.objects.create(
+        tournament=day, url="http://127.0.0.1:9", token="t", registrations_after=0
+    )
+    monkeypatch.setattr("publishing.fetching.request", lambda *a, **k: later)
+    take_registrations(publication=publication)
+    uuids = [row["player"]["uuid"] for row in later["registrations"]]
+    copies = {p.last_name: p for p in Player.objects.filter(uuid__in=uuids)}
+    assert copies["Gast"].guest_club_name == "CC Tr"  # the club unknown here: its short name
+    assert copies["Frei"].guest_club_name == FREE_TEXT
