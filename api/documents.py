@@ -99,6 +99,19 @@ def season_document(result: SeasonStandings) -> dict[str, Any]:
         "best_of": result.season.best_of,
         "min_tournaments": result.season.min_tournaments,
         "final_min_tournaments": result.season.final_min_tournaments,
+        "planned_tournaments": result.season.planned_tournaments,
+        # what the final's qualification assumes: planned (null: unknown), played, over
+        # without results, still to come (null: unknown)
+        "plan": (
+            None
+            if result.plan is None
+            else {
+                "planned": result.plan.planned,
+                "played": result.plan.played,
+                "lapsed": result.plan.lapsed,
+                "to_come": result.plan.to_come,
+            }
+        ),
         "cup_points": list(result.season.cup_points or ()),
         "tournaments": [tournament_summary(tournament) for tournament in result.tournaments],
         "standings": [

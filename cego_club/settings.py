@@ -219,9 +219,14 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cego Club <cego-club@localhost>")
-# Online sign-ups per client address (venue.client_ip) and window, against scripted floods.
-SIGNUP_THROTTLE_COUNT = int(os.environ.get("SIGNUP_THROTTLE_COUNT", "5"))
+# The public sign-up form per client address (venue.client_ip) and window: at most so many
+# different names, the same name so often, sends at all (signups/services/throttle.py says
+# why these numbers); and first mails to one e-mail address per day.
 SIGNUP_THROTTLE_SECONDS = int(os.environ.get("SIGNUP_THROTTLE_SECONDS", "600"))
+SIGNUP_THROTTLE_NAMES = int(os.environ.get("SIGNUP_THROTTLE_NAMES", "30"))
+SIGNUP_THROTTLE_SAME_NAME = int(os.environ.get("SIGNUP_THROTTLE_SAME_NAME", "5"))
+SIGNUP_THROTTLE_POSTS = int(os.environ.get("SIGNUP_THROTTLE_POSTS", "60"))
+SIGNUP_MAILS_PER_ADDRESS = int(os.environ.get("SIGNUP_MAILS_PER_ADDRESS", "20"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -25,13 +25,21 @@ from seasons.selectors.standings import (
     season_standings,
     season_tournament_standings,
 )
-from seasons.words import movement_symbol, qualification_text, season_rule_text, side_label
+from seasons.words import (
+    movement_symbol,
+    plan_text,
+    qualification_text,
+    season_rule_text,
+    side_label,
+)
 from tournaments.models import MAX_SEATS, Deal
 from tournaments.selectors.standings import Standings
 from tournaments.tables_standings import tournament_column_labels
 
 
-def season_overview_preamble(season) -> list[list]:
+def season_overview_preamble(season, plan=None) -> list[list]:
+    """The overview's head: the season, its rules, and with a final what its column assumes
+    about the tournaments to come (``plan``: the standings' ``SeasonPlan``)."""
     return [
         [_("Season"), season.name],
         [_("From"), season.starts_on],
@@ -41,6 +49,11 @@ def season_overview_preamble(season) -> list[list]:
         *(
             [[_("tournaments needed for the final"), season.final_min_tournaments]]
             if season.final_min_tournaments
+            else []
+        ),
+        *(
+            [[_("Final: tournaments to come"), plan_text(plan)]]
+            if season.final_min_tournaments and plan is not None
             else []
         ),
         [],
@@ -282,7 +295,7 @@ def season_workbook(
             )
 
     tournaments = len(standings.tournaments)
-    preamble = season_overview_preamble(season)
+    preamble = season_overview_preamble(season, standings.plan)
     sheets = [
         Sheet(
             _("Overview"),

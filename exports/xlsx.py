@@ -179,6 +179,8 @@ class _RowRenderer:
         self.texts: dict[str, tuple[bool, str]] = {}
         self.serials: dict[Any, str] = {}
         self.columns: dict[tuple[str, int], list[tuple[str, str | None, bool]]] = {}
+        # per row length, per column: a value's cell markup after its reference
+        self.cells: dict[int, list[dict[Any, str]]] = {}
 
     def render(self, number: int, values: Sequence, line: str = "row") -> bytes:
         """Row ``number`` of the sheet; ``line`` is "row" (of the table: number formats per
@@ -193,33 +195,64 @@ class _RowRenderer:
             for value in values:
                 if isinstance(value, _TIME_TYPES):
                     safe_cell(value, self.worksheet)
+        if line == "row":
+            return self._table_row(number, values, columns)
         parts = [f'<row r="{number}">']
         for value, (letter, fmt, bold) in zip(values, columns, strict=True):
-            ref = f'<c r="{letter}{number}"'
-            plain = fmt is None and not bold
-            if value is None:
-                if not plain:  # an empty cell with a style is still written
-                    parts.append(f'{ref}{self._style(None, fmt, bold)} t="n"></c>')
-            elif isinstance(value, str):
-                quoted, body = self._text(value)
-                if plain and not quoted:
-                    parts.append(ref + body)
-                else:
-                    parts.append(ref + self._style(value, fmt, bold, quoted) + body)
-            elif value is True or value is False:
-                style = "" if plain else self._style(value, fmt, bold)
-                parts.append(f'{ref}{style} t="b"><v>{int(value)}</v></c>')
-            elif isinstance(value, _NUMBERS):
-                style = "" if plain and type(value) is int else self._style(value, fmt, bold)
-                parts.append(f'{ref}{style} t="n">{_number(value)}</c>')
-            elif isinstance(value, _TIME_TYPES):
-                parts.append(
-                    f'{ref}{self._style(value, fmt, bold)} t="n">{self._serial(value)}</c>'
-                )
-            else:
-                raise ValueError(f"Cannot convert {value!r} to Excel")
+            body = self._cell(value, fmt, bold)
+            if body:
+                parts.append(f'<c r="{letter}{number}"{body}')
         parts.append("</row>")
         return encode_row("".join(parts))
+
+    def _table_row(
+        self, number: int, values: Sequence, columns: list[tuple[str, str | None, bool]]
+    ) -> bytes:
+        """A table row: each cell's markup after its reference depends only on its column and
+        value, and a season's deals repeat their values (names, contracts, scores, dates), so
+        it is kept per column: most cells cost one lookup (a third of the season workbook's
+        time went to working the same cells out again)."""
+        caches = self.cells.get(len(values))
+        if caches is None:
+            caches = self.cells[len(values)] = [{} for _ in values]
+        row = str(number)
+        parts = ['<row r="', row, '">']
+        for value, (letter, fmt, bold), cache in zip(values, columns, caches, strict=True):
+            # 1, True and Points(1) are equal keys but different cells: the type goes in
+            key = value if type(value) is str else (type(value), value)
+            body = cache.get(key)
+            if body is None:
+                body = self._cell(value, fmt, bold)
+                if len(cache) >= _CACHED:
+                    cache.clear()
+                cache[key] = body
+            if body:
+                parts += ('<c r="', letter, row, '"', body)
+        parts.append("</row>")
+        return encode_row("".join(parts))
+
+    def _cell(self, value: Any, fmt: str | None, bold: bool) -> str:
+        """A cell's markup after ``<c r="A1"`` ("" for an empty cell without a style: not
+        written at all)."""
+        plain = fmt is None and not bold
+        if value is None:
+            if not plain:  # an empty cell with a style is still written
+                return f'{self._style(None, fmt, bold)} t="n"></c>'
+            return ""
+        if isinstance(value, str):
+            quoted, body = self._text(value)
+            if plain and not quoted:
+                return body
+            return self._style(value, fmt, bold, quoted) + body
+        if value is True or value is False:
+            style = "" if plain else self._style(value, fmt, bold)
+            return f'{style} t="b"><v>{int(value)}</v></c>'
+        if isinstance(value, _NUMBERS):
+            style = "" if plain and type(value) is int else self._style(value, fmt, bold)
+            return f'{style} t="n">{_number(value)}</c>'
+        if isinstance(value, _TIME_TYPES):
+            return f'{self._style(value, fmt, bold)} t="n">{self._serial(value)}</c>'
+        raise ValueError(f"Cannot convert {value!r} to Excel")
 
     def _columns(self, line: str, count: int) -> list[tuple[str, str | None, bool]]:
         """Per column: its letter, number format and whether bold."""

@@ -21,6 +21,8 @@ CHAPTERS = [
     ("runde", "Runde abschließen"),
     ("preise", "Preise und Preisgeld"),
     ("sicherung", "Datensicherung"),
+    ("saison", "Saisonwertung und Finale"),
+    ("saisonserver", "Der Saisonserver: Online-Anmeldung, Live-Ergebnisse, Kalender, Wertungszahl"),
 ]
 
 # The pictures the handbook shows (``screens/<name>.png``), all taken by

@@ -162,6 +162,10 @@ class RatingLock(models.Model):
     tournaments arriving at once are rated one after the other."""
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    # ``ratings.rating.METHOD`` when the stored ratings were last replayed: another method (a
+    # new version whose maths or matches differ, or a database from before this field) replays
+    # everything on the next run, so an upgrade never leaves ratings of the old way standing.
+    method = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(id=1), name="rating_lock_single")]

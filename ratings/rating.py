@@ -39,6 +39,10 @@ SIGMA = 25.0 / 3.0
 Z = 3.0  # the conservative estimate's number of sigmas (openskill's ordinal)
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 20
+# The way ratings are worked out, stored with them (``RatingLock.method``): change it with any
+# change here or in ``ratings.selectors.tournament_matches`` that rates the same tournaments
+# differently, and the first run after the upgrade replays every season.
+METHOD = "plackett-luce/tied-orders-averaged/1"
 # Fewer finished tournaments than this: the rating is listed apart, as "vorläufig".
 PROVISIONAL_BELOW = 3
 
@@ -122,12 +126,17 @@ class Rater:
     def rate_match(self, skills: Mapping[int, Skill], match: Match) -> dict[int, Skill]:
         """The new skills of the match's players (absent from ``skills``: newcomers).
 
-        Ties: openskill 6.2's Plackett-Luce mishandles equal ranks (players tied for first
-        and the third-placed one come out alike: openskill.py issues 155, 173 and 201, the fix
-        not released), so a table with equal points is rated in every order the tie could
-        have been broken in (at most 5! = 120 for a table of five all equal) and each
-        player's new mu and sigma are the average over those orders. Tied players of equal
-        ratings so move alike, and nobody tied ends up above someone who finished ahead."""
+        Ties: openskill 6.2's Plackett-Luce handles equal ranks as the Weng-Lin paper's formula
+        does (a tied group shares its terms), and under that formula a player who finished
+        behind a tie can move like the tied players: four equal newcomers ranked 1, 1, 3, 4
+        come out at mu 25.93, 25.93, 25.93, 22.21, the third as well as the two who beat him.
+        That is the formula, not a bug of the library (its issues 155, 173 and 201 discuss
+        it). A Cego table is ranked by points, so here a tie is rated in every order it could
+        have been broken in (at most 5! = 120 for a table of five all equal) and each player's
+        new mu and sigma are the average over those orders: 27.17, 27.17, 24.69, 20.96 for the
+        table above. This averaging is our heuristic, not the paper's: tied players of equal
+        ratings move alike, and nobody who finished behind a tie gains as much as the tied
+        (``tests/ratings/test_rating.py`` holds both properties)."""
         groups: dict[int, list[int]] = defaultdict(list)
         for player, rank in sorted(match.ranks.items(), key=lambda item: (item[1], item[0])):
             groups[rank].append(player)

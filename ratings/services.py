@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ratings.models import PlayerRating, RatedTournament, RatingChange, RatingLock, RatingRun
-from ratings.rating import Match, Rater, Skill
+from ratings.rating import METHOD, Match, Rater, Skill
 from ratings.selectors import (
     Finished,
     Key,
@@ -55,7 +55,11 @@ def bring_up_to_date(
     began = time.perf_counter()
     with transaction.atomic():
         RatingLock.objects.get_or_create(id=1)
-        RatingLock.objects.select_for_update().get(id=1)
+        lock = RatingLock.objects.select_for_update().get(id=1)
+        if lock.method != METHOD:  # stored the old way (or never): every season again
+            full = True
+            reason = f"{reason} (method {lock.method or '-'} → {METHOD})"
+            RatingLock.objects.filter(id=1).update(method=METHOD)
         order = finished_tournaments()
         rated = rated_tournaments()
         known: dict[int, list[Match]] = {}
@@ -156,7 +160,14 @@ def _replay(*, start: Key | None, todo: list[Finished], matches: dict[int, list[
     if start is None:
         affected = new_players | set(PlayerRating.objects.values_list("player_id", flat=True))
     else:
-        affected = new_players | players_changed_from(key=start)
+        # A deleted tournament's changes went with it: a player whose last tournament it was
+        # (``last_tournament`` now empty) is found here, not among the changes from ``start``.
+        orphaned = PlayerRating.objects.filter(last_tournament__isnull=True)
+        affected = (
+            new_players
+            | players_changed_from(key=start)
+            | set(orphaned.values_list("player_id", flat=True))
+        )
     skills: dict[int, Skill] = {}
     counts: dict[int, int] = defaultdict(int)
     last: dict[int, tuple[int, int]] = {}  # player -> (tournament, change of the number)

@@ -1,6 +1,10 @@
-"""Forms of the season area: a season's name and dates, its rules (cup points per place)."""
+"""Forms of the season area: a season's name and dates, its rules (cup points per place, the
+final, the season's planned tournaments)."""
 
 from __future__ import annotations
+
+import datetime as dt
+import re
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -17,6 +21,46 @@ def parse_cup_points(text: str) -> list[int]:
         return [int(part) for part in parts]
     except ValueError as error:
         raise ValidationError(_("Enter whole numbers separated by commas.")) from error
+
+
+# The formats a planned date may be written in, whatever the page's language.
+PLANNED_DATE_FORMATS = ("%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d")
+# A date, then what follows it after spaces, a comma, a dash or a colon.
+_PLANNED_LINE = re.compile(r"^([0-9][0-9.\-]*[0-9])\s*(?:[,;:–-]\s*)?(.*)$")
+
+
+def _planned_day(text: str) -> dt.date | None:
+    for pattern in PLANNED_DATE_FORMATS:
+        try:
+            return dt.datetime.strptime(text, pattern).date()
+        except ValueError:
+            continue
+    return None
+
+
+def parse_planned_dates(text: str) -> list[tuple[dt.date, str]]:
+    """ "16.01.2027 Bräunlingen" per line -> [(date, "Bräunlingen"), …]: the date first
+    (16.01.2027, 16.1.27 or 2027-01-16), then the host or place if wanted; empty lines
+    skipped."""
+    result = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        match = _PLANNED_LINE.match(line)
+        day = _planned_day(match.group(1)) if match else None
+        if match is None or day is None:
+            raise ValidationError(
+                _("Line %(line)s does not start with a date such as 16.01.2027: “%(text)s”.")
+                % {"line": number, "text": line[:60]}
+            )
+        result.append((day, (match.group(2) or "").strip()))
+    return result
+
+
+def planned_dates_text(planned) -> str:
+    """The season's planned dates as the form shows them, one a line."""
+    return "\n".join(f"{p.date:%d.%m.%Y} {p.note}".strip() for p in planned)
 
 
 class SeasonRulesForm(forms.Form):
@@ -46,8 +90,32 @@ class SeasonRulesForm(forms.Form):
         ),
     )
 
+    planned_tournaments = forms.IntegerField(
+        label=_("planned tournaments in the season"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_(
+            "How many tournaments the season will have in all, played ones included. "
+            "Leave empty if it is not known yet."
+        ),
+    )
+    planned_dates = forms.CharField(
+        label=_("planned tournament dates"),
+        required=False,
+        help_text=_(
+            "One a line: the date, then the host or place if you like, e.g. "
+            "“16.01.2027 Bräunlingen”. The tournament calendar shows them as planned until "
+            "the host creates the tournament on that date."
+        ),
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
     def clean_cup_points(self) -> list[int]:
         return parse_cup_points(self.cleaned_data.get("cup_points") or "")
+
+    def clean_planned_dates(self) -> list[tuple[dt.date, str]]:
+        return parse_planned_dates(self.cleaned_data.get("planned_dates") or "")
 
 
 class SeasonForm(forms.Form):

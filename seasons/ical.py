@@ -3,7 +3,10 @@ model, no query (the rows come from ``seasons.selectors.schedule``).
 
 Every event's UID is the tournament's archive id (the same on the laptop and on the season
 server, never reused), so a calendar that subscribed replaces an event when the tournament's
-date, hall or name changes instead of adding a second one. A tournament without a start time
+date, hall or name changes instead of adding a second one. A season's planned date that no
+tournament has taken yet is a TENTATIVE event named by its season, date and number
+(``planned_event_uid``); when the host creates the tournament it leaves the feed and the
+tournament's own event takes its place. A tournament without a start time
 is an all-day event (DTSTART as a date, DTEND the next day); with one, a timed event in the
 server's time zone with the zone written into the feed.
 """
@@ -33,10 +36,16 @@ class FeedEvent:
     location: str = ""
     description: str = ""
     url: str = ""
+    status: str = "CONFIRMED"  # TENTATIVE: a planned date, no tournament created yet
 
 
 def event_uid(archive_id: object) -> str:
     return f"tournament-{archive_id}@{UID_DOMAIN}"
+
+
+def planned_event_uid(season_id: int, day: dt.date, number: int = 0) -> str:
+    """A planned date's UID: its season, its day and which of that day's plans it is."""
+    return f"planned-{season_id}-{day:%Y%m%d}-{number}@{UID_DOMAIN}"
 
 
 def calendar_bytes(
@@ -84,7 +93,7 @@ def calendar_bytes(
             event.add("description", item.description)
         if item.url:
             event.add("url", item.url)
-        event.add("status", "CONFIRMED")
+        event.add("status", item.status)
         event.add("transp", "TRANSPARENT" if item.start is None else "OPAQUE")
         calendar.add_component(event)
     if timed:

@@ -61,6 +61,23 @@ class Season(models.Model):
             "for the final. Leave empty if the season has no final."
         ),
     )
+    # How many tournaments the season holds in all, played ones included (None: not said).
+    # With the planned dates (PlannedTournament) it tells the final's column how many are
+    # still to come (seasons.ranking.season_plan).
+    planned_tournaments = models.PositiveSmallIntegerField(
+        _("planned tournaments in the season"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(99)],
+        help_text=_(
+            "How many tournaments the season will have in all, played ones included. "
+            "Leave empty if it is not known yet."
+        ),
+    )
+    # Counts the changes of the season's planned dates (seasons.services.set_season_rules):
+    # the caches keyed by the season's fields (tournaments.caching.season_stamp) follow them
+    # without reading the dates.
+    plan_revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("season")
@@ -84,10 +101,41 @@ class Season(models.Model):
                 condition=Q(final_min_tournaments__isnull=True) | Q(final_min_tournaments__gte=1),
                 name="season_final_min_tournaments_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(planned_tournaments__isnull=True) | Q(planned_tournaments__gte=1),
+                name="season_planned_tournaments_positive",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlannedTournament(models.Model):
+    """A date in the season's calendar, planned before (or without) the host creating the
+    tournament. A tournament of the season on the same date takes its place: the calendar then
+    shows the tournament, and the final's column counts the date once
+    (``seasons.ranking.season_plan``)."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="planned", verbose_name=_("season")
+    )
+    date = models.DateField(_("date"))
+    # Free text as the association's calendar says it: the host, the town, the name.
+    note = models.CharField(_("host or place"), max_length=120, blank=True)
+
+    class Meta:
+        verbose_name = _("planned tournament")
+        verbose_name_plural = _("planned tournaments")
+        ordering = ["date", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "date", "note"], name="planned_tournament_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%d.%m.%Y} {self.note}".strip()
 
 
 class TournamentResultSet(models.Model):
@@ -103,6 +151,9 @@ class TournamentResultSet(models.Model):
         verbose_name=_("tournament"),
     )
     revision = models.IntegerField(_("revision"))
+    # ``seasons.selectors.results.RESULTS_METHOD`` they were worked out by: rows of an older
+    # version (one that ranked no-shows, say) are worked out again, whatever the revision.
+    method = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name = _("stored tournament results")

@@ -7,12 +7,16 @@ Season rules (``Season.scoring``):
   gets the first number, …; places beyond the table get nothing); equal totals share a place
   and each of them gets that place's points.
 A player with fewer than ``min_tournaments`` results is listed after the ranked players,
-without a rank. Places by total and team ranking: ``tournaments.ranking``.
+without a rank. Beside the ranking: the final's qualification (``qualification``), counted
+against the season's plan (``season_plan``: how many tournaments are still to come), and the
+change of place (``movements``). Places by total and team ranking: ``tournaments.ranking``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+import datetime as dt
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tournaments.ranking import Key, competition_ranks
@@ -115,25 +119,102 @@ class Qualification:
     needed: int  # the season's N
     played: int
     missing: int  # tournaments still to play (0: qualified)
-    reachable: bool  # enough tournaments of the season are still to come
+    # enough tournaments of the season are still to come; None: nobody knows (the season's
+    # plan is unknown), so the player is told how many are missing, never "out of reach"
+    reachable: bool | None
 
     @property
     def qualified(self) -> bool:
         return self.missing == 0
 
 
-def qualification(*, played: int, needed: int | None, remaining: int) -> Qualification | None:
+def qualification(
+    *, played: int, needed: int | None, remaining: int | None
+) -> Qualification | None:
     """``played`` tournaments against the season's rule of ``needed`` (None: no final rule);
-    ``remaining``: the season's tournaments not played yet, so that a player who can no longer
-    get there is told so instead of "noch 3 Turniere"."""
+    ``remaining``: the season's tournaments still to come (``SeasonPlan.to_come``; None:
+    unknown), so that a player who can no longer get there is told so instead of "noch 3
+    Turniere", and nobody is told so while the season's plan is unknown."""
     if needed is None:
         return None
-    if needed < 1 or played < 0 or remaining < 0:
+    if needed < 1 or played < 0 or (remaining is not None and remaining < 0):
         raise ValueError("needed >= 1, played and remaining >= 0")
     missing = max(0, needed - played)
-    return Qualification(
-        needed=needed, played=played, missing=missing, reachable=missing <= remaining
-    )
+    if missing == 0:
+        reachable: bool | None = True
+    elif remaining is None:
+        reachable = None
+    else:
+        reachable = missing <= remaining
+    return Qualification(needed=needed, played=played, missing=missing, reachable=reachable)
+
+
+@dataclass(frozen=True)
+class SeasonPlan:
+    """What the final's column assumes about the season's tournaments: how many it holds in
+    all, how many have results, how many are over without any, how many are still to come
+    (``planned == played + lapsed + to_come`` whenever the plan is known)."""
+
+    planned: int | None  # None: the season names neither planned dates nor a planned number
+    played: int  # tournaments with at least one result
+    lapsed: int  # their day is past without any result (a tournament, or a planned date)
+    to_come: int | None  # None: unknown (no plan, and the season has not ended)
+
+    @property
+    def known(self) -> bool:
+        return self.planned is not None
+
+
+def open_planned_dates(planned: Iterable[dt.date], held: Iterable[dt.date]) -> list[dt.date]:
+    """The planned dates no tournament has taken yet: each tournament takes one planned date
+    of its own day (two planned on one day need two tournaments that day), so a tournament
+    created for a planned date is counted once, never as the plan and itself."""
+    left = Counter(planned) - Counter(held)
+    return sorted(left.elements())
+
+
+def season_plan(
+    *,
+    today: dt.date,
+    ends_on: dt.date,
+    tournaments: Iterable[tuple[dt.date, bool]],
+    planned_dates: Iterable[dt.date] = (),
+    planned_count: int | None = None,
+) -> SeasonPlan:
+    """The season's tournaments as the final's column counts them.
+
+    ``tournaments``: (date, has any result) of each tournament of the season created so far;
+    ``planned_dates``: the season's calendar (a tournament on a planned date takes it);
+    ``planned_count``: how many tournaments the season holds in all (None: not said). A
+    tournament with results is played; one without, whose day is past, is over (not to come),
+    and so is a planned date past without a tournament; from today on both are to come. A
+    planned number beyond the dates known is that many more tournaments to come until the
+    season's last day, over after it; a number below the tournaments and dates known is
+    outdated (they count). Without planned dates or a number the plan is unknown: nothing is
+    known to come while the season runs, and only the tournaments created are after its end.
+    """
+    created = list(tournaments)
+    planned_dates = list(planned_dates)
+    if planned_count is not None and planned_count < 1:
+        raise ValueError("planned_count must be at least 1")
+    played = sum(1 for _, scored in created if scored)
+    lapsed = sum(1 for day, scored in created if not scored and day < today)
+    to_come = sum(1 for day, scored in created if not scored and day >= today)
+    open_dates = open_planned_dates(planned_dates, (day for day, _ in created))
+    lapsed += sum(1 for day in open_dates if day < today)
+    to_come += sum(1 for day in open_dates if day >= today)
+    over = today > ends_on
+    if not planned_dates and planned_count is None:
+        return SeasonPlan(
+            planned=None, played=played, lapsed=lapsed, to_come=to_come if over else None
+        )
+    known = len(created) + len(open_dates)
+    undated = max(0, (planned_count or 0) - known)
+    if over:
+        lapsed += undated
+    else:
+        to_come += undated
+    return SeasonPlan(planned=known + undated, played=played, lapsed=lapsed, to_come=to_come)
 
 
 UP, DOWN, SAME, NEW = "up", "down", "same", "new"

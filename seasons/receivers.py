@@ -16,11 +16,12 @@ import threading
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_migrate, post_save
 from django.dispatch import receiver
 
-from seasons.selectors.results import store_results
+from seasons.selectors.results import fresh_results, store_results
 from tournaments.models import Tournament
+from tournaments.signals import copy_changed
 
 logger = logging.getLogger(__name__)
 _one_at_a_time = threading.Lock()  # a batch of archives: one tournament after the other
@@ -59,3 +60,30 @@ def tournament_settled(sender, instance: Tournament, **kwargs) -> None:
         transaction.on_commit(lambda: _store(instance.pk))
     elif mode == "thread":
         transaction.on_commit(lambda: _store_in_thread(instance.pk))
+
+
+@receiver(copy_changed, sender=Tournament, dispatch_uid="seasons.copy_changed")
+def copy_changed_in_place(sender, tournament: Tournament, **kwargs) -> None:
+    """A copy published deal by deal arriving finished (or changing after): as a save."""
+    tournament_settled(sender, instance=tournament)
+
+
+@receiver(post_migrate, dispatch_uid="seasons.after_migrate")
+def after_migrate(sender, app_config=None, using: str = "default", **kwargs) -> None:
+    """``migrate`` (an upgrade, or the venue's start): every finished tournament's results
+    stored by this version's method (``RESULTS_METHOD``), so that after an upgrade no page
+    shows figures of the old way and no first reader pays for them. Only from the migrate
+    command (``plan`` given), once (for this app)."""
+    if app_config is None or app_config.name != "seasons" or "plan" not in kwargs:
+        return
+    if getattr(settings, "SEASON_RESULTS_AHEAD", "thread") == "off":
+        return
+    worked_out = fresh_results(
+        tournaments=Tournament.objects.using(using).filter(finished_at__isnull=False)
+    )
+    stdout = kwargs.get("stdout")
+    if worked_out and stdout is not None and kwargs.get("verbosity", 1):
+        stdout.write(
+            f"Saisonergebnisse neu berechnet: {worked_out} "
+            f"{'Turnier' if worked_out == 1 else 'Turniere'}."
+        )

@@ -1,5 +1,6 @@
 """A season's changes: its name and dates, and its rules (how tournament results add up to
-the season ranking, ``seasons.ranking``)."""
+the season ranking, ``seasons.ranking``; the final's rule and the season's plan: how many
+tournaments, on which dates)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,52 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.services.admin import save_checked
-from seasons.models import Season
+from seasons.models import PlannedTournament, Season
 
 MAX_CUP_PLACES = 200
+MAX_PLANNED = 99  # as the planned number: at most 99 tournaments in a season
+NOTE_LENGTH = PlannedTournament._meta.get_field("note").max_length or 120
+
+
+def _check_planned_dates(
+    season: Season, planned_dates: Sequence[tuple[dt.date, str]]
+) -> list[tuple[dt.date, str]]:
+    """The planned dates as they will be stored (note stripped), or a German refusal: within
+    the season, at most 99, no line twice, no note beyond its field."""
+    if len(planned_dates) > MAX_PLANNED:
+        raise ValidationError(
+            {"planned_dates": _("At most %(n)s planned dates.") % {"n": MAX_PLANNED}}
+        )
+    checked: list[tuple[dt.date, str]] = []
+    for day, note in planned_dates:
+        note = " ".join(note.split())
+        if not season.starts_on <= day <= season.ends_on:
+            raise ValidationError(
+                {
+                    "planned_dates": _("%(date)s lies outside the season (%(start)s – %(end)s).")
+                    % {
+                        "date": f"{day:%d.%m.%Y}",
+                        "start": f"{season.starts_on:%d.%m.%Y}",
+                        "end": f"{season.ends_on:%d.%m.%Y}",
+                    }
+                }
+            )
+        if len(note) > NOTE_LENGTH:
+            raise ValidationError(
+                {
+                    "planned_dates": _("%(date)s: at most %(n)s characters after the date.")
+                    % {"date": f"{day:%d.%m.%Y}", "n": NOTE_LENGTH}
+                }
+            )
+        if (day, note) in checked:
+            raise ValidationError(
+                {
+                    "planned_dates": _("%(date)s %(note)s is listed twice.")
+                    % {"date": f"{day:%d.%m.%Y}", "note": note}
+                }
+            )
+        checked.append((day, note))
+    return sorted(checked)
 
 
 @transaction.atomic
@@ -26,9 +70,16 @@ def set_season_rules(
     cup_points: Sequence[int],
     min_tournaments: int,
     final_min_tournaments: int | None = None,
+    planned_tournaments: int | None = None,
+    planned_dates: Sequence[tuple[dt.date, str]] | None = None,
     user: User | None = None,
 ) -> Season:
-    """Change the season's rule; the standings follow at once (they are computed, not stored)."""
+    """Change the season's rule; the standings follow at once (they are computed, not stored).
+
+    ``planned_tournaments``: how many tournaments the season holds in all (None: not said);
+    ``planned_dates``: the season's calendar as (date, host or place), replacing the dates
+    it had (None: they stay as they are). The final's column counts by both
+    (``ranking.season_plan``)."""
     season = Season.objects.select_for_update().get(pk=season.pk)
     if scoring not in Season.Scoring.values:
         raise ValidationError({"scoring": _("Unknown season rule.")})
@@ -52,11 +103,32 @@ def set_season_rules(
         raise ValidationError(
             {"final_min_tournaments": _("Between 1 and 99 tournaments, or leave it empty.")}
         )
+    if planned_tournaments is not None and not 1 <= planned_tournaments <= MAX_PLANNED:
+        raise ValidationError(
+            {"planned_tournaments": _("Between 1 and 99 tournaments, or leave it empty.")}
+        )
+    checked = None if planned_dates is None else _check_planned_dates(season, planned_dates)
+    dates_count = (
+        len(checked)
+        if checked is not None
+        else PlannedTournament.objects.filter(season=season).count()
+    )
+    if planned_tournaments is not None and planned_tournaments < dates_count:
+        raise ValidationError(
+            {
+                "planned_tournaments": _(
+                    "The season lists %(count)s planned dates: plan at least as many "
+                    "tournaments, or leave the number empty."
+                )
+                % {"count": dates_count}
+            }
+        )
     season.scoring = scoring
     season.best_of = best_of if scoring == Season.Scoring.BEST_N else season.best_of
     season.cup_points = points
     season.min_tournaments = min_tournaments
     season.final_min_tournaments = final_min_tournaments
+    season.planned_tournaments = planned_tournaments
     season.full_clean(exclude=["name"])
     season.save(
         update_fields=[
@@ -65,8 +137,19 @@ def set_season_rules(
             "cup_points",
             "min_tournaments",
             "final_min_tournaments",
+            "planned_tournaments",
         ]
     )
+    if checked is not None:
+        kept = list(PlannedTournament.objects.filter(season=season).values_list("date", "note"))
+        if sorted(kept) != checked:
+            PlannedTournament.objects.filter(season=season).delete()
+            PlannedTournament.objects.bulk_create(
+                PlannedTournament(season=season, date=day, note=note) for day, note in checked
+            )
+            # the caches keyed by the season's fields follow the new dates
+            season.plan_revision += 1
+            season.save(update_fields=["plan_revision"])
     return season
 
 

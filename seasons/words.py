@@ -32,14 +32,65 @@ def side_label(key: str) -> str:
 
 def qualification_text(qualification) -> str:
     """A ``ranking.Qualification`` in words: "qualifiziert", "noch 1 Turnier", "noch 2
-    Turniere", or "nicht mehr erreichbar" when the season has too few tournaments left."""
+    Turniere", or "nicht mehr erreichbar" when the season's plan has too few tournaments left
+    (never while the plan is unknown: then how many are missing)."""
     if qualification.qualified:
         return str(_("qualified"))
-    if not qualification.reachable:
+    if qualification.reachable is False:
         return str(_("out of reach"))
     return str(
         ngettext("%(count)s more tournament", "%(count)s more tournaments", qualification.missing)
         % {"count": qualification.missing}
+    )
+
+
+def plan_text(plan) -> str:
+    """What the final's column assumes (a ``ranking.SeasonPlan``), said under the table:
+    "Angenommen: 13 geplante Turniere, davon 1 gespielt, 12 noch offen." or, without a plan,
+    "Planung unbekannt: …"."""
+    if plan.known:
+        parts = [
+            ngettext("%(count)s played", "%(count)s played", plan.played) % {"count": plan.played}
+        ]
+        if plan.lapsed:
+            parts.append(
+                ngettext(
+                    "%(count)s over without results",
+                    "%(count)s over without results",
+                    plan.lapsed,
+                )
+                % {"count": plan.lapsed}
+            )
+        parts.append(
+            ngettext("%(count)s still to come", "%(count)s still to come", plan.to_come)
+            % {"count": plan.to_come}
+        )
+        head = ngettext(
+            "Assumed: %(count)s planned tournament",
+            "Assumed: %(count)s planned tournaments",
+            plan.planned,
+        ) % {"count": plan.planned}
+        return str(_("%(head)s, of which %(parts)s.") % {"head": head, "parts": ", ".join(parts)})
+    if plan.to_come is None:
+        played = ngettext(
+            "%(count)s tournament played so far",
+            "%(count)s tournaments played so far",
+            plan.played,
+        ) % {"count": plan.played}
+        return str(
+            _(
+                "Plan unknown: %(played)s. The season names no planned tournaments, so the "
+                "final's column says how many tournaments are missing, never “out of reach”."
+            )
+            % {"played": played}
+        )
+    return str(
+        ngettext(
+            "The season is over: %(count)s tournament played.",
+            "The season is over: %(count)s tournaments played.",
+            plan.played,
+        )
+        % {"count": plan.played}
     )
 
 

@@ -87,6 +87,9 @@ class Signup(models.Model):
         _("category"), max_length=10, choices=Category.choices, blank=True, default=""
     )
     email = models.EmailField(_("e-mail"), blank=True)
+    # Set when the link from the first mail was followed (or an organiser entered the
+    # address): only then does anything else go to the address (``services.mail``).
+    email_confirmed_at = models.DateTimeField(_("e-mail confirmed at"), null=True, blank=True)
     consent_at = models.DateTimeField(_("consent given at"))
     status = models.CharField(_("state"), max_length=10, choices=Status.choices)
     # The waiting list's order (smallest first); kept when a seat is taken, for the record.
@@ -125,6 +128,10 @@ class Signup(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(category__in=["", *Category.values]), name="signup_category_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(email_confirmed_at__isnull=True) | ~Q(email=""),
+                name="signup_confirmed_email_set",
             ),
         ]
 

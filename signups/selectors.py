@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 from django.utils import formats, timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Membership
@@ -24,6 +25,19 @@ from tournaments.models import Round, Tournament
 def token_hash(token: str) -> str:
     """What is stored of a personal link's token (SHA-256, hex)."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def email_code(signup: Signup) -> str:
+    """The code in the first mail's link that confirms the address: a keyed hash (the
+    site's SECRET_KEY) of the sign-up and its current address, so it is in that mail only
+    (not on the page the sender sees after signing up) and stops fitting when the address
+    changes. Nothing of it is stored."""
+    value = f"{signup.pk}:{signup.token_hash}:{signup.email.lower()}"
+    return salted_hmac("signups.email_code", value, algorithm="sha256").hexdigest()[:32]
+
+
+def email_code_fits(signup: Signup, code: str) -> bool:
+    return bool(signup.email) and constant_time_compare(email_code(signup), code or "")
 
 
 def sheet_of(tournament: Tournament) -> SignupSheet | None:

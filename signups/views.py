@@ -9,19 +9,29 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs.permissions import MANAGE_TOURNAMENT, check, held_in_hall, organiser_required
+from clubs.permissions import (
+    MANAGE_TOURNAMENT,
+    check,
+    has_perm,
+    held_in_hall,
+    organiser_required,
+)
 from signups import selectors
 from signups.forms import CATEGORY_CHOICES, OTHER, EditForm, SheetForm, SignupForm
 from signups.models import Signup
 from signups.services import signups as services
 from signups.services.mail import send_signed_up
-from signups.services.throttle import allow
+from signups.services.throttle import count_send
 from tournaments.models import Tournament
 from venue.client_ip import client_ip
+
+# The first mail's link: the personal link with the code that confirms the address.
+CONFIRM_PARAMETER = "adresse"
 
 
 def _form_errors(form, error: ValidationError) -> None:
@@ -42,19 +52,19 @@ def signup_form(request, pk: int):
     sheet = selectors.sheet_of(tournament)
     closed = selectors.closed_reason(tournament=tournament, sheet=sheet)
     counts = selectors.counts(tournament=tournament, sheet=sheet)
-    form = SignupForm(request.POST or None) if not closed else None
-    status = 200
+    # Bound on every POST, an empty one too: it is answered with the fields' messages.
+    form = SignupForm(request.POST if request.method == "POST" else None) if not closed else None
+    refused = None
     if request.method == "POST" and form is not None:
         if request.POST.get("website"):
             # A bot filled the hidden field: a neutral answer, nothing stored.
             return render(request, "signups/received.html", {"tournament": tournament})
-        if not allow(client_ip(request)):
-            form.add_error(
-                None,
-                _("Too many sign-ups from your connection. Please try again in a few minutes."),
-            )
-            status = 429
-        elif form.is_valid():
+        refused = count_send(
+            address=client_ip(request),
+            first_name=request.POST.get("first_name", ""),
+            last_name=request.POST.get("last_name", ""),
+        )
+        if refused is None and form.is_valid():
             data = form.cleaned_data
             try:
                 done = services.sign_up(
@@ -73,10 +83,11 @@ def signup_form(request, pk: int):
                 link = request.build_absolute_uri(
                     reverse("signups:status", kwargs={"token": done.token})
                 )
-                send_signed_up(signup=done.signup, link=link, position=done.position)
-                request.session["signups_new"] = True
+                code = urlencode({CONFIRM_PARAMETER: selectors.email_code(done.signup)})
+                mailed = send_signed_up(signup=done.signup, link=f"{link}?{code}")
+                request.session["signups_new"] = "mailed" if mailed else "shown"
                 return HttpResponseRedirect(link)
-    return render(
+    response = render(
         request,
         "signups/form.html",
         {
@@ -85,9 +96,18 @@ def signup_form(request, pk: int):
             "closed": closed,
             "counts": counts,
             "form": form,
+            "refused": refused,
+            "registration_url": (
+                reverse("tournaments:registration", kwargs={"pk": tournament.pk})
+                if refused and has_perm(request.user, MANAGE_TOURNAMENT, tournament)
+                else ""
+            ),
         },
-        status=status,
+        status=429 if refused else 200,
     )
+    if refused:
+        response["Retry-After"] = str(refused.wait_seconds)
+    return response
 
 
 def signup_status(request, token: str):
@@ -95,6 +115,14 @@ def signup_status(request, token: str):
     signup = selectors.signup_by_token(token)
     if signup is None:
         raise Http404
+    if request.method == "GET" and CONFIRM_PARAMETER in request.GET:
+        try:
+            services.confirm_email(signup=signup, code=request.GET[CONFIRM_PARAMETER])
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("Your e-mail address is confirmed."))
+        return redirect("signups:status", token=token)  # the code leaves the address bar
     if request.method == "POST":
         if request.POST.get("action") == "cancel" and request.POST.get("sure"):
             try:

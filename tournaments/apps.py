@@ -19,7 +19,7 @@ def share_spectator_pages() -> None:
     revision."""
     from cego_club.front import share
     from tournaments.caching import RECENT_REVISIONS
-    from tournaments.views.standings import SHARED_QUERIES, _stamped, stamp_standings
+    from tournaments.views.standings import SHARED_QUERIES, stamp_projector, stamp_standings
 
     def revision(match):
         return RECENT_REVISIONS.revision(int(match[1]))
@@ -35,5 +35,5 @@ def share_spectator_pages() -> None:
         r"/tournaments/(\d+)/standings/projector/",
         queries=("partial=1",),
         version=revision,
-        finish=_stamped,
+        finish=stamp_projector,
     )

@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from tournaments.models import Tournament
@@ -220,13 +221,15 @@ def cached_at_current_revision(
 
 def season_stamp(season) -> tuple:
     """What a season ranking is built from, as one comparable value: every field of the season
-    (its rules: sum, best N, cup points, minimum, youth cut-off …) and the revision of each of
-    its tournaments (one query)."""
+    (its rules: sum, best N, cup points, minimum, youth cut-off, the planned number and
+    ``plan_revision``, which counts the changes of its planned dates …), the revision of each
+    of its tournaments (one query) and today's date (the final's column tells the tournaments
+    to come by it)."""
     revisions = tuple(
         Tournament.objects.filter(season_id=season.pk).order_by("pk").values_list("pk", "revision")
     )
     fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
-    return (fields, revisions)
+    return (fields, revisions, timezone.localdate())
 
 
 def season_cached(

@@ -333,6 +333,45 @@ def draw_round(
 
     Keep-apart violations are minimised first, repeat meetings second.
     """
+    entries, sizes = _checked_field(players, table_sizes)
+    index = {entry: i for i, entry in enumerate(entries)}
+    fixed_seats = _check_fixed(fixed or {}, index, sizes)
+    rng = random.Random(seed)  # every step below draws from it in this order: same seed, same draw
+    staying = {
+        index[entry]: table
+        for entry, table in place_fixed_tables(
+            wanted={e: t for e, t in (fixed_tables or {}).items() if e not in (fixed or {})},
+            table_sizes=sizes,
+            taken=[t for t, _s in fixed_seats.values()],
+            rng=rng,
+        ).items()
+    }
+    tab, movable = _first_lot(rng, len(entries), sizes, fixed_seats, staying)
+    met = [p for p in _pair_set(previous_opponents) if p <= index.keys()]
+    apart = [p for p in _pair_set(keep_apart) if p <= index.keys()]
+    tab = _local_search(
+        rng=rng,
+        tab=tab,
+        tables=len(sizes),
+        nbr=_conflict_weights(len(entries), index, met, apart),
+        movable=movable,
+        fixed=set(fixed_seats) | set(staying),
+        max_iterations=500 + 40 * len(entries) if max_iterations is None else max_iterations,
+    )
+    tables = _seat_order(rng, entries, sizes, tab, fixed_seats)
+    repeats, violations = evaluate_tables(
+        tables=tables,
+        previous_opponents=[frozenset(p) for p in met],
+        keep_apart=[frozenset(p) for p in apart],
+    )
+    return Draw(tables=tables, seed=seed, repeat_pairs=repeats, keep_apart_violations=violations)
+
+
+def _checked_field(
+    players: Sequence[int], table_sizes: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """The players sorted (the input order never changes the draw) and the table sizes, or a
+    :class:`DrawError` saying what is wrong with them."""
     entries = sorted(players)
     if any(isinstance(p, bool) or not isinstance(p, int) for p in entries):
         raise DrawError("entry ids must be ints")
@@ -345,25 +384,19 @@ def draw_round(
         raise DrawError(f"table sizes must be positive ints: {sizes}")
     if sum(sizes) != len(entries):
         raise DrawError(f"the table sizes {sizes} seat {sum(sizes)}, not {len(entries)} players")
+    return entries, sizes
 
-    index = {entry: i for i, entry in enumerate(entries)}
-    fixed_seats = _check_fixed(fixed or {}, index, sizes)
 
-    rng = random.Random(seed)
-    staying = {
-        index[entry]: table
-        for entry, table in place_fixed_tables(
-            wanted={e: t for e, t in (fixed_tables or {}).items() if e not in (fixed or {})},
-            table_sizes=sizes,
-            taken=[t for t, _s in fixed_seats.values()],
-            rng=rng,
-        ).items()
-    }
-
-    # ---- the lot: fixed entries at their tables, everybody else shuffled into the gaps.
-    n = len(entries)
+def _first_lot(
+    rng: random.Random,
+    n: int,
+    sizes: Sequence[int],
+    fixed_seats: Mapping[int, tuple[int, int]],
+    staying: Mapping[int, int],
+) -> tuple[list[int], list[int]]:
+    """The lot: fixed players at their tables, everybody else shuffled into the gaps. Each
+    player's table (by index), and the players the search may move."""
     tab = [-1] * n
-    free_places: list[int] = []
     used = [0] * len(sizes)
     for i, (t, _s) in fixed_seats.items():
         tab[i] = t
@@ -371,6 +404,7 @@ def draw_round(
     for i, t in staying.items():
         tab[i] = t
         used[t] += 1
+    free_places: list[int] = []
     for t, size in enumerate(sizes):
         free_places.extend([t] * (size - used[t]))
     movable = [i for i in range(n) if i not in fixed_seats and i not in staying]
@@ -378,10 +412,17 @@ def draw_round(
     rng.shuffle(shuffled)
     for i, t in zip(shuffled, free_places, strict=True):
         tab[i] = t
+    return tab, movable
 
-    # ---- weights: one keep-apart violation outweighs every possible repeat meeting.
-    met = [p for p in _pair_set(previous_opponents) if p <= index.keys()]
-    apart = [p for p in _pair_set(keep_apart) if p <= index.keys()]
+
+def _conflict_weights(
+    n: int,
+    index: Mapping[int, int],
+    met: Sequence[frozenset[int]],
+    apart: Sequence[frozenset[int]],
+) -> list[dict[int, int]]:
+    """Per player, the weight of sitting with each other: a repeat meeting 1, a keep-apart
+    pair more than every possible repeat meeting together."""
     apart_weight = len(met) + 1
     nbr: list[dict[int, int]] = [{} for _ in range(n)]
     for pairs, weight in ((met, 1), (apart, apart_weight)):
@@ -389,25 +430,22 @@ def draw_round(
             a, b = (index[e] for e in pair)
             nbr[a][b] = nbr[a].get(b, 0) + weight
             nbr[b][a] = nbr[b].get(a, 0) + weight
+    return nbr
 
-    if max_iterations is None:
-        max_iterations = 500 + 40 * n
-    tab = _local_search(
-        rng=rng,
-        tab=tab,
-        tables=len(sizes),
-        nbr=nbr,
-        movable=movable,
-        fixed=set(fixed_seats) | set(staying),
-        max_iterations=max_iterations,
-    )
 
-    # ---- seat order by lot, fixed entries at their seats.
+def _seat_order(
+    rng: random.Random,
+    entries: Sequence[int],
+    sizes: Sequence[int],
+    tab: Sequence[int],
+    fixed_seats: Mapping[int, tuple[int, int]],
+) -> Tables:
+    """The seats at each table by lot, fixed players at their seats."""
     seats: list[list[int | None]] = [[None] * size for size in sizes]
     for i, (t, s) in fixed_seats.items():
         seats[t][s] = entries[i]
     at_table: list[list[int]] = [[] for _ in sizes]
-    for i in range(n):
+    for i in range(len(entries)):
         if i not in fixed_seats:
             at_table[tab[i]].append(i)
     for t, members in enumerate(at_table):
@@ -415,14 +453,7 @@ def draw_round(
         gaps = [s for s, e in enumerate(seats[t]) if e is None]
         for s, i in zip(gaps, members, strict=True):
             seats[t][s] = entries[i]
-    tables: Tables = tuple(tuple(e for e in table if e is not None) for table in seats)
-
-    repeats, violations = evaluate_tables(
-        tables=tables,
-        previous_opponents=[frozenset(p) for p in met],
-        keep_apart=[frozenset(p) for p in apart],
-    )
-    return Draw(tables=tables, seed=seed, repeat_pairs=repeats, keep_apart_violations=violations)
+    return tuple(tuple(e for e in table if e is not None) for table in seats)
 
 
 def place_fixed_tables(

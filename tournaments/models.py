@@ -1183,8 +1183,15 @@ class SheetTyping(models.Model):
     settles each differing cell, then the lines count. Written only through
     ``tournaments.services.double_entry``. Each row of ``first_rows`` / ``second_rows`` is
     ``{"number", "contract", "declarer", "amounts" (as typed, null for a blank cell),
-    "scores" (the complete row the engine made of it)}``.
+    "scores" (the complete row the engine made of it)}``. A sheet of round totals only
+    (``kind = totals``) is one such row: number 1 (the line a ``Deal.Kind.TOTAL`` takes),
+    contract "" and declarer null, amounts and scores the totals typed; it counts through
+    ``results.enter_totals``.
     """
+
+    class Kind(models.TextChoices):
+        DEALS = "deals", _("the deals as written")
+        TOTALS = "totals", _("round totals")
 
     class State(models.TextChoices):
         AWAITING_SECOND = "awaiting", _("waiting for the second typing")
@@ -1195,6 +1202,7 @@ class SheetTyping(models.Model):
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="typings", verbose_name=_("table")
     )
+    kind = models.CharField(_("kind"), max_length=6, choices=Kind.choices, default=Kind.DEALS)
     state = models.CharField(
         _("state"), max_length=12, choices=State.choices, default=State.AWAITING_SECOND
     )
@@ -1241,6 +1249,9 @@ class SheetTyping(models.Model):
             models.CheckConstraint(
                 condition=Q(state__in=["awaiting", "differences", "counted", "discarded"]),
                 name="sheet_typing_state_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["deals", "totals"]), name="sheet_typing_kind_valid"
             ),
             models.CheckConstraint(
                 condition=Q(state__in=["awaiting", "discarded"]) | Q(second_rows__isnull=False),

@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from clubs.models import category_label
+from tournaments.selectors.prizes import prize_groups
 
 MINUS = "\u2212"
 _ANY_PK = 987654321  # a player's number in an address, replaced by the real one  # a real minus sign: "−40" reads better than "-40" in large type
@@ -140,11 +141,16 @@ def _linked_name(record, extra="") -> SafeString:
 
 
 def standings_table(
-    rows: Iterable, *, round_numbers: tuple[int, ...], linked_players=frozenset()
+    rows: Iterable,
+    *,
+    round_numbers: tuple[int, ...],
+    linked_players=frozenset(),
+    scored: bool = True,
 ) -> RankingTable:
     """A tournament's standings, one row per ``StandingRow``. ``linked_players``: the players
     whose page everyone may open (``clubs.permissions.public_player_page_ids``): their name
-    links to it; the others' is the name alone."""
+    links to it; the others' is the name alone. ``scored`` False (no result counts yet):
+    nobody has a rank, rather than everyone "1.=" on 0."""
     headers = [
         Header(gettext("Rank"), "number"),
         Header(gettext("No."), "number col-number"),
@@ -154,11 +160,13 @@ def standings_table(
     ]
     lot_badge, withdrawn_badge = gettext("decided by lot"), gettext("withdrawn")
     fill_in_badge, not_ranked = gettext("fill-in"), gettext("fill-in, not ranked")
+    no_rank_yet = format_html('<abbr title="{}">–</abbr>', gettext("No results yet."))
     table_rows = []
     for record in rows:
         fill_in = getattr(record, "fill_in", False)
+        tied, lot = record.tied and scored, record.decided_by_lot and scored
         marks = badges(
-            (record.decided_by_lot, "lot", lot_badge),
+            (lot, "lot", lot_badge),
             (record.withdrawn, "withdrawn", withdrawn_badge),
             (fill_in, "fill-in", fill_in_badge),
         )
@@ -166,6 +174,8 @@ def standings_table(
         name = _linked_name(record, marks) if linked else _name(record, marks)
         if fill_in:
             rank = format_html('<abbr title="{}">–</abbr>', not_ranked)
+        elif not scored:
+            rank = no_rank_yet
         else:
             rank = rank_html(record.rank, record.tied)
         cells = [
@@ -178,8 +188,8 @@ def standings_table(
         css = " ".join(
             c
             for c, on in (
-                ("tied", record.tied),
-                ("lot", record.decided_by_lot),
+                ("tied", tied),
+                ("lot", lot),
                 ("withdrawn", record.withdrawn),
                 ("fill-in", fill_in),
             )
@@ -302,7 +312,8 @@ def _final_td(qualification, text: Callable[[Any], str] | None) -> str:
     state = (
         "qualified"
         if qualification.qualified
-        else ("missing" if qualification.reachable else "out-of-reach")
+        # reachable None: the season's plan is unknown, so only what is missing is said
+        else ("out-of-reach" if qualification.reachable is False else "missing")
     )
     return _td(f"col-final final-{state}", text(qualification))
 
@@ -316,13 +327,19 @@ class Shown:
     total: str
 
 
-def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> list[Shown]:
+def shown(
+    rows, *, tied=lambda row: getattr(row, "tied", False), rank=None, scored: bool = True
+) -> list[Shown]:
+    """``scored`` False (no result counts yet): no rank for anybody."""
+    no_rank_yet = format_html('<abbr title="{}">–</abbr>', gettext("No results yet."))
     return [
         Shown(
             row=row,
             rank=(
                 format_html('<abbr title="{}">–</abbr>', gettext("fill-in, not ranked"))
                 if getattr(row, "fill_in", False)
+                else no_rank_yet
+                if not scored
                 else rank_html(row.rank if rank is None else rank(row), tied(row))
             ),
             total=signed_html(row.total),
@@ -331,7 +348,7 @@ def shown(rows, *, tied=lambda row: getattr(row, "tied", False), rank=None) -> l
     ]
 
 
-def projector_rows_html(rows) -> SafeString:
+def projector_rows_html(rows, *, scored: bool = True) -> SafeString:
     """The projector's list, a ``<tr>`` per ``StandingRow`` in rank order: "Last, First"
     (the first name also as its initial, which the page's script shows where room is short),
     a fill-in's badge, the club, the rank and the total. Written here rather than by a
@@ -339,9 +356,9 @@ def projector_rows_html(rows) -> SafeString:
     time at 150 players."""
     fill_in = escape(gettext("fill-in"))
     out = []
-    for item in shown(rows):
+    for item in shown(rows, scored=scored):
         row = item.row
-        css = ("tied" if row.tied else "") + (" withdrawn" if row.withdrawn else "")
+        css = ("tied" if row.tied and scored else "") + (" withdrawn" if row.withdrawn else "")
         name = f'<span class="last">{escape(row.last_name)}</span>'
         if row.first_name:
             first = escape(row.first_name)
@@ -361,3 +378,33 @@ def projector_rows_html(rows) -> SafeString:
             "      </tr>\n    "
         )
     return mark_safe("".join(out))
+
+
+# --- the standings page's side rankings and open ties, marked up ---------------------------
+
+
+@dataclass(frozen=True)
+class SideRankings:
+    best_woman: list[Shown]
+    best_youth: list[Shown]
+    on_plus: list
+    last: list[Shown]  # the "Mauskönig"
+
+
+def side_rankings(standings) -> SideRankings:
+    """Best woman, best youth, everyone on plus and the last place, as on the prize list."""
+    groups = prize_groups(standings)
+    return SideRankings(
+        best_woman=shown(groups.best_woman),
+        best_youth=shown(groups.best_youth),
+        on_plus=groups.on_plus,
+        last=shown(groups.last),
+    )
+
+
+def unresolved_groups(standings) -> list[list[Shown]]:
+    """The ties the tournament's tie-break leaves open, each as its rows marked up."""
+    by_entry = {row.entry_id: row for row in standings.rows}
+    return [
+        shown([by_entry[e] for e in group if e in by_entry]) for group in standings.unresolved_ties
+    ]

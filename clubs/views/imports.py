@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -164,14 +165,15 @@ def import_page(
 ):
     """``club_names``: the member list's way with clubs (choices for unknown names, the
     importer's clubs only, decided by the service); otherwise every club a row names is
-    checked here."""
+    checked here. Returns None once the import is done (the caller redirects), else the page:
+    the form, or the preview of what the file would do."""
     # Bound on every POST, even an empty one (an unbound form cannot take errors).
     posted = request.method == "POST"
     form = ImportForm(request.POST if posted else None, request.FILES if posted else None)
     form.fields["file"].required = not request.POST.get("content")
     plan = data = None
     name = ""
-    if request.method == "POST":
+    if posted:
         form.is_valid()  # errors are added to a validated form only (else a server error)
         uploaded = _uploaded(request, form)
         club = _club(request)
@@ -182,54 +184,11 @@ def import_page(
             except TabularError as error:
                 form.add_error("file" if "file" in request.FILES else None, str(error))
             else:
-                extra = {}
-                if club_names:
-                    choices = _club_choices(request.POST)
-                    plan = plan_fn(table=table, club=club, user=request.user, club_choices=choices)
-                    if choices is None and plan.unknown_clubs:
-                        # The first preview: show the rows as the offered choices make them.
-                        choices = {u.key: u.default for u in plan.unknown_clubs}
-                        plan = plan_fn(
-                            table=table, club=club, user=request.user, club_choices=choices
-                        )
-                    extra["club_choices"] = choices
-                else:
-                    plan = plan_fn(table=table, club=club)
-                    # Rows may name other clubs: the organiser must be allowed to manage each.
-                    for named in {row.club for row in plan.rows if row.club is not None}:
-                        check(request.user, MANAGE_CLUB, named)
-                if request.POST.get("commit") == "1":
-                    try:
-                        outcome = apply_fn(
-                            table=table,
-                            club=club,
-                            skip_errors=request.POST.get("skip_errors") == "1",
-                            user=request.user,
-                            **extra,
-                        )
-                    except ValidationError as error:
-                        add_service_errors(form, error)
-                    else:
-                        messages.success(
-                            request,
-                            _(
-                                "Import done: %(created)s new, %(updated)s completed, "
-                                "%(unchanged)s unchanged, %(skipped)s skipped."
-                            )
-                            % outcome.__dict__,
-                        )
-                        if getattr(outcome, "clubs_created", 0) or getattr(
-                            outcome, "spellings_remembered", 0
-                        ):
-                            messages.info(
-                                request,
-                                _(
-                                    "Clubs created: %(clubs_created)s. Club spellings "
-                                    "remembered for the next import: %(spellings_remembered)s."
-                                )
-                                % outcome.__dict__,
-                            )
-                        return None
+                plan, extra = _preview(request, table, club, plan_fn, club_names=club_names)
+                if request.POST.get("commit") == "1" and _commit(
+                    request, form, apply_fn, table=table, club=club, extra=extra
+                ):
+                    return None
     return render(
         request,
         template,
@@ -247,6 +206,56 @@ def import_page(
             "created_clubs_note": created_clubs_note(plan, request.user) if club_names else "",
         },
     )
+
+
+def _preview(request, table, club, plan_fn, *, club_names: bool) -> tuple[Any, dict]:
+    """What the file would do, and what the apply needs besides (the club choices)."""
+    if not club_names:
+        plan = plan_fn(table=table, club=club)
+        # Rows may name other clubs: the organiser must be allowed to manage each.
+        for named in {row.club for row in plan.rows if row.club is not None}:
+            check(request.user, MANAGE_CLUB, named)
+        return plan, {}
+    choices = _club_choices(request.POST)
+    plan = plan_fn(table=table, club=club, user=request.user, club_choices=choices)
+    if choices is None and plan.unknown_clubs:
+        # The first preview: show the rows as the offered choices make them.
+        choices = {u.key: u.default for u in plan.unknown_clubs}
+        plan = plan_fn(table=table, club=club, user=request.user, club_choices=choices)
+    return plan, {"club_choices": choices}
+
+
+def _commit(request, form, apply_fn, *, table, club, extra: dict) -> bool:
+    """Apply the import; True when done (its outcome told), False with the form's errors."""
+    try:
+        outcome = apply_fn(
+            table=table,
+            club=club,
+            skip_errors=request.POST.get("skip_errors") == "1",
+            user=request.user,
+            **extra,
+        )
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return False
+    messages.success(
+        request,
+        _(
+            "Import done: %(created)s new, %(updated)s completed, "
+            "%(unchanged)s unchanged, %(skipped)s skipped."
+        )
+        % outcome.__dict__,
+    )
+    if getattr(outcome, "clubs_created", 0) or getattr(outcome, "spellings_remembered", 0):
+        messages.info(
+            request,
+            _(
+                "Clubs created: %(clubs_created)s. Club spellings "
+                "remembered for the next import: %(spellings_remembered)s."
+            )
+            % outcome.__dict__,
+        )
+    return True
 
 
 @organiser_required

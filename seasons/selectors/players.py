@@ -14,10 +14,12 @@ season rank follows the season's rule (``tournaments.ranking``).
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.core.cache import cache
+from django.db.models import Count, Q
 from django.utils.translation import get_language
 
 from clubs.models import Player
@@ -29,11 +31,14 @@ from seasons.selectors.results import (
     DECLARER_POINTS,
     DEFENDED,
     DEFENDER_POINTS,
+    RESULTS_METHOD,
     WON,
     fresh_results,
 )
 from seasons.selectors.standings import season_rule
 from tournaments.models import Entry, Tournament
+
+RANKS_CACHE_SECONDS = 24 * 3600  # keyed by what they are built from: never stale, only evicted
 
 
 @dataclass(frozen=True)
@@ -111,46 +116,47 @@ def player_page(*, player: Player) -> PlayerPage:
         t.pk: t
         for t in Tournament.objects.filter(Q(pk__in=played_ids) | Q(season_id__in=season_ids))
         .select_related("season", "host_club")
+        .defer("rules_snapshot")  # read only where a contract needs its name (below)
         .order_by("date", "pk")
     }
     # Each tournament's results as stored at its revision (worked out again where it moved).
     fresh_results(tournaments=tournaments.values())
-    totals: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> player -> total
-    places: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> player -> place
-    for tournament_id, player_id, total, place in TournamentResult.objects.filter(
-        tournament_id__in=tournaments, total__isnull=False
-    ).values_list("tournament_id", "entry__player_id", "total", "place"):
-        totals[tournament_id][player_id] = total  # type: ignore[assignment]  # total__isnull=False
-        places[tournament_id][player_id] = place  # type: ignore[assignment]  # set with the total
+    # The player's own results, and how many had a result in each of their tournaments:
+    # everybody else's rows are read only to rank a season, and that ranking is cached.
     own_results = list(
         TournamentResult.objects.filter(entry__player=player, tournament_id__in=played_ids)
         .order_by("tournament__date", "tournament_id")
-        .values_list("tournament_id", "contracts", "penalties")
+        .values_list("tournament_id", "total", "place", "contracts", "penalties")
     )
-    _contract_stats(page, own_results, tournaments)
+    totals = {tid: total for tid, total, _place, _c, _p in own_results if total is not None}
+    places = {tid: place for tid, total, place, _c, _p in own_results if total is not None}
+    _contract_stats(page, [(tid, c, p) for tid, _t, _pl, c, p in own_results])
 
-    season_ranks: dict[int | None, int | None] = {}
     seasons: dict[int, Season] = {}
     for tournament in tournaments.values():
         if tournament.season is not None:  # selected with it: no query
             seasons[tournament.season.pk] = tournament.season
+    season_ranks: dict[int | None, int | None] = {}
+    players_in: dict[int, int] = {}  # tournament -> how many had a result
+    for season_id, ranking in _season_rankings(seasons, tournaments).items():
+        season_ranks[season_id] = ranking.ranks.get(player.pk)
+        players_in.update(ranking.players)
+    outside = [pk for pk in played_ids if tournaments[pk].season_id is None]
+    if outside:  # tournaments of no season: counted here
+        players_in.update(
+            TournamentResult.objects.filter(tournament_id__in=outside, total__isnull=False)
+            .order_by()
+            .values("tournament_id")
+            .annotate(n=Count("pk"))
+            .values_list("tournament_id", "n")
+        )
     for season_id, season in seasons.items():
-        in_season = [t for t in tournaments.values() if t.season_id == season_id]
-        per_player: dict[int, dict[int, int]] = defaultdict(dict)
-        for tournament in in_season:
-            for player_id, total in totals.get(tournament.pk, {}).items():
-                per_player[player_id][tournament.pk] = total
-        rule = season_rule(season)
-        scores = {
-            pid: season_ranking.season_score(res, rule, {t: places[t][pid] for t in res})
-            for pid, res in per_player.items()
-        }
-        ranked = {r.key: r.rank for r in season_ranking.rank_season(scores)}
-        season_ranks[season_id] = ranked.get(player.pk)
         running = 0
         steps = []
-        for tournament in in_season:
-            total = totals.get(tournament.pk, {}).get(player.pk)
+        for tournament in tournaments.values():
+            if tournament.season_id != season_id:
+                continue
+            total = totals.get(tournament.pk)
             running += total or 0
             steps.append((tournament, total, running))
         page.seasons.append(
@@ -163,34 +169,104 @@ def player_page(*, player: Player) -> PlayerPage:
         page.tournaments.append(
             PlayedTournament(
                 tournament=tournament,
-                rank=places.get(tournament.pk, {}).get(player.pk),
-                players=len(totals.get(tournament.pk, {})),
-                total=totals.get(tournament.pk, {}).get(player.pk),
+                rank=places.get(tournament.pk),
+                players=players_in.get(tournament.pk, 0),
+                total=totals.get(tournament.pk),
                 season_rank=season_ranks.get(tournament.season_id),
             )
         )
     return page
 
 
+@dataclass(frozen=True)
+class SeasonRanking:
+    ranks: dict[int, int]  # player -> season rank
+    players: dict[int, int]  # tournament -> how many had a result
+
+
+def _season_rankings(
+    seasons: dict[int, Season], tournaments: dict[int, Tournament]
+) -> dict[int, SeasonRanking]:
+    """Each of ``seasons`` ranked under its rule, cached by the season's stamp (its fields and
+    its tournaments' revisions, as the season page's cache) and the results' method: a
+    regular's page reads five rankings from the cache instead of working out five seasons of
+    everybody's results (one query for those not cached)."""
+    found: dict[int, SeasonRanking] = {}
+    missing: dict[int, tuple] = {}
+    for season_id, season in seasons.items():
+        revisions = tuple(
+            sorted((t.pk, t.revision) for t in tournaments.values() if t.season_id == season_id)
+        )
+        fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
+        stamp = (fields, revisions)
+        ranking = cache.get(_ranking_key(stamp))
+        if ranking is None:
+            missing[season_id] = stamp
+        else:
+            found[season_id] = ranking
+    if not missing:
+        return found
+    of_season = {t.pk: t.season_id for t in tournaments.values() if t.season_id in missing}
+    per_player: dict[int, dict[int, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
+    places: dict[int, dict[int, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
+    players: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for tournament_id, player_id, total, place in TournamentResult.objects.filter(
+        tournament_id__in=of_season, total__isnull=False
+    ).values_list("tournament_id", "entry__player_id", "total", "place"):
+        season_id = of_season[tournament_id]
+        per_player[season_id][player_id][tournament_id] = total  # type: ignore[assignment]
+        places[season_id][player_id][tournament_id] = place  # type: ignore[assignment]
+        players[season_id][tournament_id] += 1
+    for season_id, stamp in missing.items():
+        rule = season_rule(seasons[season_id])
+        scores = {
+            pid: season_ranking.season_score(res, rule, places[season_id][pid])
+            for pid, res in per_player[season_id].items()
+        }
+        ranking = SeasonRanking(
+            ranks={r.key: r.rank for r in season_ranking.rank_season(scores)},
+            players=dict(players[season_id]),
+        )
+        cache.set(_ranking_key(stamp), ranking, RANKS_CACHE_SECONDS)
+        found[season_id] = ranking
+    return found
+
+
+def _ranking_key(stamp: tuple) -> str:
+    raw = f"{RESULTS_METHOD}|{stamp}"
+    return "season-ranking:" + hashlib.sha1(raw.encode()).hexdigest()
+
+
 def _name(names) -> str:
     return names.en if (get_language() or "de").startswith("en") else names.de
 
 
-def _contract_stats(page, own_results, tournaments) -> None:
+def _contract_stats(page, own_results) -> None:
     """Games declared and won, and the average score as declarer and as defender, per
-    contract, added up from the player's stored results (``seasons.selectors.results``)."""
-    rules_of: dict[int, RuleSource] = {}
+    contract, added up from the player's stored results (``seasons.selectors.results``).
+    A contract is named from the rule snapshot of the first tournament it was played in: only
+    those snapshots are read (one query)."""
+    first_in: dict[str, int] = {}
+    for tournament_id, contracts, _penalties in own_results:
+        for contract in contracts:
+            first_in.setdefault(contract, tournament_id)
+    rules_of: dict[int, RuleSource] = (
+        {
+            pk: rule_source_from_dict(snapshot)
+            for pk, snapshot in Tournament.objects.filter(
+                pk__in=set(first_in.values())
+            ).values_list("pk", "rules_snapshot")
+        }
+        if first_in
+        else {}
+    )
     stats: dict[str, ContractStats] = {}
-    for tournament_id, contracts, penalties in own_results:
+    for _tournament_id, contracts, penalties in own_results:
         page.penalties += penalties
         for contract, counts in contracts.items():
             item = stats.get(contract)
             if item is None:
-                if tournament_id not in rules_of:
-                    rules_of[tournament_id] = rule_source_from_dict(
-                        tournaments[tournament_id].rules_snapshot
-                    )
-                spec = rules_of[tournament_id].contracts.get(contract)
+                spec = rules_of[first_in[contract]].contracts.get(contract)
                 item = stats[contract] = ContractStats(
                     contract=contract,
                     special=spec is not None and spec.kind == "fixed",

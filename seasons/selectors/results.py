@@ -4,7 +4,8 @@ The player page, the season page and the season workbook read a tournament's pla
 games won as declarer and contract counts per entry from these rows instead of adding up
 every deal of every season again. The rows are a cache in the database, keyed like
 ``tournaments.caching``'s output on ``Tournament.revision``: they are read only while their
-``TournamentResultSet.revision`` equals the tournament's revision. A reader that finds them
+``TournamentResultSet.revision`` equals the tournament's revision (and its ``method`` this
+version's ``RESULTS_METHOD``). A reader that finds them
 missing or older works them out again (:func:`fresh_results`), so they are never stale, and
 nothing else has to remember to update them (a deal entered, an archive imported, a player
 merged: each bumps the revision).
@@ -31,6 +32,11 @@ from tournaments.models import SCORE_FIELDS, Deal, Entry, Seat, Substitution, To
 from tournaments.seating import sitting_out_position
 from tournaments.selectors.standings import _occupant, _occupant_lookup, _tally, add_paper_totals
 
+# The way the rows are worked out: raise it with any change to ``work_out_results`` (or to the
+# standings it follows) that gives the same deals other rows; stored rows of another method are
+# stale. 2: a registered player who never came has no place (issue 39).
+RESULTS_METHOD = 2
+
 # The counts kept per contract: [declared, won, points as declarer, defended, points as defender]
 DECLARED, WON, DECLARER_POINTS, DEFENDED, DEFENDER_POINTS = range(5)
 
@@ -41,12 +47,13 @@ def fresh_results(*, tournaments: Iterable[Tournament]) -> int:
     by_id = {t.pk: t for t in tournaments}
     if not by_id:
         return 0
-    stored = dict(
-        TournamentResultSet.objects.filter(tournament_id__in=by_id).values_list(
-            "tournament_id", "revision"
-        )
-    )
-    stale = [pk for pk, t in by_id.items() if stored.get(pk) != t.revision]
+    stored = {
+        pk: (revision, method)
+        for pk, revision, method in TournamentResultSet.objects.filter(
+            tournament_id__in=by_id
+        ).values_list("tournament_id", "revision", "method")
+    }
+    stale = [pk for pk, t in by_id.items() if stored.get(pk) != (t.revision, RESULTS_METHOD)]
     for pk in stale:
         store_results(tournament=by_id[pk])
     return len(stale)
@@ -60,13 +67,14 @@ def store_results(*, tournament: Tournament) -> None:
             tournament_id=tournament.pk, defaults={"revision": -1}
         )
         revision = current_revision(tournament.pk)
-        if revision is None or stamp.revision == revision:
+        if revision is None or (stamp.revision, stamp.method) == (revision, RESULTS_METHOD):
             return
         rows = work_out_results(tournament=tournament)
         TournamentResult.objects.filter(tournament_id=tournament.pk).delete()
         TournamentResult.objects.bulk_create(rows, batch_size=500)
         stamp.revision = revision
-        stamp.save(update_fields=["revision"])
+        stamp.method = RESULTS_METHOD
+        stamp.save(update_fields=["revision", "method"])
 
 
 def work_out_results(*, tournament: Tournament) -> list[TournamentResult]:

@@ -1,15 +1,17 @@
-"""The tournament calendar: the tournaments of every club on this server by date, for the
-public calendar page and its iCalendar feeds (``seasons.ical``). One query each."""
+"""The tournament calendar: the tournaments of every club on this server by date, and the
+seasons' planned dates no tournament has taken yet, for the public calendar page and its
+iCalendar feeds (``seasons.ical``). Two queries each."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from uuid import UUID
 
 from clubs.models import Club
-from seasons.models import Season
+from seasons.models import PlannedTournament, Season
 from tournaments.models import Tournament
 
 # The feeds keep a year of past tournaments, so a phone's calendar does not lose them.
@@ -18,18 +20,22 @@ FEED_PAST_DAYS = 365
 
 @dataclass(frozen=True)
 class CalendarEntry:
-    tournament_id: int
-    archive_id: UUID  # the event's UID: the same for the tournament wherever it is held
-    name: str
+    tournament_id: int | None  # None: a planned date (``planned``)
+    archive_id: UUID | None  # the event's UID: the same for the tournament wherever it is held
+    name: str  # a planned date's: what the season's calendar says (host or place), or ""
     date: dt.date
     venue: str
-    host_id: int
+    host_id: int | None
     host_name: str
     host_town: str
     season_id: int | None
     season_name: str
     finished: bool
     start: dt.time | None = None  # tournaments have no start time yet: all-day events
+    # A season's planned date that no tournament of the season has taken yet; ``number``
+    # tells two planned on the same day apart (the event's UID: season, date, number).
+    planned: bool = False
+    number: int = 0
 
     @property
     def place(self) -> str:
@@ -44,7 +50,9 @@ def calendar_entries(
     club: Club | None = None,
 ) -> list[CalendarEntry]:
     """The tournaments from ``since`` on (None: all), of one season or hosted by one club,
-    by date (one query)."""
+    and (but for one club's: a planned date names no host club) the seasons' planned dates
+    that no tournament of the season on that day has taken, marked ``planned``; by date (two
+    queries)."""
     tournaments = Tournament.objects.all()
     if since is not None:
         tournaments = tournaments.filter(date__gte=since)
@@ -52,6 +60,59 @@ def calendar_entries(
         tournaments = tournaments.filter(season=season)
     if club is not None:
         tournaments = tournaments.filter(host_club=club)
+    entries = _tournament_entries(tournaments)
+    if club is None:
+        entries += _planned_entries(entries, since=since, season=season)
+        # stable: the tournaments keep the database's order, a day's plans come after them
+        entries.sort(key=lambda e: (e.date, e.planned))
+    return entries
+
+
+def _planned_entries(
+    tournaments: list[CalendarEntry], *, since: dt.date | None, season: Season | None
+) -> list[CalendarEntry]:
+    """The planned dates from ``since`` on that no tournament of their season has taken (a
+    tournament of the season on that day takes one; ``tournaments`` holds every one from
+    ``since`` on, so none is missed)."""
+    planned = PlannedTournament.objects.all()
+    if since is not None:
+        planned = planned.filter(date__gte=since)
+    if season is not None:
+        planned = planned.filter(season=season)
+    rows = planned.order_by("season_id", "date", "pk").values(
+        "season_id", "date", "note", "season__name"
+    )
+    # As ranking.open_planned_dates counts them: each tournament takes one plan of its day.
+    held = Counter((e.season_id, e.date) for e in tournaments if e.season_id is not None)
+    seen: Counter[tuple[int, dt.date]] = Counter()
+    result = []
+    for row in rows:
+        key = (row["season_id"], row["date"])
+        number = seen[key]  # the how-manieth plan of its season's day: part of its UID
+        seen[key] += 1
+        if number < held[key]:
+            continue  # a tournament of the season on that day has taken it
+        result.append(
+            CalendarEntry(
+                tournament_id=None,
+                archive_id=None,
+                name=row["note"],
+                date=row["date"],
+                venue="",
+                host_id=None,
+                host_name="",
+                host_town="",
+                season_id=row["season_id"],
+                season_name=row["season__name"],
+                finished=False,
+                planned=True,
+                number=number,
+            )
+        )
+    return result
+
+
+def _tournament_entries(tournaments) -> list[CalendarEntry]:
     return [
         CalendarEntry(
             tournament_id=row["pk"],

@@ -5,14 +5,17 @@ tournament's rows for the workbook. A constant number of queries."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from django.utils import timezone
+
 from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
-from seasons.models import Season, TournamentResult
+from seasons.models import PlannedTournament, Season, TournamentResult
 from seasons.selectors.results import fresh_results
 from tournaments import ranking
 from tournaments.models import (
@@ -120,6 +123,8 @@ class SeasonStandings:
     tournaments: tuple[Tournament, ...]
     rows: tuple[SeasonRow, ...]
     teams: tuple[SeasonTeamRow, ...] = ()
+    # What the final's column assumes: planned, played, over without results, to come.
+    plan: season_ranking.SeasonPlan | None = None
 
     @property
     def rule(self) -> season_ranking.SeasonRule:
@@ -135,19 +140,23 @@ def season_rule(season: Season) -> season_ranking.SeasonRule:
     )
 
 
-def season_standings(*, season: Season) -> SeasonStandings:
+def season_standings(*, season: Season, today: dt.date | None = None) -> SeasonStandings:
     """The season ranking under the season's rule (``tournaments.ranking``) and the teams',
-    from each tournament's stored results (``seasons.selectors.results``). Six queries,
+    from each tournament's stored results (``seasons.selectors.results``). Seven queries,
     whatever the number of players, tournaments or deals (and the working out of any
-    tournament whose revision moved since its results were stored)."""
-    return seasons_standings(seasons=[season])[season.pk]
+    tournament whose revision moved since its results were stored). ``today`` (the server's
+    date unless given) tells the tournaments to come from those whose day is past."""
+    return seasons_standings(seasons=[season], today=today)[season.pk]
 
 
-def seasons_standings(*, seasons: Sequence[Season]) -> dict[int, SeasonStandings]:
+def seasons_standings(
+    *, seasons: Sequence[Season], today: dt.date | None = None
+) -> dict[int, SeasonStandings]:
     """:func:`season_standings` of several seasons at once (season id -> standings), in the
-    same six queries whatever the number of seasons (the roll of honour)."""
+    same seven queries whatever the number of seasons (the roll of honour)."""
     if not seasons:
         return {}
+    today = today or timezone.localdate()
     season_ids = [season.pk for season in seasons]
     tournaments = tuple(
         Tournament.objects.filter(season_id__in=season_ids)
@@ -181,6 +190,11 @@ def seasons_standings(*, seasons: Sequence[Season]) -> dict[int, SeasonStandings
     entries_of: dict[int, list[Row]] = defaultdict(list)
     for row in entries:
         entries_of[row["tournament__season_id"]].append(row)
+    planned_of: dict[int, list[dt.date]] = defaultdict(list)
+    for season_id, day in PlannedTournament.objects.filter(season_id__in=season_ids).values_list(
+        "season_id", "date"
+    ):
+        planned_of[season_id].append(day)
     result = {}
     for season in seasons:
         own = tuple(t for t in tournaments if t.season_id == season.pk)
@@ -194,16 +208,25 @@ def seasons_standings(*, seasons: Sequence[Season]) -> dict[int, SeasonStandings
                 continue
             totals = per_player[entry["player_id"]]
             totals[entry["tournament_id"]] = totals.get(entry["tournament_id"], 0) + total
+        scored = {t for totals in per_player.values() for t in totals}
+        plan = season_ranking.season_plan(
+            today=today,
+            ends_on=season.ends_on,
+            tournaments=[(t.date, t.pk in scored) for t in own],
+            planned_dates=planned_of[season.pk],
+            planned_count=season.planned_tournaments,
+        )
         rows = _season_rows(
             season=season,
             tournaments=own,
             per_player=per_player,
             people=people,
             clubs=clubs,
+            remaining=plan.to_come,
         )
         teams = _season_teams(tournaments=own, entries=own_entries, totals_of=totals_of)
         result[season.pk] = SeasonStandings(
-            season=season, tournaments=own, rows=tuple(rows), teams=tuple(teams)
+            season=season, tournaments=own, rows=tuple(rows), teams=tuple(teams), plan=plan
         )
     return result
 
@@ -215,7 +238,9 @@ def _season_rows(
     per_player: dict[int, dict[int, int]],
     people: Mapping[int, Row],
     clubs: dict[int, str],
+    remaining: int | None,
 ) -> list[SeasonRow]:
+    """``remaining``: the season's tournaments still to come (``SeasonPlan.to_come``)."""
     rule = season_rule(season)
     by_tournament: dict[int, dict[int, int]] = defaultdict(dict)
     for player_id, totals in per_player.items():
@@ -263,8 +288,6 @@ def _season_rows(
             {cast(int, r.key): r.rank for r in season_ranking.rank_season(before, name_of=name_of)},
             {cast(int, r.key): r.rank for r in current},
         )
-    # Still to come: the season's tournaments without any result yet.
-    remaining = len(tournaments) - len(played_ids)
     ids = [t.pk for t in tournaments]  # read once: every row has a cell per tournament
     rows = []
     for ranked in current:

@@ -1,6 +1,7 @@
-"""The tournament calendar (public): the coming tournaments of every club on this server, and
-the iCalendar feeds that phones and the association's website subscribe to (all
-tournaments, one season's, one club's).
+"""The tournament calendar (public): the coming tournaments of every club on this server and
+the seasons' planned dates no tournament has taken yet (marked planned), and the iCalendar
+feeds that phones and the association's website subscribe to (all tournaments, one
+season's, one club's; planned dates in the first two).
 
 A feed is answered from the cache by the digest of what it shows (``entries_digest``: one
 query for the rows), with that digest as its ETag, so a subscriber asking again gets a 304
@@ -24,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubs.models import Club
-from seasons.ical import FeedEvent, calendar_bytes, event_uid
+from seasons.ical import FeedEvent, calendar_bytes, event_uid, planned_event_uid
 from seasons.models import Season
 from seasons.selectors.schedule import (
     FEED_PAST_DAYS,
@@ -46,13 +47,17 @@ def calendar_page(request: HttpRequest) -> HttpResponse:
         for month, items in groupby(entries, key=lambda e: e.date.replace(day=1))
     ]
     seasons = sorted({(e.season_id, e.season_name) for e in entries if e.season_id})
-    clubs = sorted({(e.host_id, e.host_name) for e in entries}, key=lambda c: c[1].lower())
+    clubs = sorted(
+        {(e.host_id, e.host_name) for e in entries if e.host_id is not None},
+        key=lambda c: c[1].lower(),
+    )
     return render(
         request,
         "seasons/calendar.html",
         {
             "months": months,
             "count": len(entries),
+            "planned_count": sum(1 for e in entries if e.planned),
             "feed_all": request.build_absolute_uri(reverse("seasons:calendar_feed")),
             "season_feeds": [
                 (name, reverse("seasons:calendar_season_feed", args=[pk])) for pk, name in seasons
@@ -64,7 +69,28 @@ def calendar_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _planned_event(request: HttpRequest, entry: CalendarEntry) -> FeedEvent:
+    """A season's planned date: tentative, named by what the season's calendar says."""
+    assert entry.season_id is not None  # a plan belongs to a season
+    url = request.build_absolute_uri(reverse("seasons:season_standings", args=[entry.season_id]))
+    lines = [
+        _("Planned: the host has not created this tournament yet."),
+        _("Season: %(season)s") % {"season": entry.season_name},
+        url,
+    ]
+    return FeedEvent(
+        uid=planned_event_uid(entry.season_id, entry.date, entry.number),
+        summary=_("%(name)s (planned)") % {"name": entry.name or entry.season_name},
+        day=entry.date,
+        description="\n".join(lines),
+        url=url,
+        status="TENTATIVE",
+    )
+
+
 def _event(request: HttpRequest, entry: CalendarEntry) -> FeedEvent:
+    if entry.planned:
+        return _planned_event(request, entry)
     lines = [_("Host: %(club)s") % {"club": entry.host_name}]
     if entry.season_name:
         lines.append(_("Season: %(season)s") % {"season": entry.season_name})

@@ -1,4 +1,5 @@
-"""The season scorer's page: the season's rules (how tournament results add up).
+"""The season scorer's page: the season's rules (how tournament results add up, the final's
+rule) and its plan (how many tournaments, on which dates).
 
 The season standings page itself is public (``seasons.views.standings``); the notice-board
 PDF and the workbook are downloads (``printing.views``, ``exports.views``), all for those who
@@ -15,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from clubs.forms import add_service_errors
 from clubs.permissions import MANAGE_SEASON, check, organiser_required
-from seasons.forms import SeasonRulesForm
-from seasons.models import Season
+from seasons.forms import SeasonRulesForm, planned_dates_text
+from seasons.models import PlannedTournament, Season
 from seasons.services import set_season_rules
 
 
@@ -47,6 +48,10 @@ def season_rules(request, pk: int):
                 "cup_points": ", ".join(str(p) for p in season.cup_points),
                 "min_tournaments": season.min_tournaments,
                 "final_min_tournaments": season.final_min_tournaments,
+                "planned_tournaments": season.planned_tournaments,
+                "planned_dates": planned_dates_text(
+                    PlannedTournament.objects.filter(season=season)
+                ),
             }
         )
     return render(request, "seasons/rules.html", {"season": season, "form": form})

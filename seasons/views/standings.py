@@ -10,7 +10,13 @@ from clubs.permissions import (
 )
 from seasons.models import Season
 from seasons.selectors.standings import SeasonSide, season_sides, season_standings
-from seasons.words import movement_html, qualification_text, season_rule_text, side_label
+from seasons.words import (
+    movement_html,
+    plan_text,
+    qualification_text,
+    season_rule_text,
+    side_label,
+)
 from tournaments.caching import (
     season_cached,
     season_stamp,
@@ -73,6 +79,9 @@ def season_context(season: Season, user=None) -> dict:
         "qualified_count": sum(
             1 for row in result.rows if row.qualification and row.qualification.qualified
         ),
+        # what the final's column assumes about the tournaments to come, said under the table
+        "plan_text": plan_text(result.plan) if result.plan else "",
+        "plan_known": bool(result.plan and result.plan.known),
         "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
         "teams": result.teams,
         # (tournament, its column's heading): dates, never two alike

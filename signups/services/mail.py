@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from signups.models import Signup
+from signups.services.throttle import mail_allowed
 
 logger = logging.getLogger(__name__)
 
@@ -35,16 +36,24 @@ def _send(*, signup: Signup, template: str, context: dict) -> bool:
     return True
 
 
-def send_signed_up(*, signup: Signup, link: str, position: int | None) -> bool:
-    """After signing up: what they hold (a seat or a place on the waiting list) and the
-    personal link to see and cancel it."""
-    return _send(
-        signup=signup,
-        template="signups/mail/signed_up.txt",
-        context={"link": link, "position": position},
-    )
+def send_signed_up(*, signup: Signup, link: str) -> bool:
+    """The first mail to the address the form was given (which need not be the sender's):
+    the person's name, the tournament (the organisers' words), and the link that confirms
+    the address and leads to the sign-up's page. No other text the sender typed, not even
+    the seat or the place on the waiting list: that is on the page the link opens. Nothing
+    else goes to the address until the link was followed (``send_moved_up`` waits for
+    ``email_confirmed_at``). At most ``SIGNUP_MAILS_PER_ADDRESS`` such mails a day to one
+    address (``throttle.mail_allowed``); False when none was sent."""
+    if not signup.email:
+        return False
+    if not mail_allowed(signup.email):
+        logger.warning("sign-up mail to %s not sent: the address had its mails today", signup.pk)
+        return False
+    return _send(signup=signup, template="signups/mail/signed_up.txt", context={"link": link})
 
 
 def send_moved_up(*, signup: Signup) -> bool:
-    """A seat came free: they moved up from the waiting list."""
+    """A seat came free: they moved up from the waiting list (only to a confirmed address)."""
+    if signup.email_confirmed_at is None:
+        return False
     return _send(signup=signup, template="signups/mail/moved_up.txt", context={})

@@ -31,7 +31,8 @@ from clubs.models import Category, Club
 from clubs.permissions import held_in_hall
 from clubs.search import player_key
 from signups.models import Signup, SignupChange, SignupSheet
-from signups.selectors import closed_reason, token_hash
+from signups.names import has_control_character, looks_like_address
+from signups.selectors import closed_reason, email_code_fits, token_hash
 from signups.services.players import player_for, registry_for
 from tournaments.models import Entry, Tournament
 from tournaments.services.registration import (
@@ -151,8 +152,16 @@ def clean_person(
             errors[name] = _("At most %(n)d characters, please.") % {"n": NAME_LENGTH}
         elif value and not any(c.isalpha() for c in value):
             errors[name] = _("A name needs letters.")
+        elif has_control_character(value):
+            errors[name] = _("A name is one line: no line breaks, tabs or control characters.")
+        elif looks_like_address(value):
+            errors[name] = _(
+                "A name holds no web or e-mail address (after a dot, please a space: “St. Georgen”)."
+            )
     if len(text) > CLUB_TEXT_LENGTH:
         errors["club_text"] = _("At most %(n)d characters, please.") % {"n": CLUB_TEXT_LENGTH}
+    elif has_control_character(text):
+        errors["club_text"] = _("One line, please: no line breaks, tabs or control characters.")
     if mail:
         try:
             validate_email(mail)
@@ -322,7 +331,7 @@ def _after_commit_mails(outcome: Outcome) -> Outcome:
     from signups.services.mail import send_moved_up
 
     for signup in outcome.moved_up:
-        if signup.email:
+        if signup.email and signup.email_confirmed_at is not None:  # else it is on their page
             send_moved_up(signup=signup)
     return outcome
 
@@ -373,7 +382,8 @@ def cancel(*, signup: Signup, user: User | None = None, by_link: bool = False) -
         had_seat = locked.has_seat
         locked.status = Signup.Status.CANCELLED
         locked.email = ""  # the consent ends: the address goes (the name stays for the record)
-        locked.save(update_fields=["status", "email", "updated_at"])
+        locked.email_confirmed_at = None
+        locked.save(update_fields=["status", "email", "email_confirmed_at", "updated_at"])
         _log(
             tournament=tournament,
             signup=locked,
@@ -504,6 +514,7 @@ def edit(
         _sheet, locked, tournament = _locked_signup(signup)
         _check_category(locked, wanted)
         before, fields_before = _snapshot(locked), _fields(locked)
+        email_before = locked.email
         key = player_key(person.first_name, person.last_name)
         if locked.status == Signup.Status.CONFIRMED and (
             key != locked.name_key
@@ -531,6 +542,9 @@ def edit(
         after = _snapshot(locked)
         if _fields(locked) == fields_before:
             return Outcome(signup=locked)
+        if locked.email != email_before:
+            # An address an organiser enters is theirs to answer for (the log says who).
+            locked.email_confirmed_at = timezone.now() if locked.email else None
         locked.save()
         _log(
             tournament=tournament,
@@ -593,6 +607,36 @@ def set_categories(*, tournament: Tournament, user: User | None, categories: dic
         Signup.objects.bulk_update(changed, ["category", "updated_at"])
         SignupChange.objects.bulk_create(log)
     return len(changed)
+
+
+def confirm_email(*, signup: Signup, code: str) -> bool:
+    """The person followed the link from the first mail: their address is confirmed, and
+    from now on the mails of the sign-up go there (``send_moved_up``). True when it is
+    confirmed (now or before); ``SignupError`` when the code does not fit the sign-up's
+    current address (changed since, cancelled, or a wrong link)."""
+    with transaction.atomic():
+        _sheet, locked, tournament = _locked_signup(signup)
+        if not email_code_fits(locked, code):
+            raise SignupError(
+                _(
+                    "This confirmation link does not fit (any more): the e-mail address was "
+                    "changed or the sign-up cancelled. Your sign-up is shown below."
+                )
+            )
+        if locked.email_confirmed_at is not None:
+            return True
+        locked.email_confirmed_at = timezone.now()
+        locked.save(update_fields=["email_confirmed_at", "updated_at"])
+        _log(
+            tournament=tournament,
+            signup=locked,
+            action=SignupChange.Action.EDITED,
+            actor=_("the person, by the link in the e-mail"),
+            before={"email_confirmed": False},
+            after={"email_confirmed": True},
+            note=_("e-mail address confirmed"),
+        )
+    return True
 
 
 def move(*, signup: Signup, user: User | None, direction: str) -> Outcome:

@@ -147,3 +147,89 @@ def test_differences_page_at_a_phone_width(browser, live_server, django_user_mod
     radio.check()
     assert radio.is_checked()
     page.context.close()
+
+
+def type_totals(page, totals, *, initials: str) -> None:
+    page.fill("input[name=typist]", initials)
+    for position, total in enumerate(totals):
+        page.fill(f"input[name=total_{position}]", str(total))
+    with page.expect_navigation():
+        page.click("#totals-form button[type=submit]")
+
+
+def test_totals_sheet_typed_twice_and_the_waiting_table(browser, live_server, django_user_model):
+    """Issue 39, item 6: a sheet of round totals only ("Dieses Blatt hat nur Rundensummen")
+    is typed twice at the laptop (1280 px); while it waits, the table's page and the phone
+    (390 px) offer no deal form and say why; the differing second typing is settled."""
+    tournament = TournamentFactory(rules_slug="swm", deals_per_round=6, double_entry=True)
+    table = seat_table(tournament=tournament)
+    django_user_model.objects.create_superuser("orga", "", "geheim")
+    django_user_model.objects.create_superuser("helfer", "", "geheim")
+    base = f"{live_server.url}/tournaments/{tournament.pk}/rounds/1"
+    table_page = f"{base}/tables/1/"
+    overview = f"{base}/entry/"
+
+    first = signed_in(browser, live_server, "orga", LAPTOP)
+    first.goto(table_page)
+    with first.expect_navigation():
+        first.click("text=Dieses Blatt hat nur Rundensummen")
+    assert "Erste Eingabe" in first.inner_text("#double-entry")
+    shoot(first, "totals-first-typing-1280")
+    type_totals(first, [30, -10, -40, 20], initials="AB")
+    assert "Erste Eingabe gespeichert" in first.inner_text("main")
+    assert not Deal.objects.filter(table=table).exists()
+    first.goto(overview)
+    assert "Bogen wartet auf Zweiteingabe (Rundensummen)" in first.inner_text(".table-progress")
+    # the table's page: no deal form, the reason and the way to the second typing
+    first.goto(table_page)
+    assert first.locator("#deal-form").count() == 0
+    waits = first.inner_text("#typing-waits")
+    assert "wartet auf seine Zweiteingabe" in waits
+    assert fits(first)
+    shoot(first, "table-waits-1280")
+
+    # a phone at the table (390 px): no deal form either, the same reason
+    phone = browser.new_context(locale="de-DE", viewport=PHONE).new_page()
+    phone.goto(f"{live_server.url}/t/{table.token}/")
+    with phone.expect_navigation():
+        phone.click("button[name=position][value='0']")
+    assert phone.locator("#deal-form").count() == 0
+    assert "wartet auf seine Zweiteingabe" in phone.inner_text("#typing-waits")
+    assert fits(phone), "the phone page scrolls sideways at 390 px"
+    shoot(phone, "phone-waits-390")
+
+    # the second typist types two totals swapped: held, settled with the first typing
+    second = signed_in(browser, live_server, "helfer", PHONE)
+    second.goto(table_page)  # the table's page on a narrow screen: the reason, no form
+    assert second.locator("#deal-form").count() == 0
+    assert second.locator("#typing-waits").is_visible()
+    assert fits(second), "the table's page scrolls sideways at 390 px"
+    shoot(second, "table-waits-390")
+    second.goto(overview)
+    with second.expect_navigation():
+        second.click("a.typing-awaiting")
+    assert "Zweite Eingabe" in second.inner_text("#double-entry")
+    assert second.input_value("input[name=total_0]") == ""  # blind
+    assert fits(second), "the totals page scrolls sideways at 390 px"
+    shoot(second, "totals-second-typing-390")
+    type_totals(second, [30, -40, -10, 20], initials="CD")
+    assert "/written/differences/" in second.url
+    assert second.locator("tr.difference").count() == 2
+    assert "Rundensummen" in second.inner_text("tr#difference-1-seat1 th")
+    assert fits(second), "the differences page scrolls sideways at 390 px"
+    shoot(second, "totals-differences-390")
+    assert not Deal.objects.filter(table=table).exists()
+    with second.expect_navigation():
+        second.click("button[name=line][value='first:1']")
+    with second.expect_navigation():
+        second.click("#settle-form button[type=submit]")
+    assert "Abweichungen geklärt" in second.inner_text("main")
+    assert Deal.objects.get(table=table).scores[:4] == [30, -10, -40, 20]
+
+    # counted: the phone's page no longer speaks of a waiting sheet
+    phone.reload()
+    assert phone.locator("#typing-waits").count() == 0
+    first.goto(overview)
+    assert "Bogen wartet auf Zweiteingabe" not in first.inner_text(".table-progress")
+    for page in (first, second, phone):
+        page.context.close()

@@ -1,7 +1,8 @@
-"""The tournament calendar, the season standings with the final's column and the changes of
-place, and the roll of honour, in Chromium at phone (390 px) and laptop (1280 px) width:
-nothing wider than the screen but the standings' own scrolling box, every name and date in
-sight, the feed's address usable."""
+"""The tournament calendar (with a season's planned date), the season standings with the
+final's column, what it assumes and the changes of place, the season's rules form where the
+scorer enters the plan, and the roll of honour, in Chromium at phone (390 px) and laptop
+(1280 px) width: nothing wider than the screen but the standings' own scrolling box, every
+name and date in sight, the feed's address usable."""
 
 import datetime as dt
 import os
@@ -10,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from clubs.models import Category
+from seasons.services import set_season_rules
 from tests.factories import (
     ClubFactory,
     EntryFactory,
@@ -79,6 +81,20 @@ def make_extras() -> dict:
             name="Fasnetsturnier", date=today + dt.timedelta(days=70), host_club=other
         ),
     ]
+    # The season's calendar: the Dreikönigsturnier's date (created: counted once) and one
+    # the host has not created yet.
+    set_season_rules(
+        season=running,
+        scoring="sum",
+        best_of=None,
+        cup_points=[],
+        min_tournaments=1,
+        final_min_tournaments=3,
+        planned_dates=[
+            (today + dt.timedelta(days=12), "Hinterzarten"),
+            (today + dt.timedelta(days=40), "Vöhrenbach, Gasthaus zum Hirschen im Bregtal"),
+        ],
+    )
     return {"past": past, "running": running, "coming": coming, "host": host}
 
 
@@ -119,6 +135,11 @@ def test_calendar_page(browser, live_server, width, tmp_path):
     assert "Großes Dreikönigsturnier der Cegofreunde" in text and "Fasnetsturnier" in text
     assert "Herbstturnier" not in text  # over
     assert "Festhalle Hinterzarten" in text and "Vöhrenbach" in text
+    # the planned date no tournament has taken yet, marked; the taken one is the tournament
+    planned = page.locator(".calendar-list li.planned")
+    assert planned.count() == 1
+    assert "geplant" in planned.inner_text() and "Gasthaus zum Hirschen" in planned.inner_text()
+    assert inside_screen(page, ".calendar-list li.planned .badge-planned")
     # the tournament's public page from its line
     page.click("text=Großes Dreikönigsturnier der Cegofreunde")
     assert page.url.endswith(f"/tournaments/{world['coming'][0].pk}/standings/")
@@ -128,6 +149,7 @@ def test_calendar_page(browser, live_server, width, tmp_path):
     feed = page.request.get(address)
     assert feed.status == 200 and feed.headers["content-type"] == "text/calendar; charset=utf-8"
     assert "Großes Dreikönigsturnier" in feed.text()
+    assert "STATUS:TENTATIVE" in feed.text() and "Gasthaus zum Hirschen" in feed.text()
     page.close()
 
 
@@ -142,6 +164,12 @@ def test_season_standings_with_the_final_and_the_changes(browser, live_server, w
     assert len(finals) == 5  # the sixth player played none of them
     assert finals.count("qualifiziert") == 3  # three played all three
     assert "noch 1 Turnier" in finals  # two played, one tournament to come
+    assert "noch 2 Turniere" in finals  # one played; two to come as planned
+    assert "nicht mehr erreichbar" not in finals
+    # what the column assumes, under the table and in sight
+    assumed = page.inner_text("#final-plan").strip()
+    assert assumed == "Angenommen: 5 geplante Turniere, davon 3 gespielt, 2 noch offen."
+    assert inside_screen(page, "#final-plan")
     # the change of place: a symbol to see, words for the screen reader, not colour alone
     moves = page.locator(".move")
     assert moves.count() > 0
@@ -170,4 +198,35 @@ def test_roll_of_honour(browser, live_server, width, tmp_path):
     assert "Saison 2024/25" in text and "Saison jetzt" not in text
     assert "Saisonsieg" in text and "Jugend" in text and "Damen" in text, text
     assert page.locator(".honours-season .champion").count() == 1
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_scorer_enters_the_plan(browser, live_server, width, tmp_path, django_user_model):
+    """The rules form takes the planned number and dates; the season page says the new
+    assumption at once (a date past without a tournament is no longer to come)."""
+    world = make_extras()
+    django_user_model.objects.create_superuser("werter", "", "geheim")
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(f"{live_server.url}/login/?next=/")
+    page.fill("#id_username", "werter")
+    page.fill("#id_password", "geheim")
+    with page.expect_navigation():
+        page.click("form.login-form button[type=submit]")
+    season = world["running"]
+    page.goto(live_server.url + f"/seasons/{season.pk}/rules/")
+    keep(page, f"season-rules-{width}.png", tmp_path)
+    assert page_overflow(page) == 0
+    assert inside_screen(page, "#id_planned_dates, #id_planned_tournaments")
+    dates = page.input_value("#id_planned_dates")
+    assert "Gasthaus zum Hirschen" in dates  # the plan as stored, one date a line
+    page.fill("#id_planned_tournaments", "8")
+    with page.expect_navigation():
+        page.click("form.stacked-form button[type=submit]")
+    assert page.url.endswith(f"/seasons/{season.pk}/standings/")
+    assumed = page.inner_text("#final-plan").strip()
+    # three played, the Dreikönigsturnier and the planned Vöhrenbach date, three more undated
+    assert assumed == "Angenommen: 8 geplante Turniere, davon 3 gespielt, 5 noch offen."
+    keep(page, f"season-plan-{width}.png", tmp_path)
+    assert page_overflow(page) == 0
     page.close()

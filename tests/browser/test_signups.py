@@ -7,9 +7,11 @@ category in the list. Nothing wider than the screen."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -78,8 +80,17 @@ def test_signing_up_and_cancelling_by_the_personal_link(browser, live_server, up
     fill(page, "Anna", "Arnold", email="anna@example.org")
     assert "/anmeldung/" in page.url and "Sie sind angemeldet" in page.content()
     assert "die Veranstalter bestätigen ihn noch" in page.content()
+    assert "Bitte öffnen Sie den Link in dieser E-Mail" in page.content()
+    assert "noch nicht bestätigt" in page.inner_text(".signup-email")
     assert page.evaluate(FITS)
     link = page.url
+    # The first mail: the name and the link that confirms the address (nothing else typed).
+    (first_mail,) = mail.outbox
+    confirm = re.search(r"http\S+\?adresse=\S+", first_mail.body).group(0)
+    assert confirm.startswith(link)
+    page.goto(confirm)
+    assert page.url == link and "Ihre E-Mail-Adresse ist bestätigt." in page.content()
+    assert page.inner_text(".signup-email") == "bestätigt"
     second = browser.new_page(viewport={"width": width, "height": height})
     second.goto(form)
     assert "Alle Plätze sind belegt" in second.content()
@@ -99,6 +110,27 @@ def test_signing_up_and_cancelling_by_the_personal_link(browser, live_server, up
     assert second.evaluate(FITS)
     page.close()
     second.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_throttled_sign_up_says_how_long_to_wait_and_who_can_enter_the_players(
+    browser, live_server, upcoming, size, settings
+):
+    settings.SIGNUP_THROTTLE_NAMES = 1  # the second name from this address is one too many
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(live_server.url + reverse("signups:form", args=[upcoming.pk]))
+    fill(page, "Anna", "Arnold")
+    page.goto(live_server.url + reverse("signups:form", args=[upcoming.pk]))
+    fill(page, "Bernd", "Baum")
+    box = page.inner_text(".signup-throttled")
+    assert "Bitte versuchen Sie es in 10 Minuten wieder." in box
+    assert "Die Veranstalter (Cegofreunde Bräunlingen)" in box and "„Voranmeldung“" in box
+    assert page.input_value("#id_last_name") == "Baum"  # kept for the next try
+    assert page.evaluate(FITS)
+    page.screenshot(path=f"/tmp/signup_throttled_{size}.png", full_page=True)
+    assert Signup.objects.count() == 1
+    page.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))

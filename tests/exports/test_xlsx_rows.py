@@ -200,3 +200,26 @@ def test_the_row_sheet_needs_openpyxl_on_lxml(monkeypatch):
     monkeypatch.setattr("exports.xlsx_rows.LXML", False)
     with pytest.raises(RuntimeError, match="lxml"):
         RowXmlSheet(parent=Workbook(write_only=True), title="x")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(
+                [1, True, Points(1), 1.0, "1", None, dt.date(2026, 1, 1), 0, False, Points(0), "x"]
+            ),
+            min_size=3,
+            max_size=3,
+        ),
+        max_size=12,
+    )
+)
+def test_repeated_values_of_every_kind_in_one_column_keep_their_own_cells(rows):
+    """A table row's cells are kept per column and value (``_RowRenderer._table_row``): 1,
+    True, 1.0 and Points(1) are equal in Python but different cells."""
+
+    def sheets():
+        return [Sheet("s", [["a", "b", "c"], *rows], formats=[None, SIGNED_FORMAT, None])]
+
+    same_as_cell_by_cell(sheets)

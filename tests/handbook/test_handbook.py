@@ -96,6 +96,7 @@ def test_the_pages_of_the_day_link_to_existing_anchors(client, handbook_html):
         reverse("tournaments:checkin", kwargs={"pk": day.pk}): "anmeldung",
         reverse("treasury:prize_money", kwargs={"pk": day.pk}): "preise",
         reverse("tournaments:tournament_detail", kwargs={"pk": day.pk}): "turnier",
+        reverse("seasons:season_rules", kwargs={"pk": world.season.pk}): "saison",
     }
     for url, anchor in pages.items():
         response = organiser.get(url)

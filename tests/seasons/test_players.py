@@ -128,3 +128,25 @@ def test_paper_totals_count_on_the_player_page_and_in_the_workbook(season):
         book = load_workbook(io.BytesIO(season_workbook(season)))
     rows = list(book["12.11. Vom Papier"].iter_rows(values_only=True))
     assert rows[0][3] == "Round 1" and rows[1][1:5] == ("Papier, Anna", None, 75, 75)
+
+
+def test_the_chart_is_well_formed_svg_with_every_step(client, organiser, career):
+    """The running total per season as SVG (written by ``seasons.views.players.chart_svg``):
+    one dot per tournament with its date and running total, a dot below zero marked, the
+    season's name escaped in the title."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    anna, _club, (_old, first, _second) = career
+    first.season.name = "Saison <A&B>"
+    first.season.save()
+    client.force_login(organiser)
+    html = client.get(reverse("seasons:player_detail", kwargs={"pk": anna.pk})).content.decode()
+    charts = re.findall(r"<svg class=\"progress-chart\".*?</svg>", html, flags=re.S)
+    assert len(charts) == 2
+    svg = ET.fromstring(charts[0])  # the newest season first; raises if not well-formed
+    assert svg.find("title").text == "Running total over the season Saison <A&B>"
+    dots = svg.findall("circle")
+    assert [dot.find("title").text for dot in dots] == ["07.11.: +0", "21.11.: -10"]
+    assert [dot.get("class") for dot in dots] == ["dot", "dot minus"]
+    assert svg.find("polyline").get("points").count(",") == 2

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from clubs.models import Category
 from seasons import ranking
@@ -24,8 +24,14 @@ def test_qualification_counts_the_tournaments_still_needed():
     assert (one.qualified, one.missing, one.reachable) == (False, 1, True)
     late = ranking.qualification(played=0, needed=3, remaining=2)
     assert (late.missing, late.reachable) == (3, False)
+    # the season's plan unknown: how many are missing, never "out of reach"
+    unknown = ranking.qualification(played=0, needed=3, remaining=None)
+    assert (unknown.missing, unknown.reachable) == (3, None)
+    assert ranking.qualification(played=3, needed=3, remaining=None).reachable is True
     with pytest.raises(ValueError):
         ranking.qualification(played=1, needed=0, remaining=1)
+    with pytest.raises(ValueError):
+        ranking.qualification(played=1, needed=2, remaining=-1)
 
 
 def test_movements_compare_ranks_before_and_after():
@@ -57,6 +63,10 @@ def test_words_in_german():
             qualification_text(ranking.qualification(played=0, needed=3, remaining=1))
             == "nicht mehr erreichbar"
         )
+        assert (
+            qualification_text(ranking.qualification(played=0, needed=3, remaining=None))
+            == "noch 3 Turniere"
+        )
         assert movement_symbol(ranking.Movement(ranking.UP, 2)) == "▲2"
         assert movement_symbol(ranking.Movement(ranking.DOWN, 1)) == "▼1"
         assert movement_symbol(ranking.Movement(ranking.NEW)) == "neu"
@@ -80,6 +90,15 @@ def three(season):
         entries = [EntryFactory(tournament=tournament, player=people[key]) for key in who]
         play(tournament, entries, deals)
     return people
+
+
+@pytest.fixture
+def today(season, monkeypatch):
+    """The 25th of the season's first month: T7, T14 and T21 are over, a T28 is to come
+    (the pages read the date through ``timezone.localdate``)."""
+    day = season.starts_on.replace(day=25)
+    monkeypatch.setattr(timezone, "localdate", lambda *args: day)
+    return day
 
 
 def rows_of(season):
@@ -124,7 +143,7 @@ def test_one_tournament_played_shows_no_change(season):
 
 
 @pytest.mark.django_db
-def test_final_rule_with_a_tournament_still_to_come(season, three):
+def test_final_rule_with_a_tournament_still_to_come(season, three, today):
     tournament_in(season, "T28", 28)  # announced, nothing played
     set_season_rules(
         season=season,
@@ -133,17 +152,19 @@ def test_final_rule_with_a_tournament_still_to_come(season, three):
         cup_points=[],
         min_tournaments=1,
         final_min_tournaments=3,
+        planned_tournaments=4,  # the three played and T28
     )
     rows = rows_of(season)
     assert rows["Anna"].qualification.qualified
     assert rows["Dora"].qualification.missing == 1 and rows["Dora"].qualification.reachable
-    assert rows["Emil"].qualification.missing == 2 and not rows["Emil"].qualification.reachable
+    assert rows["Emil"].qualification.missing == 2
+    assert rows["Emil"].qualification.reachable is False
     # best N unchanged: Anna's best two, 60 and -10
     assert rows["Anna"].total == 50
 
 
 @pytest.mark.django_db
-def test_standings_page_shows_the_final_column_and_the_changes(client, season, three):
+def test_standings_page_shows_the_final_column_and_the_changes(client, season, three, today):
     set_season_rules(
         season=season,
         scoring="sum",
@@ -151,12 +172,14 @@ def test_standings_page_shows_the_final_column_and_the_changes(client, season, t
         cup_points=[],
         min_tournaments=1,
         final_min_tournaments=3,
+        planned_tournaments=3,  # all three played: nothing to come
     )
     html = client.get(reverse("seasons:season_standings", args=[season.pk])).content.decode()
     assert "Final: qualified with at least 3 tournaments." in html
     assert "3 players have qualified so far." in html
     assert 'class="col-final final-qualified">qualified<' in html
     assert 'class="col-final final-out-of-reach">out of reach<' in html  # Dora, Emil
+    assert "Assumed: 3 planned tournaments, of which 3 played, 0 still to come." in html
     assert (
         '<span aria-hidden="true">▲2</span><span class="visually-hidden">up 2 places</span>' in html
     )
@@ -164,7 +187,7 @@ def test_standings_page_shows_the_final_column_and_the_changes(client, season, t
 
 
 @pytest.mark.django_db
-def test_standings_page_in_german(client, season, three, settings):
+def test_standings_page_in_german(client, season, three, settings, today):
     tournament_in(season, "T28", 28)
     set_season_rules(
         season=season,
@@ -241,12 +264,13 @@ def test_the_standings_still_take_a_constant_number_of_queries(season, three):
 
 
 @pytest.mark.django_db
-def test_workbook_rows_and_api_document_carry_the_final_and_the_change(season, three):
+def test_workbook_rows_and_api_document_carry_the_final_and_the_change(season, three, today):
     from api.documents import season_document
     from exports.season import season_standings_rows
 
     tournament_in(season, "T28", 28)
     season.final_min_tournaments = 3
+    season.planned_tournaments = 4
     season.save()
     result = season_standings(season=season)
     header, *rows = list(season_standings_rows(result))
@@ -262,3 +286,16 @@ def test_workbook_rows_and_api_document_carry_the_final_and_the_change(season, t
         "reachable": False,
     }
     assert document["Bert"]["movement"] == {"kind": "down", "by": 1}
+    assert season_document(result)["plan"] == {
+        "planned": 4,
+        "played": 3,
+        "lapsed": 0,
+        "to_come": 1,
+    }
+    # without a plan nobody is told "out of reach": the document says it is not known
+    season.planned_tournaments = None
+    season.save()
+    unknown = season_document(season_standings(season=season))
+    assert unknown["plan"] == {"planned": None, "played": 3, "lapsed": 0, "to_come": None}
+    emil = {row["last_name"]: row for row in unknown["standings"]}["Emil"]
+    assert emil["qualification"] == {"qualified": False, "missing": 2, "reachable": None}

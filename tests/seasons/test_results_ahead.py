@@ -1,7 +1,10 @@
 """A tournament's results for the seasons are stored when it finishes or arrives (an archive
 imported), once its transaction commits (``seasons.receivers``), not by the first reader."""
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from seasons.models import TournamentResult, TournamentResultSet
 from seasons.selectors.results import fresh_results
@@ -90,3 +93,44 @@ def test_off_leaves_it_to_the_first_reader(
         finish_tournament(tournament=closed, user=organiser)
     assert stored_revision(closed) is None
     assert fresh_results(tournaments=[Tournament.objects.get(pk=closed.pk)]) == 1
+
+
+def test_a_copy_published_in_play_stores_its_results_when_it_arrives_finished(
+    closed, organiser, settings, django_capture_on_commit_callbacks
+):
+    """Live publishing changes the season server's copy in place (no save of the tournament):
+    the batch that finishes it stores its results all the same."""
+    settings.SEASON_RESULTS_AHEAD = "inline"
+    archive = copy_of(tournament_archive(tournament=closed))
+    with django_capture_on_commit_callbacks(execute=True):
+        copy = import_tournament_archive(data=archive).tournament
+    assert stored_revision(copy) is None
+    settings.SEASON_RESULTS_AHEAD = "off"
+    finish_tournament(tournament=closed, user=organiser)
+    later = tournament_archive(tournament=Tournament.objects.get(pk=closed.pk))
+    later = {**later, "archive_id": archive["archive_id"]}
+    later["tournament"] = {**later["tournament"], "name": archive["tournament"]["name"]}
+    settings.SEASON_RESULTS_AHEAD = "inline"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert import_tournament_archive(data=later).replaced
+    copy = Tournament.objects.get(pk=copy.pk)
+    assert copy.finished_at is not None
+    assert stored_revision(copy) == copy.revision
+
+
+def test_results_stored_by_an_older_version_are_worked_out_again(closed, organiser, settings):
+    """An upgrade that changes how results are worked out (this one unranked the no-shows):
+    rows of the old method are stale whatever the revision, and ``migrate`` stores them anew."""
+    settings.SEASON_RESULTS_AHEAD = "off"
+    finish_tournament(tournament=closed, user=organiser)
+    tournament = Tournament.objects.get(pk=closed.pk)
+    assert fresh_results(tournaments=[tournament]) == 1
+    assert fresh_results(tournaments=[tournament]) == 0
+    TournamentResultSet.objects.filter(tournament=tournament).update(method=0)
+    TournamentResult.objects.filter(tournament=tournament).update(place=99)
+    settings.SEASON_RESULTS_AHEAD = "thread"
+    out = io.StringIO()
+    call_command("migrate", verbosity=1, stdout=out)
+    assert "Saisonergebnisse neu berechnet: 1 Turnier." in out.getvalue()
+    assert not TournamentResult.objects.filter(tournament=tournament, place=99).exists()
+    assert fresh_results(tournaments=[tournament]) == 0

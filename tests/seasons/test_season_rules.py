@@ -155,9 +155,9 @@ def test_the_season_page_queries_do_not_grow(
         client.force_login(organiser)
     url = reverse("seasons:season_standings", kwargs={"pk": season.pk})
     # a cold cache (each tournament's results stored already, as any reader leaves them): the
-    # selector's 6, the season, the cache stamp (the tournaments' revisions, read before and
-    # after building the ranking, and after building the table's markup), visible players,
-    # session
+    # selector's 7 (the seventh: the planned dates), the season, the cache stamp (the
+    # tournaments' revisions, read before and after building the ranking, and after building
+    # the table's markup), visible players, session
     fresh_results(tournaments=season.tournaments.all())
     with django_assert_max_num_queries(12):
         assert client.get(url).status_code == 200

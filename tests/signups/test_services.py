@@ -12,6 +12,7 @@ from signups.models import Signup, SignupChange
 from signups.selectors import (
     closed_reason,
     counts,
+    email_code,
     organiser_list,
     signup_by_token,
     token_hash,
@@ -51,6 +52,7 @@ def test_cancelling_by_link_moves_the_first_waiting_up_and_mails_them(tournament
     sign(tournament, "Bernd", "Baum")
     c = sign(tournament, "Carla", "Conrad", email="carla@example.org")
     d = sign(tournament, "Dieter", "Dold", email="dieter@example.org")
+    services.confirm_email(signup=c.signup, code=email_code(c.signup))
     mail.outbox.clear()
     outcome = services.cancel(signup=a.signup, by_link=True)
     assert [s.pk for s in outcome.moved_up] == [c.signup.pk]
@@ -275,10 +277,8 @@ def test_signing_up_mails_the_personal_link(client, tournament, open_sheet):
     from signups.services.mail import send_signed_up
 
     done = sign(tournament, "Anna", "Arnold", email="anna@example.org")
-    assert send_signed_up(signup=done.signup, link="https://x/anmeldung/abc/", position=None)
+    assert send_signed_up(signup=done.signup, link="https://x/anmeldung/abc/")
     message = mail.outbox[-1]
     assert message.to == ["anna@example.org"] and "https://x/anmeldung/abc/" in message.body
     assert "Frühjahrsturnier" in message.subject
-    assert not send_signed_up(
-        signup=sign(tournament, "Bernd", "Baum").signup, link="x", position=None
-    )
+    assert not send_signed_up(signup=sign(tournament, "Bernd", "Baum").signup, link="x")

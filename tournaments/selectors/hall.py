@@ -48,7 +48,10 @@ class Shown:
 
 
 def shown_announcements(*, tournament: Tournament) -> tuple[Shown, ...]:
-    """What is shown now: not removed, its time not over; the newest first."""
+    """What is shown now: not removed, its time not over; the newest first. Nothing once the
+    tournament is finished (a copy that arrived finished included)."""
+    if tournament.finished_at is not None:
+        return ()
     now = timezone.now()
     return tuple(
         Shown(pk=pk, text=text, until=until)

@@ -640,3 +640,26 @@ def team_standings(*, standings: Standings) -> tuple[TeamRow, ...]:
             )
         )
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class RecordedLot:
+    performed_at: object
+    seed: int
+    order: list[StandingRow | int]  # a row, or the bare entry id if the entry is gone
+
+
+def recorded_lots(*, tournament: Tournament, standings: Standings) -> list[RecordedLot]:
+    """Every tie-break draw recorded for the tournament, with the players in drawn order
+    (one query)."""
+    by_entry = {row.entry_id: row for row in standings.rows}
+    return [
+        RecordedLot(
+            performed_at=draw["performed_at"],
+            seed=draw["seed"],
+            order=[by_entry.get(entry_id, entry_id) for entry_id in draw["order"]],
+        )
+        for draw in LotDraw.objects.filter(tournament=tournament, purpose="tie_break")
+        .order_by("performed_at", "pk")
+        .values("performed_at", "seed", "order")
+    ]

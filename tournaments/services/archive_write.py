@@ -73,6 +73,7 @@ from tournaments.services.archive_plan import (
     refuse_unless_applicable,
 )
 from tournaments.services.results import INPUT_FIELDS
+from tournaments.signals import copy_changed
 
 # Items whose content the server keeps (the others: the digest only).
 _KEPT = ("tournament", "club")
@@ -851,6 +852,8 @@ def _apply(
         Tournament.objects.filter(pk=tournament.pk).update(revision=F("revision") + 1)
     revisions_moved()
     tournament.refresh_from_db()
+    if plan.existing is not None:  # a new copy was saved: post_save told the receivers
+        copy_changed.send(sender=Tournament, tournament=tournament)
     changes = plan.changes
     if copy:
         _log(tournament, plan, changes, old_revision=old_revision, user=user, actor=actor)

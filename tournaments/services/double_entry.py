@@ -7,6 +7,13 @@ by cell (``tournaments.sheet_compare``): equal, the lines are stored as deals th
 the typing waits for the desk to settle each differing cell (first value, second value or
 one typed anew), and then the settled lines are stored.
 
+A sheet of round totals only (``type_totals``) goes the same way: one line of totals per
+typing (``SheetTyping.Kind.TOTALS``), compared seat by seat, counted through
+``results.enter_totals``. A sheet is typed one way twice: while a typing of its deals waits,
+its totals are refused, and the other way round. While a typing waits (or its differences
+do), the table takes no deal from the desk's form or a phone
+(``results.check_no_typing_waits``).
+
 Who the second typist is: the venue often has one laptop and one organiser's login shared by
 helpers, so a second login cannot be required. Each typing may carry the typist's name or
 initials; a second typing by the same login with the same name (or none twice) is allowed, so
@@ -29,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import sheet_compare
-from tournaments.models import SCORE_LIMIT, SheetTyping, Table, TournamentChange
+from tournaments.models import SCORE_LIMIT, Deal, SheetTyping, Table, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.results import (
     DealConflict,
@@ -38,7 +45,10 @@ from tournaments.services.results import (
     _check_deals_table,
     _check_open,
     _locked_table,
+    check_totals_table,
+    checked_totals,
     checked_written_rows,
+    enter_totals,
     enter_written_deals,
     table_facts,
 )
@@ -97,6 +107,54 @@ def _checked_rows(table: Table, rows: Sequence[WrittenRow]) -> list[dict[str, An
     return sorted(checked, key=lambda r: r["number"])
 
 
+def _totals_rows(table: Table, totals: Sequence[int]) -> list[dict[str, Any]]:
+    """A sheet of round totals as one line of a typing, checked as ``enter_totals`` checks
+    new totals (counted totals are corrected with a reason, once, as a counted deal is)."""
+    if Deal.objects.filter(table=table, kind=Deal.Kind.TOTAL).exists():
+        raise DealConflict(_("The totals of this table were entered meanwhile; check them."))
+    checked = checked_totals(table, totals)
+    return [{"number": 1, "contract": "", "declarer": None, "amounts": checked, "scores": checked}]
+
+
+def _check_sheet_table(table: Table, kind: str) -> None:
+    """The table takes this kind of sheet: deals as written, or round totals."""
+    if kind == SheetTyping.Kind.DEALS:
+        _check_deals_table(table)
+    else:
+        check_totals_table(table)
+
+
+def other_kind_message(typing: SheetTyping) -> str:
+    """A sheet typed one way (its deals, its totals) is typed the same way a second time."""
+    if typing.kind == SheetTyping.Kind.TOTALS:
+        return _(
+            "The first typing of this sheet was its round totals: type the round totals "
+            "again (or discard the first typing)."
+        )
+    return _(
+        "The first typing of this sheet was its deals as written: type the deals again "
+        "(or discard the first typing)."
+    )
+
+
+def _count(
+    *, table: Table, kind: str, rows: Sequence[Mapping[str, Any]], user: User | None, reason: str
+) -> None:
+    """The agreed sheet stored as one typing is stored where the setting is off."""
+    if kind == SheetTyping.Kind.TOTALS:
+        enter_totals(
+            table=table,
+            totals=list(rows[0]["scores"]),
+            user=user,
+            reason=reason,
+            typed_twice=True,
+        )
+    else:
+        enter_written_deals(
+            table=table, rows=_rows_of(rows), user=user, reason=reason, typed_twice=True
+        )
+
+
 def _rows_of(stored: Sequence[Mapping[str, Any]]) -> list[WrittenRow]:
     return [
         WrittenRow(
@@ -118,17 +176,57 @@ def type_sheet(
     typist: str = "",
     expected_typing: int | None,
 ) -> SheetTyping:
-    """Store one typing of the table's sheet.
+    """Store one typing of the table's sheet (its deals as written).
 
     ``expected_typing`` is what the typist's form was made for: ``None`` for the first typing,
     the waiting typing's id for the second. Anything else found under the lock (somebody
     stored a typing meanwhile) raises :class:`TypingConflict` and nothing is stored.
     """
+    return _type(
+        table=table,
+        kind=SheetTyping.Kind.DEALS,
+        lines=rows,
+        user=user,
+        typist=typist,
+        expected_typing=expected_typing,
+    )
+
+
+@transaction.atomic
+def type_totals(
+    *,
+    table: Table,
+    totals: Sequence[int],
+    user: User | None,
+    typist: str = "",
+    expected_typing: int | None,
+) -> SheetTyping:
+    """Store one typing of a sheet of round totals only: one total per seat, adding up to 0
+    (as ``results.enter_totals`` checks them). Otherwise as :func:`type_sheet`."""
+    return _type(
+        table=table,
+        kind=SheetTyping.Kind.TOTALS,
+        lines=totals,
+        user=user,
+        typist=typist,
+        expected_typing=expected_typing,
+    )
+
+
+def _type(
+    *,
+    table: Table,
+    kind: str,
+    lines: Sequence[Any],
+    user: User | None,
+    typist: str,
+    expected_typing: int | None,
+) -> SheetTyping:
     table = _locked_table(table.pk)
     tournament = table.round.tournament
     if not tournament.double_entry:
         raise ResultError(_("This tournament does not type paper sheets twice."))
-    _check_deals_table(table)
+    _check_sheet_table(table, kind)
     _check_open(table)
     typist = " ".join(typist.split())
     if len(typist) > TYPIST_LENGTH:
@@ -138,6 +236,8 @@ def type_sheet(
             field="typist",
         )
     typing = _open_typing(table)
+    if typing is not None and typing.kind != kind:
+        raise ResultError(other_kind_message(typing))
     if expected_typing is None and typing is not None:
         raise TypingConflict(
             _(
@@ -156,18 +256,22 @@ def type_sheet(
                 "saved. Look at the sheet's state on the table's page."
             )
         )
-    checked = _checked_rows(table, rows)
+    totals = kind == SheetTyping.Kind.TOTALS
+    checked = _totals_rows(table, lines) if totals else _checked_rows(table, lines)
     if typing is None:
         typing = SheetTyping.objects.create(
-            table=table, first_rows=checked, first_by=_user(user), first_typist=typist
+            table=table, kind=kind, first_rows=checked, first_by=_user(user), first_typist=typist
         )
+        # the log names the lines typed, never their values: the second typing stays blind
         changelog.record(
             tournament_id=tournament.pk,
             action=TournamentChange.Action.SHEET_TYPED,
             user=user,
             actor=typist,
             subject=_subject(table),
-            after={"typing": typing.pk, "lines": [r["number"] for r in checked]},
+            after={"typing": typing.pk, "sheet": _("round totals")}
+            if totals
+            else {"typing": typing.pk, "lines": [r["number"] for r in checked]},
         )
         bump_revision(tournament_id=tournament.pk)
         return typing
@@ -186,9 +290,10 @@ def type_sheet(
         typing.state = SheetTyping.State.DIFFERENCES
     else:
         typing.state = SheetTyping.State.COUNTED
-        enter_written_deals(
+        _count(
             table=table,
-            rows=_rows_of(typing.first_rows),
+            kind=kind,
+            rows=typing.first_rows,
             user=user,
             reason=_("Double entry: both typings agree."),
         )
@@ -227,7 +332,12 @@ def _choice_words(choice: str) -> str:
 
 
 def _decided_value(
-    difference: sheet_compare.Difference, choice: tuple[str, Any], *, rules: Any, seats: int
+    difference: sheet_compare.Difference,
+    choice: tuple[str, Any],
+    *,
+    rules: Any,
+    seats: int,
+    totals: bool = False,
 ) -> sheet_compare.Cell:
     how, value = choice
     if how == FIRST:
@@ -254,7 +364,7 @@ def _decided_value(
         if not 0 <= value < seats:
             raise ResultError(_("Deal %(number)s: say who played.") % {"number": difference.number})
         return value
-    if abs(value) > SCORE_LIMIT:
+    if abs(value) > SCORE_LIMIT and not totals:  # a total's bound: enter_totals says it
         raise ResultError(
             _("Deal %(number)s: an amount of at most %(limit)s.")
             % {"number": difference.number, "limit": SCORE_LIMIT}
@@ -277,14 +387,14 @@ def settle_sheet(
     nothing changes; a typing settled or discarded meanwhile raises :class:`TypingConflict`.
     """
     table = _locked_table(typing.table_id)
-    tournament = table.round.tournament
     locked = _open_typing(table)
     if locked is None or locked.pk != typing.pk or locked.state != SheetTyping.State.DIFFERENCES:
         raise TypingConflict(_("Somebody else settled this sheet meanwhile; nothing was changed."))
-    _check_deals_table(table)
+    _check_sheet_table(table, locked.kind)
     _check_open(table)
     facts = table_facts(table)
     seats = facts.table_size
+    totals = locked.kind == SheetTyping.Kind.TOTALS
     assert locked.second_rows is not None
     found = sheet_compare.differences(locked.first_rows, locked.second_rows, seats=seats)
     missing = [d for d in found if d.key not in choices]
@@ -296,11 +406,14 @@ def settle_sheet(
     decided: dict[str, sheet_compare.Cell] = {}
     log = []
     for difference in found:
-        value = _decided_value(difference, choices[difference.key], rules=facts.rules, seats=seats)
+        value = _decided_value(
+            difference, choices[difference.key], rules=facts.rules, seats=seats, totals=totals
+        )
         decided[difference.key] = value
+        cell = {} if totals else {"deal": difference.number}
         log.append(
             {
-                "deal": difference.number,
+                **cell,
                 "column": _column_words(difference.column),
                 "first_value": difference.first,
                 "second_value": difference.second,
@@ -311,6 +424,18 @@ def settle_sheet(
     lines = sheet_compare.settled_lines(
         locked.first_rows, locked.second_rows, seats=seats, decided=decided
     )
+    if totals:  # one line of totals; enter_totals checks them as a single typing's
+        settled = [a for line in lines for a in line.amounts if a is not None]
+        if len(lines) != 1 or len(settled) != seats:
+            raise ResultError(_("Enter one total per player."))
+        enter_totals(
+            table=table,
+            totals=settled,
+            user=user,
+            reason=_("Double entry: differences settled."),
+            typed_twice=True,
+        )
+        return _settled(locked, log=log, user=user, table=table)
     rows = []
     for line in lines:
         if not line.contract:
@@ -321,8 +446,19 @@ def settle_sheet(
     if not rows:
         raise ResultError(_("Type at least one line of the sheet."))
     enter_written_deals(
-        table=table, rows=rows, user=user, reason=_("Double entry: differences settled.")
+        table=table,
+        rows=rows,
+        user=user,
+        reason=_("Double entry: differences settled."),
+        typed_twice=True,
     )
+    return _settled(locked, log=log, user=user, table=table)
+
+
+def _settled(
+    locked: SheetTyping, *, log: list[dict[str, Any]], user: User, table: Table
+) -> SheetTyping:
+    tournament = table.round.tournament
     locked.state = SheetTyping.State.COUNTED
     locked.settlement = log
     locked.settled_by = user

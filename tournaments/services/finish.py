@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, RoundChange, Tournament, TournamentChange
+from tournaments.models import Announcement, Round, RoundChange, Tournament, TournamentChange
 from tournaments.selectors.standings import no_shows
 from tournaments.services import changelog
 from tournaments.services.registration import unregister
@@ -71,6 +71,11 @@ def finish_tournament(
     locked.finished_at = timezone.now()
     locked.finished_by = user if user.is_authenticated else None
     locked.save(update_fields=["finished_at", "finished_by"])
+    # The day's announcements end with it ("Pause bis 15 Uhr" under the final standings
+    # would be wrong); each stays in the log, removed by whoever finished.
+    Announcement.objects.filter(tournament=locked, removed_at__isnull=True).update(
+        removed_at=locked.finished_at, removed_by=locked.finished_by
+    )
     changelog.record(tournament_id=locked.pk, action=TournamentChange.Action.FINISHED, user=user)
     return locked
 

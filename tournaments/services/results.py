@@ -34,6 +34,7 @@ from tournaments.models import (
     Round,
     RoundChange,
     Seat,
+    SheetTyping,
     Table,
     Tournament,
     TournamentChange,
@@ -304,6 +305,7 @@ def enter_deal(
         return replay
     _check_deals_table(table)
     _check_open(table)
+    check_no_typing_waits(table)
     _check_number(table, number)
     if _plain_value("number taken", [table.pk, number]):
         raise DealConflict(
@@ -455,6 +457,48 @@ def enter_round_deals(
         Round.objects.filter(pk=locked.pk).update(state=Round.State.PLAYING)
     bump_revision(tournament_id=tournament.pk)
     return len(created)
+
+
+OPEN_TYPING_STATES = (SheetTyping.State.AWAITING_SECOND, SheetTyping.State.DIFFERENCES)
+
+
+def typing_waits_message(state: str) -> str:
+    """What the desk's and the phone's deal form say instead of the form while the table's
+    paper sheet is typed twice (``Tournament.double_entry``) and does not count yet."""
+    if state == SheetTyping.State.DIFFERENCES:
+        return _(
+            "The two typings of this table's paper sheet differ and are being settled at the "
+            "desk. Until the sheet counts, no deal is entered here."
+        )
+    return _(
+        "This table's paper sheet is waiting for its second typing at the desk. Until it "
+        "counts, no deal is entered here."
+    )
+
+
+def check_no_typing_waits(table: Table) -> None:
+    """Double entry: a table whose paper sheet was typed once (or whose two typings differ)
+    takes no deal from the desk's form or a phone until the sheet counts: the sheet is the
+    table's result, and a deal entered beside it would count after one entry, or take a
+    number the second typing then finds taken. No query where the tournament types once."""
+    if not table.round.tournament.double_entry:
+        return
+    state = (
+        SheetTyping.objects.filter(table=table, state__in=OPEN_TYPING_STATES)
+        .values_list("state", flat=True)
+        .first()
+    )
+    if state is not None:
+        raise ResultError(typing_waits_message(state))
+
+
+def _check_typed_twice(table: Table, *, typed_twice: bool) -> None:
+    """A new paper sheet (its deals as written, its round totals) in a tournament that types
+    sheets twice counts only through ``tournaments.services.double_entry``."""
+    if table.round.tournament.double_entry and not typed_twice:
+        raise ResultError(
+            _("This tournament types paper sheets twice: save the sheet as a typing.")
+        )
 
 
 def _check_deals_table(table: Table) -> None:
@@ -737,23 +781,9 @@ def restore_deal(*, deal: Deal, reason: str, user: User) -> Deal:
     )
 
 
-@transaction.atomic
-def enter_totals(
-    *,
-    table: Table,
-    totals: list[int],
-    user: User | None,
-    expected_version: int | None = None,
-    reason: str = "",
-    submission_key: uuid.UUID | None = None,
-) -> Deal:
-    """One line of round sums per table, which must sum to zero: every table of a totals-only
-    tournament, or a table whose paper sheet has only round sums in a tournament that records
-    every deal (as long as no deal of that table has been entered)."""
-    table = _locked_table(table.pk)
-    replay = _replayed(submission_key, table, 1)
-    if replay is not None:
-        return replay
+def check_totals_table(table: Table) -> None:
+    """A table takes round totals in a totals-only tournament, or where none of its deals
+    has been entered (its totals would otherwise come from them)."""
     if table.round.tournament.entry_mode != Tournament.EntryMode.TOTALS and (
         Deal.objects.filter(table=table, kind=Deal.Kind.DEAL).exists()
     ):
@@ -761,9 +791,13 @@ def enter_totals(
             _("Deals of table %(table)s have been entered; its totals come from them.")
             % {"table": table.number}
         )
-    _check_open(table)
+
+
+def checked_totals(table: Table, totals: Sequence[int]) -> list[int]:
+    """One total per player of the table, each within the bounds, adding up to zero."""
+    totals = list(totals)
     size = table.seats.count()
-    if len(totals) != size:
+    if len(totals) != size or any(total is None for total in totals):
         raise ResultError(_("Enter one total per player."), field="totals")
     if any(abs(total) > SCORE_LIMIT for total in totals):
         raise ResultError(
@@ -775,8 +809,37 @@ def enter_totals(
             _("The totals add up to %(sum)s; a table's totals add up to 0.") % {"sum": sum(totals)},
             field="totals",
         )
+    return totals
+
+
+@transaction.atomic
+def enter_totals(
+    *,
+    table: Table,
+    totals: list[int],
+    user: User | None,
+    expected_version: int | None = None,
+    reason: str = "",
+    submission_key: uuid.UUID | None = None,
+    typed_twice: bool = False,
+) -> Deal:
+    """One line of round sums per table, which must sum to zero: every table of a totals-only
+    tournament, or a table whose paper sheet has only round sums in a tournament that records
+    every deal (as long as no deal of that table has been entered).
+
+    Where the tournament types paper sheets twice, new totals come only from
+    ``tournaments.services.double_entry`` (``typed_twice``); a correction of totals that
+    count is one entry with a reason, as a correction of a deal is."""
+    table = _locked_table(table.pk)
+    replay = _replayed(submission_key, table, 1)
+    if replay is not None:
+        return replay
+    check_totals_table(table)
+    _check_open(table)
+    totals = checked_totals(table, totals)
     existing = Deal.objects.filter(table=table, number=1).first()
     if existing is None:
+        _check_typed_twice(table, typed_twice=typed_twice)
         deal = Deal(table=table, number=1, kind=Deal.Kind.TOTAL, submission_key=submission_key)
         deal.set_scores(totals)
         deal.save()
@@ -990,15 +1053,19 @@ def enter_written_deals(
     rows: Sequence[WrittenRow],
     user: User | None,
     reason: str = "",
+    typed_twice: bool = False,
 ) -> list[Deal]:
     """Store lines typed in as written on the table's paper sheet, all or none.
 
     Each line is checked by the engine (:func:`check_written_row`); a line that fails raises
-    ResultError naming its deal number, and nothing is stored.
+    ResultError naming its deal number, and nothing is stored. Where the tournament types
+    paper sheets twice, only ``tournaments.services.double_entry`` stores them
+    (``typed_twice``).
     """
     table = _locked_table(table.pk)
     _check_deals_table(table)
     _check_open(table)
+    _check_typed_twice(table, typed_twice=typed_twice)
     facts = table_facts(table)
     deals = []
     for row, written in checked_written_rows(table, rows, facts=facts):

@@ -24,13 +24,14 @@ from clubs.permissions import (
 )
 from tournaments.deal_words import penalty_text
 from tournaments.forms.entry import DealForm, initial_from_inputs
-from tournaments.models import SCORE_LIMIT, Deal, Round, Table, Tournament
+from tournaments.models import SCORE_LIMIT, Deal, Round, SheetTyping, Table, Tournament
 from tournaments.selectors.double_entry import open_typing, open_typings
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
-from tournaments.services import results
+from tournaments.services import double_entry, results
 from tournaments.services.results import DealConflict, ResultError, RoundStillOpen
 from tournaments.views.access import tournament_permission
+from tournaments.views.written import store_typing, typing_page
 from venue import backups
 
 
@@ -48,9 +49,17 @@ class TotalsForm(forms.Form):
     expected_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     submission_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
     reason = forms.CharField(label=gettext_lazy("Reason for the correction"), required=False)
+    typist = forms.CharField(
+        label=gettext_lazy("Typed by (name or initials)"),
+        required=False,
+        max_length=double_entry.TYPIST_LENGTH,
+        help_text=gettext_lazy("So the log tells the two typists apart on a shared login."),
+    )
 
-    def __init__(self, *args, player_names: list[str], **kwargs):
+    def __init__(self, *args, player_names: list[str], typist: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        if not typist:  # a typing of the sheet (double entry) says who typed it
+            del self.fields["typist"]
         for position, name in enumerate(player_names):
             self.fields[f"total_{position}"] = forms.IntegerField(
                 label=name, min_value=-SCORE_LIMIT, max_value=SCORE_LIMIT
@@ -218,8 +227,15 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
         line.deal.kind == Deal.Kind.TOTAL for line in sheet.lines
     ):
         return _desk_totals(request, table, sheet)
+    typing = open_typing(table=table) if tournament.double_entry else None
+    # The sheet waits for its second typing (or its settlement): no deal form, and a deal
+    # posted anyway (a form opened before the first typing) is refused, nothing stored.
+    typing_waits = results.typing_waits_message(typing.state) if typing else ""
     form = deal_form(sheet)
-    if request.method == "POST":
+    refused = False
+    if request.method == "POST" and typing_waits:
+        refused = True  # the page says why, in place of the form
+    elif request.method == "POST":
         form = deal_form(sheet, data=request.POST, number=_posted_number(request))
         if form.is_valid():
             try:
@@ -247,10 +263,17 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
             "form": form,
             "void_form": ReasonForm(),
             "preview_url": reverse("tournaments:desk_preview", args=[table.pk]),
-            "totals_possible": not sheet.lines,
-            "typing": open_typing(table=table) if tournament.double_entry else None,
+            # a sheet typed once is typed the same way again: its deals, or its totals
+            "written_possible": typing is None or typing.kind == SheetTyping.Kind.DEALS,
+            "totals_possible": not sheet.lines
+            and (typing is None or typing.kind == SheetTyping.Kind.TOTALS),
+            "typing": typing,
+            "typing_waits": typing_waits,
+            "refused": refused,
+            "typing_url": typing_page(table, typing.kind) if typing else "",
             **_phone_link(request, table),
         },
+        status=409 if refused else 200,
     )
 
 
@@ -298,15 +321,45 @@ def _posted_number(request: HttpRequest, name: str = "number") -> int | None:
 
 
 def _desk_totals(request: HttpRequest, table: Table, sheet: TableSheet) -> HttpResponse:
+    """A table's round totals: entered once, corrected with a reason; where the tournament
+    types paper sheets twice, new totals are a typing (``double_entry.type_totals``) that
+    counts once a second typing agrees, as a sheet of deals as written does."""
+    tournament = table.round.tournament
     existing = next((line.deal for line in sheet.lines), None)
+    double = tournament.double_entry and existing is None
+    typing = open_typing(table=table) if double else None
+    args = (tournament.pk, table.round.number, table.number)
+    if typing is not None and typing.state == SheetTyping.State.DIFFERENCES:
+        return redirect("tournaments:desk_written_differences", *args)
+    if typing is not None and typing.kind != SheetTyping.Kind.TOTALS:
+        messages.info(request, double_entry.other_kind_message(typing))
+        return redirect(typing_page(table, typing.kind))
     initial = {}
     if existing is not None:
         initial = {f"total_{p}": s for p, s in enumerate(existing.scores) if s is not None}
         initial["expected_version"] = existing.version
-    form = TotalsForm(initial=initial, player_names=sheet.player_names)
+    form = TotalsForm(initial=initial, player_names=sheet.player_names, typist=double)
     if request.method == "POST":
-        form = TotalsForm(request.POST, player_names=sheet.player_names)
-        if form.is_valid():
+        form = TotalsForm(request.POST, player_names=sheet.player_names, typist=double)
+        if form.is_valid() and double:
+            response = store_typing(
+                request,
+                form=form,
+                table=table,
+                kind=SheetTyping.Kind.TOTALS,
+                store=lambda expected: double_entry.type_totals(
+                    table=table,
+                    totals=form.totals(),
+                    user=request.user,  # type: ignore[arg-type]
+                    typist=form.cleaned_data.get("typist", ""),
+                    expected_typing=expected,
+                ),
+            )
+            if response is not None:
+                return response
+            typing = open_typing(table=table)  # a first typing stored meanwhile: saving the
+            # form again makes it the second typing
+        elif form.is_valid():
             try:
                 results.enter_totals(
                     table=table,
@@ -333,6 +386,9 @@ def _desk_totals(request: HttpRequest, table: Table, sheet: TableSheet) -> HttpR
             "form": form,
             "existing": existing,
             "void_form": ReasonForm(),
+            "double_entry": double,
+            "typing": typing,
+            "typed_first_here": typing is not None and typing.first_by_id == request.user.pk,
             **_phone_link(request, table),
         },
     )

@@ -13,7 +13,6 @@ lot draws and (for the signed-in organiser) the session and the navigation.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
@@ -40,22 +39,20 @@ from tournaments.caching import (
     revision_cached,
     revision_cached_parts,
 )
-from tournaments.models import LotDraw, Tournament
+from tournaments.models import Tournament
 from tournaments.selectors.hall import shown_announcements
-from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import (
-    StandingRow,
-    Standings,
+    recorded_lots,
     standings_at_revision,
     team_standings,
     tournament_standings,
 )
 from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
-    Shown,
     projector_rows_html,
-    shown,
+    side_rankings,
     standings_table,
+    unresolved_groups,
 )
 from tournaments.views.access import tournament_permission
 
@@ -75,60 +72,6 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     # Live pages: a phone's back button or a proxy must not show old standings.
     response["Cache-Control"] = "no-store"
     return response
-
-
-# --- side rankings -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SideRankings:
-    best_woman: list[Shown]
-    best_youth: list[Shown]
-    on_plus: list[StandingRow]
-    last: list[Shown]  # the "Mauskönig"
-
-
-def side_rankings(standings: Standings) -> SideRankings:
-    """Best woman, best youth, everyone on plus and the last place, as on the prize list."""
-    groups = prize_groups(standings)
-    return SideRankings(
-        best_woman=shown(groups.best_woman),
-        best_youth=shown(groups.best_youth),
-        on_plus=groups.on_plus,
-        last=shown(groups.last),
-    )
-
-
-# --- lot draws -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RecordedLot:
-    performed_at: object
-    seed: int
-    order: list[StandingRow | int]  # a row, or the bare entry id if the entry is gone
-
-
-def recorded_lots(tournament: Tournament, standings: Standings) -> list[RecordedLot]:
-    """Every tie-break draw recorded for the tournament, with the players in drawn order."""
-    by_entry = {row.entry_id: row for row in standings.rows}
-    return [
-        RecordedLot(
-            performed_at=draw["performed_at"],
-            seed=draw["seed"],
-            order=[by_entry.get(entry_id, entry_id) for entry_id in draw["order"]],
-        )
-        for draw in LotDraw.objects.filter(tournament=tournament, purpose="tie_break")
-        .order_by("performed_at", "pk")
-        .values("performed_at", "seed", "order")
-    ]
-
-
-def unresolved_groups(standings: Standings) -> list[list[Shown]]:
-    by_entry = {row.entry_id: row for row in standings.rows}
-    return [
-        shown([by_entry[e] for e in group if e in by_entry]) for group in standings.unresolved_ties
-    ]
 
 
 # --- tournament standings ------------------------------------------------------------------
@@ -202,13 +145,15 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
                 round_numbers=result.round_numbers,
                 # the same links for every reader: the page is cached by revision
                 linked_players=public_player_page_ids(row.player_id for row in result.rows),
+                scored=result.scored,
             ),
             "sides": side_rankings(result),
             "updated_time": UPDATED_MARK,
         }
         ties = {
-            "ties": unresolved_groups(result),
-            "lots": recorded_lots(tournament, result),
+            # before the first result everybody is "tied" at 0: no tie to decide yet
+            "ties": unresolved_groups(result) if result.scored else [],
+            "lots": recorded_lots(tournament=tournament, standings=result),
             "standings_finished": result.finished,
         }
         # Spectators see the ties without the organiser's form: that part is cached as markup
@@ -289,7 +234,7 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
         "tournament": tournament,
         "standings": result,
         "rows": bool(result.rows),
-        "rows_html": projector_rows_html(result.rows),
+        "rows_html": projector_rows_html(result.rows, scored=result.scored),
         "open_rounds": sorted({t.round_number for t in result.open_tables}),
         "updated_time": UPDATED_MARK,
         "clock_now": NOW_MARK,
@@ -312,7 +257,9 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
     return render_to_string("tournaments/standings/_projector_board.html", context)
 
 
-def _stamped(board: bytes) -> bytes:
+def stamp_projector(board: bytes) -> bytes:
+    """The shared projector board with the clock and the server's time put in (the venue's
+    front calls it for every spectator it answers from its cache)."""
     now = timezone.localtime()
     return board.replace(UPDATED_BYTES, date_format(now, "H:i").encode()).replace(
         NOW_BYTES, now.isoformat().encode()
@@ -324,14 +271,14 @@ def projector(request, pk: int):
     parts = ("projector", standings_url)
     if _wants_partial(request):  # the board is the same for every viewer
         board = _shared_page(pk, *parts, build=lambda t: _projector_board(t, standings_url))
-        return _no_store(HttpResponse(_stamped(board)))
+        return _no_store(HttpResponse(stamp_projector(board)))
     tournament = _tournament(pk)
-    board = revision_cached(
+    markup = revision_cached(
         tournament, *parts, build=lambda: _projector_board(tournament, standings_url)
     )
     context = {
         "tournament": tournament,
-        "board": mark_safe(_stamped(board.encode()).decode()),
+        "board": mark_safe(stamp_projector(markup.encode()).decode()),
         "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
     }
     return _no_store(render(request, "tournaments/standings/projector.html", context))

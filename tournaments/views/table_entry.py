@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from tournaments.deal_words import deal_parts
 from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Table, normalise_short_code
+from tournaments.selectors.double_entry import open_typing
 from tournaments.selectors.plain import table_by_token
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
 from tournaments.services import hall, results
@@ -85,7 +86,16 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         )
     partial = request.htmx and request.GET.get("partial") == "sheet"  # the sheet, every 15 s
     clash = None
-    if request.method != "POST":
+    # Double entry: the table's paper sheet typed once at the desk waits for its second
+    # typing; until it counts the phone offers no deal form, and a deal posted anyway (a
+    # page opened before, the offline queue) is refused with the reason, nothing stored.
+    waiting = open_typing(table=table) if table.round.tournament.double_entry else None
+    typing_waits = results.typing_waits_message(waiting.state) if waiting else ""
+    if typing_waits:
+        form = None
+        if request.method == "POST" and number is not None:
+            sheet = table_sheet(table=table)
+    elif request.method != "POST":
         form = None if partial else deal_form(sheet)
     else:
         form = deal_form(sheet, data=request.POST, number=number)
@@ -131,10 +141,13 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         "preview_url": reverse("tournaments:table_entry_preview", args=[token]),
         "clash": clash,
         "partial": partial,
+        "typing_waits": typing_waits,
+        "refused": bool(typing_waits) and request.method == "POST",
     }
     if partial:
         return render(request, "tournaments/entry/_phone_live.html", context)
-    return render(request, "tournaments/entry/phone_entry.html", context)
+    status = 409 if context["refused"] else 200
+    return render(request, "tournaments/entry/phone_entry.html", context, status=status)
 
 
 @dataclass(frozen=True)

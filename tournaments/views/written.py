@@ -3,10 +3,16 @@
 One page serves a single line and a whole sheet: "Check this sheet" runs the engine's check
 on every typed line and shows each line's full row or what the amounts could be; "Save"
 stores the lines (all or none) through ``results.enter_written_deals``.
+
+With double entry (``Tournament.double_entry``) "Save" stores a typing
+(``double_entry.type_sheet``); a sheet of round totals only is typed on the totals page
+(``views.entry``, ``double_entry.type_totals``) and shares what follows here: the answer to a
+stored typing (:func:`store_typing`), the differences page and discarding.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django import forms
@@ -218,6 +224,9 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
     typing = open_typing(table=table) if double else None
     if typing is not None and typing.state == SheetTyping.State.DIFFERENCES:
         return redirect("tournaments:desk_written_differences", pk, round_number, table_number)
+    if typing is not None and typing.kind != SheetTyping.Kind.DEALS:
+        messages.info(request, double_entry.other_kind_message(typing))
+        return redirect(typing_page(table, typing.kind))
     sheet = table_sheet(table=table)
     taken = {line.number for line in sheet.lines}
     numbers = [n for n in range(1, sheet.deals_per_round + 1) if n not in taken]
@@ -274,24 +283,57 @@ def _save_typing(
     request: HttpRequest, form: WrittenSheetForm, table: Table, typing: SheetTyping | None
 ) -> HttpResponse | None:
     """Store the form as the first or second typing; None: the form is shown again."""
-    args = (table.round.tournament_id, table.round.number, table.number)
-    expected = _posted_int(request, "typing")
-    try:
-        stored = double_entry.type_sheet(
+    return store_typing(
+        request,
+        form=form,
+        table=table,
+        kind=SheetTyping.Kind.DEALS,
+        store=lambda expected: double_entry.type_sheet(
             table=table,
             rows=form.rows,
             user=request.user,  # type: ignore[arg-type]
             typist=form.cleaned_data.get("typist", ""),
             expected_typing=expected,
-        )
+        ),
+    )
+
+
+def typing_page(table: Table, kind: str | None) -> str:
+    """Where a sheet of this kind is typed: its deals as written, or its round totals (None:
+    the tournament's way, totals where it records round totals only)."""
+    if kind is None and table.round.tournament.entry_mode == Tournament.EntryMode.TOTALS:
+        kind = SheetTyping.Kind.TOTALS
+    name = (
+        "tournaments:desk_table_totals"
+        if kind == SheetTyping.Kind.TOTALS
+        else "tournaments:desk_written"
+    )
+    return reverse(name, args=[table.round.tournament_id, table.round.number, table.number])
+
+
+def store_typing(
+    request: HttpRequest,
+    *,
+    form: forms.Form,
+    table: Table,
+    kind: str,
+    store: Callable[[int | None], SheetTyping],
+) -> HttpResponse | None:
+    """Store a typing of the sheet (``store`` takes the typing the form was made for, from the
+    posted ``typing``) and answer: the first waits, an agreeing second counts, a differing
+    one goes to the differences page. None: the form is shown again with the refusal."""
+    args = (table.round.tournament_id, table.round.number, table.number)
+    expected = _posted_int(request, "typing")
+    try:
+        stored = store(expected)
     except TypingConflict as error:
         if expected is None:
             form.add_error(None, error.message)
             return None
         messages.error(request, error.message)
-        return redirect("tournaments:desk_written", *args)
+        return redirect(typing_page(table, kind))
     except ResultError as error:
-        form.add_error("typist" if error.field == "typist" else None, error.message)
+        form.add_error(error.field if error.field == "typist" else None, error.message)
         return None
     if stored.state == SheetTyping.State.AWAITING_SECOND:
         messages.success(
@@ -301,7 +343,10 @@ def _save_typing(
                 "time: “Sheet waiting for its second typing”."
             ),
         )
-        return redirect("tournaments:desk_written", *args)
+        return redirect(typing_page(table, kind))
+    if stored.state == SheetTyping.State.COUNTED and kind == SheetTyping.Kind.TOTALS:
+        messages.success(request, _("Both typings agree: the round totals count."))
+        return redirect("tournaments:desk_entry", *args)
     if stored.state == SheetTyping.State.COUNTED:
         count = len(stored.first_rows)
         messages.success(
@@ -352,7 +397,8 @@ def desk_written_differences(
     typing = open_typing(table=table)
     if typing is None or typing.state != SheetTyping.State.DIFFERENCES:
         messages.info(request, _("This sheet has no differences to settle."))
-        return redirect("tournaments:desk_written", pk, round_number, table_number)
+        return redirect(typing_page(table, typing.kind if typing is not None else None))
+    page = typing_page(table, typing.kind)
     sheet = table_sheet(table=table)
     items = [SettleItem(row) for row in difference_rows(typing=typing, sheet=sheet)]
     error = ""
@@ -361,7 +407,7 @@ def desk_written_differences(
             messages.error(
                 request, _("Somebody else settled this sheet meanwhile; nothing was changed.")
             )
-            return redirect("tournaments:desk_written", pk, round_number, table_number)
+            return redirect(page)
         choices: dict[str, tuple[str, object]] = {}
         whole_line = request.POST.get("line", "").partition(":")  # "first:2": deal 2's cells
         for item in items:
@@ -391,7 +437,7 @@ def desk_written_differences(
                 double_entry.settle_sheet(typing=typing, choices=choices, user=request.user)  # type: ignore[arg-type]
             except TypingConflict as conflict:
                 messages.error(request, conflict.message)
-                return redirect("tournaments:desk_written", pk, round_number, table_number)
+                return redirect(page)
             except ResultError as refused:
                 error = refused.message
             else:
@@ -407,6 +453,7 @@ def desk_written_differences(
             "table": table,
             "sheet": sheet,
             "typing": typing,
+            "totals": typing.kind == SheetTyping.Kind.TOTALS,
             "items": items,
             "error": error,
             "contracts": contract_choices(sheet.rules, len(sheet.seats)),
@@ -429,15 +476,16 @@ def desk_written_discard(
     """Throw away the open typing of a sheet (the wrong table's sheet typed), with a reason."""
     table = _table(pk, round_number, table_number)
     check(request.user, MANAGE_TOURNAMENT, table.round.tournament)
-    if request.method != "POST":
-        return redirect("tournaments:desk_written", pk, round_number, table_number)
-    check_not_in_hall(table.round.tournament)
     typing = open_typing(table=table)
+    page = typing_page(table, typing.kind if typing is not None else None)
+    if request.method != "POST":
+        return redirect(page)
+    check_not_in_hall(table.round.tournament)
     if typing is None or str(typing.pk) != request.POST.get("typing"):
         messages.error(
             request, _("Somebody else settled this sheet meanwhile; nothing was changed.")
         )
-        return redirect("tournaments:desk_written", pk, round_number, table_number)
+        return redirect(page)
     try:
         double_entry.discard_typing(
             typing=typing,
@@ -450,7 +498,7 @@ def desk_written_discard(
             return redirect("tournaments:desk_written_differences", pk, round_number, table_number)
     else:
         messages.success(request, _("The typing was discarded: type the sheet afresh."))
-    return redirect("tournaments:desk_written", pk, round_number, table_number)
+    return redirect(page)
 
 
 def _posted_version(request: HttpRequest) -> int | None:

@@ -57,3 +57,41 @@ def test_a_finished_tournament_says_final_standings(client, drawn, django_user_m
     page, projector = _pages(client, tournament)
     assert "Final standings: the tournament is finished." in page
     assert "Final standings" in projector and "All tables finished" not in projector
+
+
+def _ranks(html: str) -> list[str]:
+    """The rank cells' text, in order (page and projector)."""
+    import re
+
+    cells = re.findall(r'<td class="number rank">(.*?)</td>', html, flags=re.S)
+    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in cells]
+
+
+def test_before_the_first_result_nobody_has_a_rank(client, drawn):
+    """Not "1.=" for every player on 0: no rank at all, and no tie to decide."""
+    tournament, table = drawn
+    page, projector = _pages(client, tournament)
+    assert _ranks(page) == ["–"] * 4 and _ranks(projector) == ["–"] * 4
+    assert 'class="tie-mark"' not in page.split('class="tie-rule"')[1].split("</p>", 1)[1]
+    enter_deal(table=table, number=1, inputs=cego(0, 45))
+    page, projector = _pages(client, tournament)
+    assert _ranks(page)[0] == "1." and "–" not in _ranks(page)
+    assert _ranks(projector)[0] == "1."
+
+
+def test_a_finished_tournament_ends_its_announcements(drawn, django_user_model):
+    from tournaments.models import Announcement
+    from tournaments.selectors.hall import shown_announcements
+    from tournaments.services import finish
+    from tournaments.services.hall import announce
+
+    tournament, table = drawn
+    organiser = django_user_model.objects.create_superuser("orga", "", "pw")
+    announce(tournament=tournament, text="Pause bis 15 Uhr", user=organiser)
+    enter_deal(table=table, number=1, inputs=cego(0, 45))
+    set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser)
+    assert len(shown_announcements(tournament=tournament)) == 1
+    finish.finish_tournament(tournament=tournament, user=organiser)
+    assert shown_announcements(tournament=tournament) == ()
+    ended = Announcement.objects.get()
+    assert ended.removed_at is not None and ended.removed_by == organiser

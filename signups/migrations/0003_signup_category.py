@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0013_player_guest_club'),
-        ('signups', '0001_initial'),
+        ('signups', '0002_email_confirmed_at'),
         ('tournaments', '0022_revision_scope'),
     ]
 
