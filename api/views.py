@@ -211,7 +211,7 @@ def players(request: HttpRequest) -> dict:
     )
 
     def make(items: list) -> list:
-        shown = home_clubs(player_id__in=[item["id"] for item in items])
+        shown = home_clubs(pk__in=[item["id"] for item in items])
         return [documents.player_name(item, club=shown.get(item["id"], "")) for item in items]
 
     return _page(request, queryset, name="api:players", make=make)

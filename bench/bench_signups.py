@@ -88,7 +88,7 @@ def main() -> None:
         f" {max(walls) * 1000:.1f} ms"
     )
     wall, cpu = time.perf_counter(), time.process_time()
-    done = signups.confirm_all(tournament=tournament, user=user)
+    done = signups.confirm_all(tournament=tournament, user=user).count
     print(
         f"  confirm all {done} seats: {time.perf_counter() - wall:.2f} s wall,"
         f" {time.process_time() - cpu:.2f} s CPU"

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from clubs.models import Club, ClubAlias, ClubRole, FirstRun, Membership, Player
+from clubs.services.players import place_named_guests
 
 
 class MembershipInline(admin.TabularInline):
@@ -25,12 +26,21 @@ class ClubAliasAdmin(admin.ModelAdmin):
     autocomplete_fields = ["club"]
     readonly_fields = ["added_by", "added_at"]
 
+    def save_model(self, request, obj, form, change):
+        """A spelling mapped here by the association: the guests who typed it when signing
+        up are shown with its club from now on (``place_named_guests``)."""
+        if not change:
+            obj.added_by = request.user
+        super().save_model(request, obj, form, change)
+        place_named_guests(club=obj.club, keys=[obj.key])
+
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["last_name", "first_name", "birth_year", "category", "email"]
-    list_filter = ["category", "memberships__club"]
-    search_fields = ["last_name", "first_name", "email"]
+    list_display = ["last_name", "first_name", "birth_year", "category", "email", "guest_club_name"]
+    list_filter = ["category", "memberships__club", "guest_club"]
+    search_fields = ["last_name", "first_name", "email", "guest_club_name"]
+    autocomplete_fields = ["guest_club"]
     inlines = [MembershipInline]
 
 

@@ -127,6 +127,22 @@ class Player(models.Model):
     clubs = models.ManyToManyField(
         Club, through="Membership", related_name="players", verbose_name=_("clubs")
     )
+    # A guest without a membership (signed up online naming a club): the club they named,
+    # shown beside the name where no membership says it (``tournaments.selectors.standings.
+    # home_clubs``); a club of this registry, or the name as typed until the association
+    # maps it to one (``clubs.services.players.place_named_guests``). Never a membership:
+    # only the club's organisers give those.
+    guest_club = models.ForeignKey(
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="guests",
+        verbose_name=_("plays for (without membership)"),
+    )
+    guest_club_name = models.CharField(
+        _("club as named (not on this server)"), max_length=120, blank=True
+    )
     # "Müller" and "Mueller" share the key " mueller hans ": searched with LIKE on every database.
     search_key = models.CharField(
         _("search key"), max_length=130, editable=False, db_index=True, default=""
@@ -152,6 +168,10 @@ class Player(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(category__in=Category.values), name="player_category_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(guest_club__isnull=True) | Q(guest_club_name=""),
+                name="player_one_guest_club",
             ),
         ]
 

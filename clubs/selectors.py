@@ -7,8 +7,8 @@ from collections import Counter
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from clubs.models import Club, Membership, Player
-from clubs.search import normalise, player_key, similar_keys
+from clubs.models import Club, ClubAlias, Membership, Player
+from clubs.search import club_key, normalise, player_key, similar_keys
 
 
 def search_players(
@@ -120,3 +120,21 @@ def season_fee_cents(fees, status: str) -> int | None:
     when nothing was charged yet."""
     amounts = Counter(fee.amount_cents for fee in fees if fee.status == status)
     return amounts.most_common(1)[0][0] if amounts else None
+
+
+def clubs_by_key() -> dict[str, Club]:
+    """Every club by the key of its name, its short name and each remembered spelling
+    (``ClubAlias``, ``clubs.search.club_key``): how a club typed as text is found, as a
+    member list's club is (two queries). A name first, then a short name, then a spelling."""
+    clubs = list(Club.objects.all())
+    by_id = {club.pk: club for club in clubs}
+    found: dict[str, Club] = {}
+    for club in clubs:
+        found.setdefault(club_key(club.name), club)
+    for club in clubs:
+        found.setdefault(club_key(club.short_name), club)
+    for key, club_id in ClubAlias.objects.values_list("key", "club_id"):
+        if club_id in by_id:
+            found.setdefault(key, by_id[club_id])
+    found.pop("", None)
+    return found

@@ -20,6 +20,7 @@ def signup_rows(rows: list[ListRow]) -> Iterator[list]:
         _("last name"),
         _("first name"),
         _("club"),
+        _("category"),
         _("e-mail"),
         _("state"),
         _("waiting list"),
@@ -31,6 +32,7 @@ def signup_rows(rows: list[ListRow]) -> Iterator[list]:
             s.last_name,
             s.first_name,
             s.club_name,
+            s.get_category_display() if s.category else "",
             s.email,
             s.get_status_display(),
             row.position,
@@ -39,7 +41,7 @@ def signup_rows(rows: list[ListRow]) -> Iterator[list]:
 
 
 def signups_workbook(rows: list[ListRow]) -> bytes:
-    return write_sheet(_("Sign-ups"), signup_rows(rows), [20, 16, 28, 30, 26, 10, 18])
+    return write_sheet(_("Sign-ups"), signup_rows(rows), [20, 16, 28, 12, 30, 26, 10, 18])
 
 
 def _csv_cell(value) -> str:

@@ -221,7 +221,37 @@ def _player(row: Any) -> Player:
         )
         if club is not None and not Membership.objects.filter(player=player, club=club).exists():
             Membership.objects.create(player=player, club=club)
+    _take_guest_club(player, row)
     return player
+
+
+def _take_guest_club(player: Player, row: dict) -> None:
+    """A guest's club without membership, where the laptop knows none for the player: the
+    club by its registry id, else its name as the server shows it (text, like a club typed
+    at sign-up), else the name as typed."""
+    if player.guest_club_id or player.guest_club_name:
+        return
+    guest = row.get("guest_club")
+    club, name = None, ""
+    if isinstance(guest, dict):
+        club = Club.objects.filter(uuid=_registry_uuid(guest.get("uuid"))).first()
+        name = str(guest.get("short_name") or guest.get("name") or "")
+    else:
+        name = str(row.get("guest_club_name") or "")
+    if club is not None:
+        player.guest_club = club
+    elif name.strip():
+        player.guest_club_name = name.strip()[:120]
+    else:
+        return
+    player.save(update_fields=["guest_club", "guest_club_name"])
+
+
+def _registry_uuid(value: Any) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
 
 
 def take_registrations(*, publication: Publication) -> int:

@@ -232,6 +232,14 @@ def hand_over(*, token: PublishToken, archive_id: Any) -> HandedOver:
     )
 
 
+def _guest_club(player: Player) -> dict[str, str] | None:
+    """A guest's club without membership, as a membership's club travels."""
+    club = player.guest_club
+    if club is None:
+        return None
+    return {"uuid": str(club.uuid), "short_name": club.short_name, "name": club.name}
+
+
 def registrations_for_the_hall(
     *, token: PublishToken, archive_id: Any, after: int = 0
 ) -> dict[str, Any]:
@@ -248,7 +256,7 @@ def registrations_for_the_hall(
         HallRegistration.objects.filter(
             tournament=tournament, pk__gt=after, withdrawn_at__isnull=True
         )
-        .select_related("player")
+        .select_related("player", "player__guest_club")
         .prefetch_related("player__memberships__club")
         .order_by("pk")
     )
@@ -274,6 +282,8 @@ def registrations_for_the_hall(
                     "category": player.category,
                     "birth_year": player.birth_year if player.pk in own else None,
                     "clubs": clubs,
+                    "guest_club": _guest_club(player),
+                    "guest_club_name": player.guest_club_name,
                 },
             }
         )

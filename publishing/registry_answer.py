@@ -9,7 +9,8 @@ field in German, which a schema library's messages would not.
 
 Format ``cego-club/registry`` version 2 (``publishing.selectors.registry``): ``club`` (the
 token's club's registry id), ``clubs`` (uuid, name, short_name, town) and ``players`` (uuid,
-first_name, last_name, category, memberships with the club's uuid). Only the token's club's
+first_name, last_name, category, memberships with the club's uuid, a guest's club without
+membership: ``guest_club``, a club's uuid, or ``guest_club_name``). Only the token's club's
 own members carry ``birth_year`` and ``email``, and only its own memberships
 ``member_number``, ``status``, ``since``, ``left_on``; where they are missing the laptop keeps
 what it has.
@@ -45,6 +46,7 @@ MAX_LENGTHS = {
     "last_name": 60,
     "email": 254,
     "member_number": 20,
+    "guest_club_name": 120,
 }
 STATUSES = ("active", "passive")
 
@@ -95,6 +97,11 @@ class RegistryPlayer:
     category: str | None
     personal: PersonalData | None  # None: not the token's club's member
     memberships: tuple[RegistryMembership, ...]
+    # A guest's club without membership (``Player.guest_club``, by the club's uuid) or the
+    # name as typed; ``guest_given`` False: the server said nothing of it (an older one).
+    guest_club: uuid.UUID | None = None
+    guest_club_name: str = ""
+    guest_given: bool = False
 
 
 @dataclass(frozen=True)
@@ -328,6 +335,11 @@ def _player(
     )
     if len({m.club for m in memberships}) < len(memberships):
         raise _fail(where, _("a club appears twice among its memberships"))
+    guest_club = None
+    if row.get("guest_club") is not None:
+        guest_club = _uuid(row["guest_club"], where, "guest_club")
+        if guest_club not in clubs:
+            raise _fail(where, _("its club is not in the registry's list of clubs"))
     return RegistryPlayer(
         uuid=_uuid(row["uuid"], where, "uuid"),
         first_name=_text(row, "first_name", where, required=False),
@@ -335,4 +347,7 @@ def _player(
         category=category,
         personal=personal,
         memberships=memberships,
+        guest_club=guest_club,
+        guest_club_name="" if guest_club else _text(row, "guest_club_name", where, required=False),
+        guest_given="guest_club" in row or "guest_club_name" in row,
     )

@@ -26,9 +26,11 @@ def registry(*, club: Club) -> dict[str, Any]:
     """Every club and player, for a laptop of ``club`` (its publishing token's club): the
     club's own members in full (birth year, e-mail, member number, status and dates, as the
     club's organisers see them; ``clubs.permissions.club_registry_players``), everybody else
-    as the public pages show them (name, category, club, registry id). Version 2: a player
-    row without ``birth_year``/``email``, a membership without ``member_number``/``status``
-    says nothing about them (a laptop keeps what it has)."""
+    as the public pages show them (name, category, club, registry id; a guest's club
+    without membership, ``guest_club``/``guest_club_name``). Version 2: a player row without
+    ``birth_year``/``email``, a membership without ``member_number``/``status`` says nothing
+    about them (a laptop keeps what it has); nor does one without ``guest_club`` and
+    ``guest_club_name`` (an older server)."""
     clubs = list(Club.objects.order_by("pk").values("pk", "uuid", "name", "short_name", "town"))
     uuid_of = {row["pk"]: str(row["uuid"]) for row in clubs}
     own_ids = set(club_registry_players(club, Player.objects.all()).values_list("pk", flat=True))
@@ -54,13 +56,24 @@ def registry(*, club: Club) -> dict[str, Any]:
         memberships.setdefault(player_id, []).append(row)
     players = []
     for p in Player.objects.order_by("pk").values(
-        "pk", "uuid", "first_name", "last_name", "category", "birth_year", "email"
+        "pk",
+        "uuid",
+        "first_name",
+        "last_name",
+        "category",
+        "birth_year",
+        "email",
+        "guest_club_id",
+        "guest_club_name",
     ):
         row = {
             "uuid": str(p["uuid"]),
             "first_name": p["first_name"],
             "last_name": p["last_name"],
             "category": p["category"],
+            # A guest's club without membership, as the public standings show it.
+            "guest_club": uuid_of[p["guest_club_id"]] if p["guest_club_id"] else None,
+            "guest_club_name": p["guest_club_name"],
         }
         if p["pk"] in own_ids:
             row.update(birth_year=p["birth_year"], email=p["email"])

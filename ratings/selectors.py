@@ -220,7 +220,7 @@ def ratings_list(*, provisional: bool) -> QuerySet[PlayerRating]:
 
 def clubs_of(player_ids: Iterable[int]) -> dict[int, str]:
     """The club shown beside each name, as on the public standings (one query)."""
-    return home_clubs(player_id__in=list(player_ids))
+    return home_clubs(pk__in=list(player_ids))
 
 
 def rated_count() -> dict[str, int]:

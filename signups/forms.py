@@ -5,10 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club
+from clubs.models import Category, Club
 from signups.selectors import club_choices
 
 OTHER = "other"
+# The side rankings' categories, "" for not said (the open class then, unless the registry
+# knows better).
+CATEGORY_CHOICES = [("", _("– not said –")), *Category.choices]
 
 
 class PersonFields(forms.Form):
@@ -20,6 +23,12 @@ class PersonFields(forms.Form):
         max_length=120,
         required=False,
         help_text=_("Only if you chose “other club / no club” above."),
+    )
+    category = forms.ChoiceField(
+        label=_("Category (optional)"),
+        choices=CATEGORY_CHOICES,
+        required=False,
+        help_text=_("For the side rankings: women, youth, seniors."),
     )
     email = forms.EmailField(
         label=_("E-mail (optional)"),
@@ -46,10 +55,10 @@ class PersonFields(forms.Form):
 class SignupForm(PersonFields):
     consent = forms.BooleanField(
         label=_(
-            "I agree that my name, club and (if given) e-mail address are stored for this "
-            "tournament. The organisers see them; the list of players on the day shows name "
-            "and club. I can withdraw this consent at any time by cancelling with my personal "
-            "link; the sign-up is then cancelled."
+            "I agree that my name, club and (if given) category and e-mail address are stored "
+            "for this tournament. The organisers see them; the list of players on the day "
+            "shows name and club, the side rankings the category. I can withdraw this consent "
+            "at any time by cancelling with my personal link; the sign-up is then cancelled."
         ),
         required=True,
         error_messages={

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models import Category
 from tournaments.models import AppendOnly, Tournament
 
 
@@ -80,6 +81,11 @@ class Signup(models.Model):
         verbose_name=_("club"),
     )
     club_text = models.CharField(_("other club"), max_length=120, blank=True)
+    # For the side rankings (women, youth, seniors): as the person said, "" not said. Carried
+    # to the registry's player when the sign-up is confirmed (``services.signups``).
+    category = models.CharField(
+        _("category"), max_length=10, choices=Category.choices, blank=True, default=""
+    )
     email = models.EmailField(_("e-mail"), blank=True)
     # Set when the link from the first mail was followed (or an organiser entered the
     # address): only then does anything else go to the address (``services.mail``).
@@ -119,6 +125,9 @@ class Signup(models.Model):
             models.CheckConstraint(condition=~Q(last_name=""), name="signup_last_name_set"),
             models.CheckConstraint(
                 condition=Q(club__isnull=True) | Q(club_text=""), name="signup_one_club"
+            ),
+            models.CheckConstraint(
+                condition=Q(category__in=["", *Category.values]), name="signup_category_valid"
             ),
             models.CheckConstraint(
                 condition=Q(email_confirmed_at__isnull=True) | ~Q(email=""),

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q
 from django.utils import formats, timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.models import Club, Membership
+from clubs.permissions import manageable_clubs
+from clubs.search import club_key, player_key
+from clubs.selectors import clubs_by_key
 from signups.models import Signup, SignupChange, SignupSheet
 from tournaments.models import Round, Tournament
 
@@ -145,6 +150,78 @@ def organiser_list(*, tournament: Tournament) -> list[ListRow]:
         + [ListRow(s, i) for i, s in enumerate(waiting, start=1)]
         + [ListRow(s, None) for s in cancelled]
     )
+
+
+def named_club(signup: Signup, clubs: Mapping[str, Club]) -> Club | None:
+    """The club of the server a sign-up names: the one chosen on the form, else the one
+    whose name, short name or remembered spelling the "other club" text is (``clubs``:
+    ``clubs.selectors.clubs_by_key``); None for other text or none."""
+    if signup.club_id is not None:
+        return signup.club
+    text = signup.club_text.strip()
+    return clubs.get(club_key(text)) if text else None
+
+
+def guest_words(*, name: str, where: str, on_server: bool, member: bool) -> str:
+    """A guest as the organisers read it: who, from where, and how the club is kept."""
+    if not on_server:
+        return _("%(name)s (“%(club)s”, not a club on this server)") % {
+            "name": name,
+            "club": where,
+        }
+    if member:
+        return _("%(name)s (%(club)s)") % {"name": name, "club": where}
+    return _("%(name)s (%(club)s, without membership)") % {"name": name, "club": where}
+
+
+@dataclass(frozen=True)
+class Guest:
+    """A sign-up naming another club than the host's: from where (a club's short name here,
+    or the text as typed), and whether they are (or become, when confirmed by ``user``) a
+    member there; a guest without membership is shown with that club all the same."""
+
+    where: str
+    on_server: bool
+    member: bool
+
+
+def guests(*, tournament: Tournament, rows: list[ListRow], user: Any) -> dict[int, Guest]:
+    """Sign-up id -> ``Guest`` for the rows not cancelled whose club is not the host club:
+    what confirming them gives (``services.players``). Four queries, whatever the count."""
+    clubs = clubs_by_key()
+    runs = set(manageable_clubs(user).values_list("pk", flat=True)) if user else set()
+    named = {
+        row.signup.pk: named_club(row.signup, clubs)
+        for row in rows
+        if row.signup.status != Signup.Status.CANCELLED
+    }
+    keys = {
+        player_key(row.signup.first_name, row.signup.last_name)
+        for row in rows
+        if named.get(row.signup.pk) is not None
+    }
+    members = set(
+        Membership.objects.filter(player__search_key__in=keys).values_list(
+            "player__search_key", "club_id"
+        )
+    )
+    found: dict[int, Guest] = {}
+    for row in rows:
+        signup = row.signup
+        if signup.pk not in named:
+            continue
+        club = named[signup.pk]
+        if club is None:
+            if signup.club_text.strip():
+                found[signup.pk] = Guest(signup.club_text.strip(), on_server=False, member=False)
+            continue
+        if club.pk == tournament.host_club_id:
+            continue
+        key = player_key(signup.first_name, signup.last_name)
+        found[signup.pk] = Guest(
+            club.short_name, on_server=True, member=club.pk in runs or (key, club.pk) in members
+        )
+    return found
 
 
 def signup_log(*, tournament: Tournament, limit: int = 200):

@@ -22,7 +22,7 @@ from clubs.permissions import (
     organiser_required,
 )
 from signups import selectors
-from signups.forms import OTHER, EditForm, SheetForm, SignupForm
+from signups.forms import CATEGORY_CHOICES, OTHER, EditForm, SheetForm, SignupForm
 from signups.models import Signup
 from signups.services import signups as services
 from signups.services.mail import send_signed_up
@@ -75,6 +75,7 @@ def signup_form(request, pk: int):
                     club_text=data["club_text"] if data["club"] == OTHER else "",
                     email=data["email"],
                     consent=data["consent"],
+                    category=data["category"],
                 )
             except ValidationError as error:
                 _form_errors(form, error)
@@ -181,6 +182,36 @@ def _moved_message(request, outcome) -> None:
         )
 
 
+def _guests_message(request, guests) -> None:
+    """Who of those confirmed are guests, and from where (said on confirming)."""
+    if guests:
+        messages.info(
+            request,
+            ngettext("Guest: %(guests)s.", "Guests: %(guests)s.", len(guests))
+            % {"guests": "; ".join(guests)},
+        )
+
+
+def _save_categories(request, tournament: Tournament) -> None:
+    """The list's category choices (``category-<sign-up id>``), saved at once."""
+    wanted = {}
+    for name, value in request.POST.items():
+        prefix, _sep, pk = name.partition("-")
+        if prefix == "category" and pk.isdigit():
+            wanted[int(pk)] = value
+    try:
+        changed = services.set_categories(
+            tournament=tournament, user=request.user, categories=wanted
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            ngettext("%(n)d category saved.", "%(n)d categories saved.", changed) % {"n": changed},
+        )
+
+
 @organiser_required
 def signup_list(request, pk: int):
     tournament = _managed(request, pk)
@@ -195,9 +226,13 @@ def signup_list(request, pk: int):
             else:
                 messages.success(
                     request,
-                    ngettext("%(n)d sign-up confirmed.", "%(n)d sign-ups confirmed.", done)
-                    % {"n": done},
+                    ngettext("%(n)d sign-up confirmed.", "%(n)d sign-ups confirmed.", done.count)
+                    % {"n": done.count},
                 )
+                _guests_message(request, done.guests)
+            return redirect("signups:organiser_list", pk=tournament.pk)
+        if request.POST.get("action") == "categories":
+            _save_categories(request, tournament)
             return redirect("signups:organiser_list", pk=tournament.pk)
         if form.is_valid():
             try:
@@ -215,6 +250,7 @@ def signup_list(request, pk: int):
                 _moved_message(request, outcome)
                 return redirect("signups:organiser_list", pk=tournament.pk)
     rows = selectors.organiser_list(tournament=tournament)
+    guests = selectors.guests(tournament=tournament, rows=rows, user=request.user)
     emails = sorted(
         {row.signup.email for row in rows if row.signup.email and row.signup.status != "cancelled"}
     )
@@ -226,6 +262,13 @@ def signup_list(request, pk: int):
             "sheet": sheet,
             "form": form,
             "rows": rows,
+            "listed": [(row, guests.get(row.signup.pk)) for row in rows],
+            "guests_to_confirm": [
+                (row, guests[row.signup.pk])
+                for row in rows
+                if row.signup.status == "held" and row.signup.pk in guests
+            ],
+            "categories": CATEGORY_CHOICES,
             "counts": selectors.counts(tournament=tournament, sheet=sheet),
             "closed": selectors.closed_reason(tournament=tournament, sheet=sheet),
             "emails": emails,
@@ -260,6 +303,7 @@ def signup_action(request, pk: int, signup_pk: int):
                 % {"name": signup.full_name}
                 + (f" ({outcome.note})" if outcome.note else ""),
             )
+            _guests_message(request, [outcome.guest] if outcome.guest else [])
         elif action == "cancel":
             outcome = services.cancel(signup=signup, user=request.user)
             messages.success(request, _("%(name)s is cancelled.") % {"name": signup.full_name})
@@ -285,6 +329,7 @@ def signup_edit(request, pk: int, signup_pk: int):
         "club": str(signup.club_id) if signup.club_id else OTHER,
         "club_text": signup.club_text,
         "email": signup.email,
+        "category": signup.category,
     }
     form = EditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -298,6 +343,7 @@ def signup_edit(request, pk: int, signup_pk: int):
                 club=form.chosen_club(),
                 club_text=data["club_text"] if data["club"] == OTHER else "",
                 email=data["email"],
+                category=data["category"],
             )
         except ValidationError as error:
             _form_errors(form, error)

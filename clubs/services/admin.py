@@ -14,7 +14,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Club, Membership
+from clubs.search import club_key
 from clubs.selectors import season_fee_cents
+from clubs.services.players import place_named_guests
 from clubs.signals import club_shown_changed, player_shown_changed
 
 
@@ -54,6 +56,8 @@ def save_club(
     if errors:
         raise ValidationError(errors)
     saved = save_checked(club, _("A club of this name exists already."))
+    # Guests who typed this club's name when signing up are shown with it from now on.
+    place_named_guests(club=saved, keys=[club_key(saved.name), club_key(saved.short_name)])
     _bump_tournaments(club_id=saved.pk)
     return saved
 

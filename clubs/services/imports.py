@@ -42,6 +42,7 @@ from clubs.search import (
     player_key,
     similar_keys,
 )
+from clubs.services.players import place_named_guests
 from clubs.tabular import Table
 
 NEW, MATCH, AMBIGUOUS, ERROR = "new", "match", "ambiguous", "error"
@@ -740,6 +741,7 @@ def _apply_club_choices(plan: Plan, *, user: Any) -> tuple[frozenset[int], int]:
                 },
             )
             remembered += int(new)
+            place_named_guests(club=Club(pk=choice.club_id), keys=[unknown.key])
         elif choice.action == CREATE:
             # A club created from a list has no organisers: a superuser names them (the
             # importer need not be one of them; see docs/ARCHITECTURE.md, "Who may do what").
@@ -758,6 +760,9 @@ def _apply_club_choices(plan: Plan, *, user: Any) -> tuple[frozenset[int], int]:
                     % {"name": club.name, "short": club.short_name}
                 ) from error
             created.add(club.pk)
+            place_named_guests(
+                club=club, keys=[unknown.key, club_key(club.name), club_key(club.short_name)]
+            )
     return frozenset(created), remembered
 
 

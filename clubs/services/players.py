@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import cast
 
 from django.contrib.auth.models import User
@@ -10,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import AnnualFee, Category, Club, Membership, Player, PlayerMerge
+from clubs.search import club_key
 from clubs.selectors import players_like
 from clubs.signals import player_shown_changed, players_merging
 
@@ -235,6 +237,11 @@ def merge_players(*, keep: Player, remove: Player, user: User | None = None) -> 
     if not keep.email and remove.email:
         keep.email = remove.email
         changed.append("email")
+    if not (keep.guest_club_id or keep.guest_club_name) and (
+        remove.guest_club_id or remove.guest_club_name
+    ):
+        keep.guest_club_id, keep.guest_club_name = remove.guest_club_id, remove.guest_club_name
+        changed += ["guest_club", "guest_club_name"]
     if changed:
         keep.save(update_fields=changed)
     log = PlayerMerge.objects.create(
@@ -247,3 +254,25 @@ def merge_players(*, keep: Player, remove: Player, user: User | None = None) -> 
     )
     remove.delete()
     return log
+
+
+@transaction.atomic
+def place_named_guests(*, club: Club, keys: Iterable[str]) -> int:
+    """Guests who named a club as text (``Player.guest_club_name``, signing up online) that
+    is now known as ``club``: ``keys`` are the ``clubs.search.club_key`` of a spelling just
+    remembered for it, or of its name and short name. They are shown with ``club`` from now
+    on (``guest_club``), still without a membership (only its organisers give one); the
+    tournaments showing them bump their revision. Returns how many."""
+    wanted = {key for key in keys if key}
+    if not wanted:
+        return 0
+    moved = [
+        player
+        for player in Player.objects.select_for_update().exclude(guest_club_name="")
+        if club_key(player.guest_club_name) in wanted
+    ]
+    for player in moved:
+        player.guest_club, player.guest_club_name = club, ""
+        player.save(update_fields=["guest_club", "guest_club_name"])
+        _bump_tournaments(player_id=player.pk)
+    return len(moved)

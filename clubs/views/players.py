@@ -167,7 +167,7 @@ def _same_name(user, player: Player):
 @organiser_required
 def player_detail(request, pk: int):
     player = get_object_or_404(
-        Player.objects.prefetch_related(
+        Player.objects.select_related("guest_club").prefetch_related(
             Prefetch("memberships", queryset=Membership.objects.select_related("club"))
         ),
         pk=pk,

@@ -179,7 +179,7 @@ def seasons_standings(
             "team__name",
         )
     )
-    clubs = home_clubs(player__entries__tournament__season_id__in=season_ids)
+    clubs = home_clubs(entries__tournament__season_id__in=season_ids)
     # Each tournament's totals as stored at its revision (worked out again where it moved).
     fresh_results(tournaments=tournaments)
     totals_of = dict(
@@ -459,7 +459,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
     seated = set(
         Seat.objects.filter(round__tournament__season=season).values_list("entry_id", flat=True)
     )
-    clubs = home_clubs(player__entries__tournament__season=season)
+    clubs = home_clubs(entries__tournament__season=season)
     round_numbers: dict[int, set[int]] = defaultdict(set)
     for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
         round_numbers[round_["tournament_id"]].add(round_["number"])

@@ -51,7 +51,7 @@ def player_detail(request, pk: int):
             "charts": charts,
             "specials": page.specials,
             # as the standings show the player: the club beside the name, the category
-            "club": home_clubs(player_id=player.pk).get(player.pk, ""),
+            "club": home_clubs(pk=player.pk).get(player.pk, ""),
             "category": category_label(player.category),
             "sees_registry": may_see_registry_of(request.user, player),
         },

@@ -27,12 +27,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Membership, Player
-from clubs.permissions import held_in_hall, manageable_clubs
+from clubs.models import Category, Club
+from clubs.permissions import held_in_hall
 from clubs.search import player_key
 from signups.models import Signup, SignupChange, SignupSheet
 from signups.names import has_control_character, looks_like_address
 from signups.selectors import closed_reason, email_code_fits, token_hash
+from signups.services.players import player_for, registry_for
 from tournaments.models import Entry, Tournament
 from tournaments.services.registration import (
     register_players,
@@ -90,6 +91,7 @@ def _snapshot(signup: Signup) -> dict:
         "club": signup.club.short_name if signup.club is not None else signup.club_text,
         "email": bool(signup.email),
         "status": signup.status,
+        "category": signup.category,
     }
 
 
@@ -100,6 +102,7 @@ def _fields(signup: Signup) -> tuple:
         signup.club_id,
         signup.club_text,
         signup.email,
+        signup.category,
     )
 
 
@@ -175,6 +178,14 @@ def clean_person(
     )
 
 
+def clean_category(category: str | None) -> str:
+    """Not said ("") or one of the registry's categories; ``SignupError`` else."""
+    value = (category or "").strip()
+    if value and value not in Category.values:
+        raise SignupError({"category": _("Choose one of the categories offered.")})
+    return value
+
+
 def _duplicate(tournament: Tournament, key: str, *, other_than: int | None = None) -> bool:
     rows = Signup.objects.filter(tournament=tournament, name_key=key).exclude(
         status=Signup.Status.CANCELLED
@@ -213,6 +224,7 @@ def sign_up(
     email: str = "",
     consent: bool,
     now: dt.datetime | None = None,
+    category: str = "",
 ) -> SignedUp:
     """Someone signs up through the public form: a seat while there is one (held until the
     organisers confirm it), else the waiting list. ``SignupError``: sign-up closed, no
@@ -220,6 +232,7 @@ def sign_up(
     person = clean_person(
         first_name=first_name, last_name=last_name, club=club, club_text=club_text, email=email
     )
+    category = clean_category(category)
     if not consent:
         raise SignupError(
             {
@@ -248,6 +261,7 @@ def sign_up(
                 club=person.club,
                 club_text=person.club_text,
                 email=person.email,
+                category=category,
                 consent_at=now or timezone.now(),
                 status=Signup.Status.WAITING if full else Signup.Status.HELD,
                 queue=_next_queue(locked),
@@ -275,6 +289,13 @@ class Outcome:
     signup: Signup | None = None
     moved_up: list[Signup] = field(default_factory=list)  # given a seat from the waiting list
     note: str = ""
+    guest: str = ""  # confirmed: a guest from another club, and from where (else "")
+
+
+@dataclass(frozen=True)
+class AllConfirmed:
+    count: int
+    guests: tuple[str, ...] = ()  # the guests among them, and from where
 
 
 def _fill_seats(
@@ -381,32 +402,6 @@ def cancel(*, signup: Signup, user: User | None = None, by_link: bool = False) -
     return _after_commit_mails(Outcome(signup=locked, moved_up=moved))
 
 
-def _player_for(*, signup: Signup, user: User | None) -> tuple[Player, str]:
-    """The registry's player for a sign-up: the one of that name in that club (for a club
-    not on the server or none: of that name and no club) if exactly one, else a new record.
-    A new record joins the club only where the confirming organiser runs it (as at the
-    desk's late entry); else it is kept without a club and the note says so."""
-    same = Player.objects.filter(search_key=player_key(signup.first_name, signup.last_name))
-    if signup.club_id is not None:
-        candidates = list(same.filter(memberships__club_id=signup.club_id).distinct()[:2])
-    else:
-        candidates = list(same.exclude(pk__in=Membership.objects.values("player_id"))[:2])
-    if len(candidates) == 1:
-        return candidates[0], _("found in the registry")
-    player = Player(first_name=signup.first_name, last_name=signup.last_name)
-    player.full_clean(exclude=["search_key", "sort_key"])
-    player.save()
-    if signup.club_id is None:
-        return player, _("new player record")
-    if user is not None and manageable_clubs(user).filter(pk=signup.club_id).exists():
-        Membership.objects.create(player=player, club_id=signup.club_id)
-        return player, _("new player record")
-    return player, _(
-        "new player record without a club (you do not run %(club)s; its organisers add the "
-        "membership)"
-    ) % {"club": signup.club.short_name if signup.club else ""}
-
-
 def confirm(*, signup: Signup, user: User | None) -> Outcome:
     """The organisers confirm a sign-up: it becomes the tournament's registration. One on
     the waiting list is confirmed only into a free seat. ``SignupError``: cancelled,
@@ -429,7 +424,8 @@ def confirm(*, signup: Signup, user: User | None) -> Outcome:
                 )
             )
         before = _snapshot(locked)
-        player, note = _player_for(signup=locked, user=user)
+        found = player_for(signup=locked, registry=registry_for(tournament=tournament, user=user))
+        player, note = found.player, found.note
         try:
             result = register_players(tournament=tournament, players=[player], user=user)
         except ValidationError as error:
@@ -448,13 +444,13 @@ def confirm(*, signup: Signup, user: User | None) -> Outcome:
             after={"status": locked.status, "player": player.pk},
             note=note,
         )
-    return Outcome(signup=locked, note=note)
+    return Outcome(signup=locked, note=note, guest=found.guest)
 
 
 @transaction.atomic
-def confirm_all(*, tournament: Tournament, user: User | None) -> int:
+def confirm_all(*, tournament: Tournament, user: User | None) -> AllConfirmed:
     """Confirm every sign-up holding a seat, in one transaction and one registration of all
-    their players (one refused: none is); returns how many."""
+    their players (one refused: none is); says how many, and the guests among them."""
     _lock_sheet(tournament)
     locked = Tournament.objects.get(pk=tournament.pk)
     held = list(
@@ -464,15 +460,17 @@ def confirm_all(*, tournament: Tournament, user: User | None) -> int:
         .order_by("created_at", "pk")
     )
     if not held:
-        return 0
-    found = [(signup, *_player_for(signup=signup, user=user)) for signup in held]
+        return AllConfirmed(count=0)
+    registry = registry_for(tournament=locked, user=user)
+    found = [(signup, player_for(signup=signup, registry=registry)) for signup in held]
     try:
-        register_players(tournament=locked, players=[player for _s, player, _n in found], user=user)
+        register_players(tournament=locked, players=[f.player for _s, f in found], user=user)
     except ValidationError as error:
         raise SignupError(error.messages[0]) from None
     now = timezone.now()
     changes = []
-    for signup, player, note in found:
+    for signup, result in found:
+        player, note = result.player, result.note
         before = _snapshot(signup)
         signup.player, signup.status, signup.updated_at = player, Signup.Status.CONFIRMED, now
         changes.append(
@@ -488,7 +486,9 @@ def confirm_all(*, tournament: Tournament, user: User | None) -> int:
         )
     Signup.objects.bulk_update(held, ["player", "status", "updated_at"])
     SignupChange.objects.bulk_create(changes)
-    return len(held)
+    return AllConfirmed(
+        count=len(held), guests=tuple(result.guest for _s, result in found if result.guest)
+    )
 
 
 def edit(
@@ -500,15 +500,19 @@ def edit(
     club: Club | None,
     club_text: str,
     email: str,
+    category: str | None = None,
 ) -> Outcome:
-    """The organisers correct a sign-up. Once confirmed only the e-mail address: the name
-    and club are the registry's then (the player's page). ``SignupError``: a field wrong,
-    the name signed up already, or a confirmed sign-up's name changed."""
+    """The organisers correct a sign-up (``category`` None: as it is). Once confirmed only
+    the e-mail address: the name, club and category are the registry's then (the player's
+    page). ``SignupError``: a field wrong, the name signed up already, or a confirmed
+    sign-up's name, club or category changed."""
     person = clean_person(
         first_name=first_name, last_name=last_name, club=club, club_text=club_text, email=email
     )
+    wanted = None if category is None else clean_category(category)
     with transaction.atomic():
         _sheet, locked, tournament = _locked_signup(signup)
+        _check_category(locked, wanted)
         before, fields_before = _snapshot(locked), _fields(locked)
         email_before = locked.email
         key = player_key(person.first_name, person.last_name)
@@ -533,6 +537,8 @@ def edit(
             key,
         )
         locked.club, locked.club_text, locked.email = person.club, person.club_text, person.email
+        if wanted is not None:
+            locked.category = wanted
         after = _snapshot(locked)
         if _fields(locked) == fields_before:
             return Outcome(signup=locked)
@@ -549,6 +555,58 @@ def edit(
             after=after,
         )
     return Outcome(signup=locked)
+
+
+def _check_category(signup: Signup, wanted: str | None) -> None:
+    if (
+        wanted is not None
+        and wanted != signup.category
+        and signup.status == Signup.Status.CONFIRMED
+    ):
+        raise SignupError(
+            {
+                "category": _(
+                    "%(name)s is confirmed: the category is the player's in the registry "
+                    "now; change it on the player's page."
+                )
+                % {"name": signup.full_name}
+            }
+        )
+
+
+def set_categories(*, tournament: Tournament, user: User | None, categories: dict[int, str]) -> int:
+    """The organisers set the categories in their list at once (sign-up id -> category, ""
+    for not said): each changed one logged. ``SignupError`` (nothing written): a category
+    not offered, or one of a confirmed sign-up changed. Returns how many changed."""
+    wanted = {pk: clean_category(value) for pk, value in categories.items()}
+    with transaction.atomic():
+        _lock_sheet(tournament)
+        rows = list(
+            Signup.objects.select_for_update()
+            .filter(tournament_id=tournament.pk, pk__in=wanted)
+            .exclude(status=Signup.Status.CANCELLED)
+            .order_by("pk")
+        )
+        changed = [row for row in rows if row.category != wanted[row.pk]]
+        for row in changed:
+            _check_category(row, wanted[row.pk])
+        now = timezone.now()
+        log = []
+        for row in changed:
+            log.append(
+                SignupChange(
+                    tournament_id=tournament.pk,
+                    signup=row,
+                    action=SignupChange.Action.EDITED,
+                    changed_by=_user(user),
+                    before={"category": row.category},
+                    after={"category": wanted[row.pk]},
+                )
+            )
+            row.category, row.updated_at = wanted[row.pk], now
+        Signup.objects.bulk_update(changed, ["category", "updated_at"])
+        SignupChange.objects.bulk_create(log)
+    return len(changed)
 
 
 def confirm_email(*, signup: Signup, code: str) -> bool:

@@ -85,8 +85,8 @@ def public_player(w: World) -> int:
 
 def signup_pages(w: World) -> tuple[str, str, str]:
     """An upcoming tournament of the world's club with its online sign-up open, two people
-    signed up (one on the waiting list): its public form, a personal link, the organisers'
-    list."""
+    signed up (a guest with a seat, one on the waiting list): its public form, a personal
+    link, the organisers' list (with the guests named and the categories to choose)."""
     import datetime as dt
 
     from django.utils import timezone
@@ -98,7 +98,14 @@ def signup_pages(w: World) -> tuple[str, str, str]:
         host_club=w.club_a, name="Frühjahrsturnier", date=timezone.localdate() + dt.timedelta(14)
     )
     signups.set_sheet(tournament=upcoming, user=None, is_open=True, capacity=1, closes_at=None)
-    signups.sign_up(tournament=upcoming, first_name="Anna", last_name="Arnold", consent=True)
+    signups.sign_up(  # a guest of a club typed as text: the list names her as one
+        tournament=upcoming,
+        first_name="Anna",
+        last_name="Arnold",
+        club_text="Cegofreunde St. Georgen",
+        category="woman",
+        consent=True,
+    )
     waiting = signups.sign_up(
         tournament=upcoming, first_name="Bernd", last_name="Baum", consent=True
     )

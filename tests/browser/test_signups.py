@@ -1,7 +1,8 @@
 """Online pre-registration in a real browser at phone and laptop size: a person signs up on
 the public form (the last seat, then the waiting list), finds their sign-up by the personal
-link and cancels it; the organiser confirms and moves people on the list. Nothing wider than
-the screen."""
+link and cancels it (a guest of a club typed as text, with a category); the organiser confirms
+and moves people on the list, sees which of them are guests and from where, and sets a
+category in the list. Nothing wider than the screen."""
 
 from __future__ import annotations
 
@@ -44,10 +45,18 @@ def submit(page, selector: str) -> None:
         page.click(selector)
 
 
-def fill(page, first: str, last: str, *, email: str = "") -> None:
+def fill(
+    page, first: str, last: str, *, email: str = "", club_text: str = "", category: str = ""
+) -> None:
     page.fill("#id_first_name", first)
     page.fill("#id_last_name", last)
-    page.select_option("#id_club", label="Cegofreunde Bräunlingen")
+    if club_text:
+        page.select_option("#id_club", label="anderer Verein / vereinslos")
+        page.fill("#id_club_text", club_text)
+    else:
+        page.select_option("#id_club", label="Cegofreunde Bräunlingen")
+    if category:
+        page.select_option("#id_category", label=category)
     if email:
         page.fill("#id_email", email)
     page.check("#id_consent")
@@ -61,6 +70,7 @@ def test_signing_up_and_cancelling_by_the_personal_link(browser, live_server, up
     form = live_server.url + reverse("signups:form", args=[upcoming.pk])
     page.goto(form)
     assert page.evaluate(FITS)
+    page.screenshot(path=f"/tmp/signup-form-{size}.png", full_page=True)
     assert page.is_hidden("#id_website")  # the honeypot: not for people
     submit(
         page, "form.signup-form button[type=submit]"
@@ -84,8 +94,12 @@ def test_signing_up_and_cancelling_by_the_personal_link(browser, live_server, up
     second = browser.new_page(viewport={"width": width, "height": height})
     second.goto(form)
     assert "Alle Plätze sind belegt" in second.content()
-    fill(second, "Bernd", "Baum")
+    # A guest of a club this server does not know, a senior: kept as typed, with the category.
+    assert second.is_visible("#id_category")
+    fill(second, "Bernd", "Baum", club_text="Cegofreunde St. Georgen", category="Senior")
     assert "Auf der Warteliste, an Stelle 1." in second.content()
+    bernd = Signup.objects.get(last_name="Baum")
+    assert (bernd.club_text, bernd.category) == ("Cegofreunde St. Georgen", "senior")
     # Anna cancels by her link: Bernd moves up.
     page.goto(link)
     page.check("input[name=sure]")
@@ -123,6 +137,7 @@ def test_a_throttled_sign_up_says_how_long_to_wait_and_who_can_enter_the_players
 def test_the_organisers_list(browser, live_server, upcoming, size):
     user = get_user_model().objects.create_user("orga", "", "pw")
     ClubRole.objects.create(user=user, club=upcoming.host_club)
+    triberg = Club.objects.create(name="Cego-Club Triberg", short_name="CC Tr", town="Triberg")
     for first, last in [("Anna", "Arnold"), ("Bernd", "Baum"), ("Carla", "Conrad")]:
         signups.sign_up(
             tournament=upcoming,
@@ -162,4 +177,40 @@ def test_the_organisers_list(browser, live_server, upcoming, size):
     submit(page, "section.panel button.primary")
     assert "Conrad ist von der Warteliste nachgerückt" in page.content()
     assert page.evaluate(FITS)
+    # Two guests with seats: one of Triberg (on this server), one of a club typed as text.
+    page.fill("#id_capacity", "")
+    submit(page, "section.panel button.primary")
+    signups.sign_up(
+        tournament=upcoming, first_name="Gerd", last_name="Gast", club=triberg, consent=True
+    )
+    signups.sign_up(
+        tournament=upcoming,
+        first_name="Frieda",
+        last_name="Frei",
+        club_text="Cegofreunde St. Georgen",
+        category="woman",
+        consent=True,
+    )
+    page.reload()
+    guests = page.inner_text(".signup-guests")
+    assert "Darunter 2 Gäste aus anderen Vereinen" in guests
+    assert "Gerd Gast: CC Tr, mit diesem Verein gezeigt, ohne Mitgliedschaft" in guests
+    assert "Frieda Frei: „Cegofreunde St. Georgen“, kein Verein auf diesem Server" in guests
+    gerd = Signup.objects.get(last_name="Gast")
+    assert "Gast, ohne Mitgliedschaft" in page.inner_text(f"#signup-{gerd.pk} .signup-club")
+    # The category chosen in the list, saved, then every seat confirmed.
+    page.select_option(f"#category-{gerd.pk}", label="Senior")
+    submit(page, "button[form=signup-categories]")
+    assert "1 Kategorie gespeichert." in page.content()
+    assert page.evaluate(FITS)
+    page.screenshot(path=f"/tmp/signup-list-{size}.png", full_page=True)
+    submit(page, "form.inline-actions button.primary")
+    text = page.content()
+    assert "Anmeldungen bestätigt." in text
+    assert "Gäste: Gerd Gast (CC Tr, ohne Mitgliedschaft); Frieda Frei („Cegofreunde" in text
+    assert page.evaluate(FITS)
+    page.screenshot(path=f"/tmp/signup-confirmed-{size}.png", full_page=True)
+    frieda = Signup.objects.get(last_name="Frei").player
+    assert (frieda.guest_club_name, frieda.category) == ("Cegofreunde St. Georgen", "woman")
+    assert Signup.objects.get(last_name="Gast").player.category == "senior"
     context.close()

@@ -231,6 +231,7 @@ def test_the_lengths_checked_are_the_models():
         "last_name": Player._meta.get_field("last_name"),
         "email": Player._meta.get_field("email"),
         "member_number": Membership._meta.get_field("member_number"),
+        "guest_club_name": Player._meta.get_field("guest_club_name"),
     }
     assert {key: field.max_length for key, field in fields.items()} == MAX_LENGTHS
 

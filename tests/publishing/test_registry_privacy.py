@@ -87,6 +87,8 @@ def test_a_clubs_token_gets_its_own_members_in_full_and_the_rest_as_the_public_s
         "first_name": "Berta",
         "last_name": MARKS["b_name"],
         "category": "open",
+        "guest_club": None,
+        "guest_club_name": "",
         "memberships": [{"club": str(world.club_b.uuid)}],
     }
     assert "passive" not in text and "2001-02-03" not in text

@@ -11,11 +11,13 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import ClubAlias, ClubRole, Membership, Player
+from clubs.services.admin import save_club
 from tests.factories import ClubFactory
 from tests.seasons import test_archive
 from tests.seasons.test_archive import copy_of
 from tournaments.models import Tournament, TournamentChange
 from tournaments.selectors.archive import tournament_archive
+from tournaments.selectors.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -108,10 +110,15 @@ def test_no_club_is_taken_as_chosen_and_the_log_says_so(client, played, triberg,
     assert response.status_code == 302
     imported = Tournament.objects.get(name="Hochgeladen")
     assert _guests().count() == 2 and not Membership.objects.filter(player__in=_guests())
+    # The club's name is kept as the archive gives it, shown beside theirs until it is a
+    # club here (then they are its guests, still without membership).
+    assert set(_guests().values_list("guest_club_name", flat=True)) == {"Cegofreunde Triberg"}
     subjects = list(
         TournamentChange.objects.filter(tournament=imported).values_list("subject", flat=True)
     )
     assert any("Cegofreunde Triberg" in s and "without a club" in s for s in subjects)
+    created = save_club(name="Cegofreunde Triberg", short_name="CF Triberg", town="Triberg")
+    assert set(_guests().values_list("guest_club", flat=True)) == {created.pk}
 
 
 def test_mapping_to_a_club_the_uploader_runs_gives_the_players_that_club(
@@ -152,6 +159,10 @@ def test_new_players_of_a_known_club_she_does_not_run_are_announced_and_logged(
     assert response.status_code == 302
     imported = Tournament.objects.get(name="Hochgeladen")
     assert _guests().count() == 2 and not Membership.objects.filter(player__in=_guests())
+    # Shown with Triberg all the same, as a guest without membership.
+    assert set(_guests().values_list("guest_club", flat=True)) == {triberg.pk}
+    clubs = {row.last_name: row.club for row in tournament_standings(tournament=imported).rows}
+    assert clubs["Triberger"] == "CC Triberg"
     subjects = list(
         TournamentChange.objects.filter(tournament=imported).values_list("subject", flat=True)
     )

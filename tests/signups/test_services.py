@@ -185,11 +185,11 @@ def test_cancelling_a_confirmed_one_removes_the_entry(tournament, open_sheet, or
     a = sign(tournament, "Anna", "Arnold")
     b = sign(tournament, "Bernd", "Baum")
     c = sign(tournament, "Carla", "Conrad")
-    assert services.confirm_all(tournament=tournament, user=organiser) == 2
+    assert services.confirm_all(tournament=tournament, user=organiser).count == 2
     assert tournament.entries.count() == 2
     confirmed = SignupChange.objects.filter(action="confirmed")
     assert confirmed.count() == 2 and {c.changed_by for c in confirmed} == {organiser}
-    assert services.confirm_all(tournament=tournament, user=organiser) == 0
+    assert services.confirm_all(tournament=tournament, user=organiser).count == 0
     services.cancel(signup=a.signup, user=organiser)
     assert list(tournament.entries.values_list("player__last_name", flat=True)) == ["Baum"]
     c.signup.refresh_from_db()

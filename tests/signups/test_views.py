@@ -186,14 +186,15 @@ def test_the_organiser_edits_a_sign_up(organiser_client, tournament, open_sheet)
 
 def test_the_downloads_hold_the_list(organiser_client, tournament, open_sheet):
     sign(tournament, "Anna", "Arnold", email="anna@example.org", club_text="=SUMME(A1)")
-    sign(tournament, "Bernd", "Baum")
+    sign(tournament, "Bernd", "Baum", category="senior")
     sign(tournament, "Carla", "Conrad")
     response = organiser_client.get(reverse("exports:signups_csv", args=[tournament.pk]))
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
-    assert rows[0][:3] == ["Nachname", "Vorname", "Verein"]
-    assert rows[1][:4] == ["Arnold", "Anna", "'=SUMME(A1)", "anna@example.org"]
-    assert rows[3][5] == "1"  # Conrad: first on the waiting list
+    assert rows[0][:4] == ["Nachname", "Vorname", "Verein", "Kategorie"]
+    assert rows[1][:5] == ["Arnold", "Anna", "'=SUMME(A1)", "", "anna@example.org"]
+    assert rows[2][3] == "Senior"
+    assert rows[3][6] == "1"  # Conrad: first on the waiting list
     from openpyxl import load_workbook
 
     book = organiser_client.get(reverse("exports:signups_xlsx", args=[tournament.pk]))

@@ -67,7 +67,7 @@ def player_day(*, tournament: Tournament, number: int) -> PlayerDay | None:
             )
     return PlayerDay(
         entry=entry,
-        club=home_clubs(player_id=entry.player_id).get(entry.player_id, ""),
+        club=home_clubs(pk=entry.player_id).get(entry.player_id, ""),
         round=current,
         seat=seat,
         next_round_held=held[0] if held and (current is None or held[0] > current.number) else None,

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When
 
-from clubs.models import Membership
+from clubs.models import Player
 from tournaments import ranking
 from tournaments.caching import revision_cached
 from tournaments.models import (
@@ -254,24 +254,32 @@ def tallies_from_groups(
     return tallies
 
 
-def home_clubs(**membership_filter) -> dict[int, str]:
-    """Player id -> the short name of the club shown beside the name: an active membership
-    first, then alphabetical (one query)."""
-    return _first_club_per_player(_memberships(**membership_filter))
+def home_clubs(**player_filter) -> dict[int, str]:
+    """Player id -> the club shown beside the name (one query; ``player_filter`` selects the
+    players): a membership's short name, an active one first, then alphabetical; for a
+    player without one, a guest's club (``Player.guest_club``: its short name, else
+    ``guest_club_name`` as they typed it); "" for none."""
+    return _club_per_player(_shown_clubs(**player_filter))
 
 
-def _memberships(**membership_filter) -> QuerySet:
+def _shown_clubs(**player_filter) -> QuerySet:
     return (
-        Membership.objects.filter(**membership_filter)
-        .order_by("-status", "club__short_name")
-        .values("player_id", "club__short_name")
+        Player.objects.filter(**player_filter)
+        .order_by("memberships__status", "memberships__club__short_name")
+        .values("id", "memberships__club__short_name", "guest_club__short_name", "guest_club_name")
     )
 
 
-def _first_club_per_player(memberships: Iterable[Row]) -> dict[int, str]:
+def _club_per_player(rows: Iterable[Row]) -> dict[int, str]:
     clubs: dict[int, str] = {}
-    for membership in memberships:
-        clubs.setdefault(membership["player_id"], membership["club__short_name"])
+    for row in rows:
+        if row["id"] not in clubs:
+            clubs[row["id"]] = (
+                row["memberships__club__short_name"]
+                or row["guest_club__short_name"]
+                or row["guest_club_name"]
+                or ""
+            )
     return clubs
 
 
@@ -294,9 +302,7 @@ _ENTRIES = PreparedValues(
         "fill_in",
     )
 )
-_CLUBS = PreparedValues(
-    lambda tournament_id: _memberships(player__entries__tournament_id=tournament_id)
-)
+_CLUBS = PreparedValues(lambda tournament_id: _shown_clubs(entries__tournament_id=tournament_id))
 _ROUNDS = PreparedValues(
     lambda tournament_id: Round.objects.filter(tournament_id=tournament_id).values(
         "number", "state", "awaiting_release"
@@ -337,7 +343,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
     """The tournament's standings: 7 queries, whatever the number of players."""
     pk = tournament.pk
     entries = _ENTRIES.rows(pk)
-    clubs = _first_club_per_player(_CLUBS.rows(pk))
+    clubs = _club_per_player(_CLUBS.rows(pk))
     rounds = _ROUNDS.rows(pk)
     seats = _SEATS.rows(pk)
     substitutions = _SUBSTITUTIONS.rows(pk)

@@ -206,6 +206,10 @@ def _clubs_here(
 
 
 def _new_player(row, clubs: dict[str, Club | None], taken_ids: set, plan, created_club_ids):
+    """A new record: a membership in the archive's club where the importer runs it; else
+    that club shown as the player's without one (``Player.guest_club``), or an unknown
+    club's name as the archive gives it (``guest_club_name``, until the club is created or
+    its spelling mapped here: ``clubs.services.players.place_named_guests``)."""
     data = row.data
     player = Player(
         first_name=row.first_name,
@@ -217,11 +221,16 @@ def _new_player(row, clubs: dict[str, Club | None], taken_ids: set, plan, create
     if _is_uuid(registry_id) and registry_id not in taken_ids:
         player.uuid = registry_id
         taken_ids.add(registry_id)
-    player.save()
     club = clubs.get(row.club_name)
     runs_club = club is not None and (
         plan.own_club_ids is None or club.pk in plan.own_club_ids or club.pk in created_club_ids
     )
+    if club is not None and not runs_club:
+        player.guest_club = club
+    elif club is None and row.club_name:
+        named = plan.clubs.get(row.club_name, {}).get("name") or row.club_name
+        player.guest_club_name = str(named).strip()[:120]
+    player.save()
     if runs_club and club is not None:
         number = str(data.get("member_number") or "").strip()
         taken = number and Membership.objects.filter(club=club, member_number=number).exists()

@@ -95,8 +95,9 @@ def _scope_sql() -> str:
 
 def bump_revisions_showing(*, player_id: int | None = None, club_id: int | None = None) -> int:
     """Bump every tournament that shows this player (an entry) or this club (host club, a
-    team's club, or the club of a player entered): one UPDATE, for a rename in the registry
-    or the club list, inside the caller's transaction. Returns the number bumped."""
+    team's club, or the club of a player entered, a guest's without membership too): one
+    UPDATE, for a rename in the registry or the club list, inside the caller's transaction.
+    Returns the number bumped."""
     shows = Q(pk__in=[])
     if player_id is not None:
         shows |= Q(entries__player_id=player_id)
@@ -105,6 +106,7 @@ def bump_revisions_showing(*, player_id: int | None = None, club_id: int | None 
             Q(host_club_id=club_id)
             | Q(teams__club_id=club_id)
             | Q(entries__player__memberships__club_id=club_id)
+            | Q(entries__player__guest_club_id=club_id)
         )
     showing = Tournament.objects.filter(shows).values("pk")
     bumped = Tournament.objects.filter(pk__in=showing).update(revision=F("revision") + 1)
