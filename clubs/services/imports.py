@@ -227,7 +227,7 @@ class ClubNames:
             aliased = self.by_id.get(alias.club_id)
             if aliased is not None:
                 self.by_key.setdefault(alias.key, aliased)
-                self.spellings[club.pk].append(alias.alias)
+                self.spellings[aliased.pk].append(alias.alias)
         self.allowed_ids = allowed_ids  # None: every club (superuser, command line)
         self.choices = choices or {}
         self.unknown: dict[str, UnknownClub] = {}

@@ -451,3 +451,18 @@ def test_the_audits_attack_through_the_import_page(db):
     theirs.refresh_from_db()
     assert [m.club for m in theirs.memberships.all()] == [club_a] and theirs.email == ""
     assert Player.objects.filter(memberships__club=club_b).exclude(pk=theirs.pk).count() == 1
+
+
+def test_a_remembered_spelling_suggests_its_own_club(demo_clubs):
+    """A spelling remembered for one club (``ClubAlias``) makes that club the likeliest for a
+    name written like it, not whichever club the registry lists last."""
+    from clubs.search import club_key
+
+    ClubAlias.objects.create(
+        alias="Spielrunde Zähringer Hof",
+        key=club_key("Spielrunde Zähringer Hof"),
+        club=demo_clubs["CF Bräunlingen"],
+    )
+    rows = "Nachname;Vorname;Verein\r\nA;Anna;Spielrunde Zäringer Hof\r\n"
+    plan = plan_players(table=read_table(rows.encode("cp1252"), "t.csv"))
+    assert [u.suggestion.short_name for u in plan.unknown_clubs] == ["CF Bräunlingen"]
