@@ -91,13 +91,6 @@ def refereed_tournament_ids(user: Any) -> frozenset[int]:
     return cached
 
 
-def forget_roles(user: Any) -> None:
-    """Drop the cached roles (after a role was given or taken in the same request)."""
-    for name in ("_organised_club_ids", "_refereed_tournament_ids"):
-        if hasattr(user, name):
-            delattr(user, name)
-
-
 def is_superuser(user: Any) -> bool:
     return _active(user) and bool(user.is_superuser)
 

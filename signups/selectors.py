@@ -98,13 +98,6 @@ def counts(*, tournament: Tournament, sheet: SignupSheet | None) -> Counts:
     )
 
 
-def waiting_list(*, tournament: Tournament):
-    """The waiting list in its order (first moves up first)."""
-    return Signup.objects.filter(tournament=tournament, status=Signup.Status.WAITING).order_by(
-        "queue", "pk"
-    )
-
-
 def waiting_position(signup: Signup) -> int | None:
     """1 for the first on the waiting list; None when not waiting (one query)."""
     if signup.status != Signup.Status.WAITING:

@@ -41,7 +41,7 @@ import hashlib
 import json
 import re
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -740,10 +740,3 @@ def diff_digests(
     upserts = [key for key, digest in incoming.items() if stored.get(key) != digest]
     deletes = [key for key in stored if key not in incoming] if complete else []
     return upserts, deletes
-
-
-def count_by_kind(keys: Iterable[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for key in keys:
-        counts[kind_of(key)] = counts.get(kind_of(key), 0) + 1
-    return counts

@@ -86,32 +86,6 @@ MESSAGES = {
     "written_ambiguous": _("for {contract} write every player's amount"),
 }
 
-# The deal-record fields as an organiser names them.
-FIELD_LABELS = {
-    "seats": _("players at the table"),
-    "sitting_out": _("sitting out"),
-    "contract": _("contract"),
-    "after_solo": _("after a Solo bid"),
-    "declarer": _("declarer"),
-    "declarer_points": _("card points"),
-    "declarer_tricks": _("tricks of the declarer"),
-    "won": _("won"),
-    "points": _("card points of each player"),
-    "tricks": _("tricks of each player"),
-    "last_trick": _("last trick"),
-    "ouvert": _("ouvert"),
-    "knocks": _("knocks"),
-    "bonuses": _("bonuses"),
-    "penalty": _("penalty"),
-    "amounts": _("amounts as written"),
-    "last_round": _("last round"),
-}
-
-
-def field_label(field: str) -> str:
-    base = field.split("[")[0].split(".")[0]
-    return str(FIELD_LABELS.get(base, field))
-
 
 def translate_scoring_error(error: ScoringError, rules: RuleSource | None = None) -> str:
     """The error in the active language, without the field name (shown next to the field).

@@ -79,10 +79,6 @@ def session_state(request: HttpRequest) -> str:
     return HOLDS if hmac.compare_digest(bound, client_fingerprint(request)) else FOREIGN
 
 
-def session_holds(request: HttpRequest) -> bool:
-    return session_state(request) == HOLDS
-
-
 def _refuse_foreign(request: HttpRequest) -> None:
     """This request only goes on without the session it brought: a fresh, empty session of
     its own (so nothing it does is written into the real one) and no user. The stored session

@@ -593,12 +593,6 @@ def check_deal_items(
     return len(deals)
 
 
-def check_deals(data: Mapping[str, Any]) -> int:
-    """Score every deal of an archive again; raise on the first mismatch. Returns the count."""
-    items = archive_items(data)
-    return check_deal_items(items, settings=data["tournament"], items=items)
-
-
 # What is here.
 
 

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 from clubs.models import Category, Club, Membership, Player
 from clubs.permissions import MANAGE_CLUB, has_perm
 from tournaments.models import (
-    Deal,
     Entry,
     KeepApart,
     Round,
@@ -376,10 +375,6 @@ def search_players(*, tournament: Tournament, query: str, limit: int = 20):
         .exclude(entries__tournament=tournament)
         .prefetch_related("clubs")[:limit]
     )
-
-
-def round_has_deals(round_: Round) -> bool:
-    return Deal.objects.filter(table__round=round_).exists()
 
 
 @transaction.atomic
