@@ -341,6 +341,40 @@ class ClubRole(models.Model):
         return f"{self.user} ({self.get_role_display()}, {self.club.short_name})"
 
 
+class AssociationRole(models.Model):
+    """A user's role for the association that runs this season server, whatever club they
+    belong to: today only the season scorer (``Sportwart``), who records and decides appeals
+    against results, confirms results early and keeps the register of sanctions
+    (``clubs.permissions.is_season_scorer``). Given by a superuser in the Django admin."""
+
+    class Role(models.TextChoices):
+        SEASON_SCORER = "season_scorer", _("season scorer")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="association_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(
+        _("role"), max_length=20, choices=Role.choices, default=Role.SEASON_SCORER
+    )
+
+    class Meta:
+        verbose_name = _("association role")
+        verbose_name_plural = _("association roles")
+        ordering = ["user"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "role"], name="association_role_once"),
+            models.CheckConstraint(
+                condition=Q(role__in=["season_scorer"]), name="association_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()})"
+
+
 class FirstRun(models.Model):
     """The first run of a new installation: one row (pk 1).
 

@@ -13,6 +13,9 @@ Roles:
   hosts;
 - referee of a tournament (``Tournament.referees``): correct, annul, void and draw lots in
   that tournament only (and see its result pages to do so);
+- the association's season scorer (``AssociationRole``, no club needed): appeals against the
+  results of any season's tournament (recorded, decided, the appellant's text), confirming
+  results before the appeal window closes;
 - while no account exists: whoever sits at the laptop, or types the one-time code printed in
   its terminal, may create the first account and its club (``/setup/``, below).
 
@@ -21,6 +24,9 @@ Actions, each on the object named:
 - ``MANAGE_SEASON`` (season): season rules, season exports.
 - ``MANAGE_TOURNAMENT`` (tournament): setup, check-in, draw, printouts, entry, log.
 - ``REFEREE_TOURNAMENT`` (tournament): correct, annul, void, draw lots (each with a reason).
+- ``JUDGE_RESULTS`` (a tournament, an appeal, or None): record and decide appeals, read the
+  appellants' texts, confirm a tournament's results early. The season scorer and superusers
+  only; the host club's organisers do not judge appeals against their own tournaments.
 
 An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
 instead of the tournament; a player stands for the clubs they are a member of.
@@ -49,8 +55,11 @@ MANAGE_CLUB = "manage_club"
 MANAGE_SEASON = "manage_season"
 MANAGE_TOURNAMENT = "manage_tournament"
 REFEREE_TOURNAMENT = "referee_tournament"
+JUDGE_RESULTS = "judge_results"
 
-ACTIONS = (MANAGE_CLUB, MANAGE_SEASON, MANAGE_TOURNAMENT, REFEREE_TOURNAMENT)
+ACTIONS = (MANAGE_CLUB, MANAGE_SEASON, MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, JUDGE_RESULTS)
+# The association's actions: held by its season scorer whatever the object (and superusers).
+ASSOCIATION_ACTIONS = (JUDGE_RESULTS,)
 
 
 # --- what the user holds (two queries per request at most, cached on the user object) ----
@@ -88,15 +97,36 @@ def refereed_tournament_ids(user: Any) -> frozenset[int]:
     return cached
 
 
+def association_roles(user: Any) -> frozenset[str]:
+    """The association's roles ``user`` holds (``AssociationRole``): read once per request,
+    and only where a page asks."""
+    if not _active(user):
+        return frozenset()
+    cached = getattr(user, "_association_roles", None)
+    if cached is None:
+        from clubs.models import AssociationRole
+
+        cached = frozenset(AssociationRole.objects.filter(user=user).values_list("role", flat=True))
+        user._association_roles = cached
+    return cached
+
+
 def forget_roles(user: Any) -> None:
     """Drop the cached roles (after a role was given or taken in the same request)."""
-    for name in ("_organised_club_ids", "_refereed_tournament_ids"):
+    for name in ("_organised_club_ids", "_refereed_tournament_ids", "_association_roles"):
         if hasattr(user, name):
             delattr(user, name)
 
 
 def is_superuser(user: Any) -> bool:
     return _active(user) and bool(user.is_superuser)
+
+
+def is_season_scorer(user: Any) -> bool:
+    """The association's season scorer (or a superuser): appeals and early confirmations."""
+    from clubs.models import AssociationRole
+
+    return is_superuser(user) or AssociationRole.Role.SEASON_SCORER in association_roles(user)
 
 
 def is_organiser(user: Any) -> bool:
@@ -172,6 +202,8 @@ def has_perm(user: Any, action: str, obj: Any) -> bool:
         return False
     if user.is_superuser:
         return True
+    if action in ASSOCIATION_ACTIONS:
+        return is_season_scorer(user)
     mine = organised_club_ids(user)
     if obj is None:
         # No object yet: the shared player registry, an import, a new season, a player
@@ -239,6 +271,19 @@ def refuse(request):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied
+
+
+def season_scorer_required(view):
+    """The association's pages: visitors to the login page, anyone but the season scorer
+    (and superusers) 403."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not is_season_scorer(request.user):
+            return refuse(request)
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def organiser_required(view):

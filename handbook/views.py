@@ -21,6 +21,7 @@ CHAPTERS = [
     ("runde", "Runde abschließen"),
     ("preise", "Preise und Preisgeld"),
     ("sicherung", "Datensicherung"),
+    ("einsprueche", "Einsprüche und Sperren (Verband)"),
 ]
 
 # The pictures the handbook shows (``screens/<name>.png``), all taken by

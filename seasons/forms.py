@@ -1,4 +1,5 @@
-"""Forms of the season area: a season's name and dates, its rules (cup points per place)."""
+"""Forms of the season area: a season's name and dates, its rules (cup points per place), and
+the season scorer's appeals."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import DATE
-from seasons.models import Season
+from seasons.models import MAX_APPEAL_DAYS, Appeal, Season
 
 
 def parse_cup_points(text: str) -> list[int]:
@@ -45,6 +46,16 @@ class SeasonRulesForm(forms.Form):
             "for the final. Leave empty if the season has no final."
         ),
     )
+    appeal_days = forms.IntegerField(
+        label=_("appeal window (days)"),
+        min_value=0,
+        max_value=MAX_APPEAL_DAYS,
+        required=False,  # empty: as it was
+        help_text=_(
+            "A tournament's results are provisional until this many days after it was "
+            "finished (or until the season scorer confirms them), then final."
+        ),
+    )
 
     def clean_cup_points(self) -> list[int]:
         return parse_cup_points(self.cleaned_data.get("cup_points") or "")
@@ -60,4 +71,47 @@ class SeasonForm(forms.Form):
         max_value=2100,
         required=False,
         help_text=_("Players born in this year or later count as youth in this season."),
+    )
+
+
+class AppealForm(forms.Form):
+    """An appeal the association received (the season scorer records it)."""
+
+    tournament = forms.TypedChoiceField(label=_("tournament"), coerce=int)
+    appellant = forms.CharField(
+        label=_("appellant"),
+        max_length=160,
+        help_text=_("A player or a club, as the appeal names itself."),
+    )
+    text = forms.CharField(
+        label=_("what is appealed"),
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Seen by the season scorer only."),
+    )
+    received_on = forms.DateField(label=_("received on"), widget=DATE)
+
+    def __init__(self, *args, tournaments=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].choices = [
+            (t.pk, f"{t.date:%d.%m.%Y} {t.name} ({t.season.name})") for t in tournaments
+        ]
+
+
+class DecisionForm(forms.Form):
+    outcome = forms.ChoiceField(
+        label=_("decision"), choices=Appeal.Outcome.choices, widget=forms.RadioSelect
+    )
+    reason = forms.CharField(
+        label=_("reason for the decision"),
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Shown to the public with the decision on the tournament's page."),
+    )
+    needs_correction = forms.BooleanField(
+        label=_("the results are to be corrected"),
+        required=False,
+        help_text=_(
+            "The results stay provisional until the correction has arrived and you confirm them."
+        ),
     )

@@ -1,4 +1,4 @@
-from seasons.views import admin, honours, players, schedule, scoring, standings, statistics
+from seasons.views import admin, appeals, honours, players, schedule, scoring, standings, statistics
 
 app_name = "seasons"
 
@@ -11,4 +11,5 @@ urlpatterns = [
     *schedule.urlpatterns,
     *honours.urlpatterns,
     *statistics.urlpatterns,
+    *appeals.urlpatterns,
 ]

@@ -47,6 +47,7 @@ def season_rules(request, pk: int):
                 "cup_points": ", ".join(str(p) for p in season.cup_points),
                 "min_tournaments": season.min_tournaments,
                 "final_min_tournaments": season.final_min_tournaments,
+                "appeal_days": season.appeal_days,
             }
         )
     return render(request, "seasons/rules.html", {"season": season, "form": form})

@@ -18,9 +18,9 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from clubs.models import Club, ClubRole, Membership, Player
+from clubs.models import AssociationRole, Club, ClubRole, Membership, Player
 from publishing.models import Publication, PublishToken
-from seasons.models import Season
+from seasons.models import Appeal, ResultConfirmation, Season
 from signups.models import Signup, SignupChange, SignupSheet
 from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
 from tests.conftest import WEASYPRINT_URLS, require_weasyprint
@@ -52,6 +52,8 @@ SEASON = frozenset({"organiser", "superuser"})
 ANY_ROLE = frozenset({"organiser", "gast", "referee", "other_referee", "superuser"})
 CLUB_ORGANISERS = frozenset({"organiser", "gast", "superuser"})
 SUPERUSER = frozenset({"superuser"})
+# The association's season scorer: appeals, early confirmations.
+SCORER = frozenset({"scorer", "superuser"})
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,31 @@ def shown_message(w: World) -> dict:
     return {"pk": w.day.pk, "announcement_pk": item.pk}
 
 
+def open_appeal(w: World) -> dict:
+    appeal = Appeal.objects.create(
+        tournament=w.day, appellant="CF A", text="Tisch 1, Spiel 2", received_on=w.day.date
+    )
+    return {"pk": appeal.pk}
+
+
+def finished_day(w: World) -> dict:
+    from django.utils import timezone
+
+    Tournament.objects.filter(pk=w.day.pk).update(finished_at=timezone.now())
+    return {"pk": w.day.pk}
+
+
+def appeal_data(w: World, persona: str) -> dict:
+    from django.utils import timezone
+
+    return {
+        "tournament": w.day.pk,
+        "appellant": "Cegoclub B",
+        "text": "Spiel 2 falsch gewertet",
+        "received_on": timezone.localdate().isoformat(),
+    }
+
+
 MATRIX_LINK = "matrix-personal-link"
 
 
@@ -174,6 +201,22 @@ MATRIX: dict[str, Spec] = {
     ),
     "seasons:roll_of_honour": Spec(lambda w: {}, EVERYONE, get_only=True),
     "seasons:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    # the association's season scorer: appeals and early confirmations
+    "seasons:appeals": Spec(lambda w: {}, SCORER),
+    "seasons:appeal_record": Spec(
+        lambda w: {}, SCORER, post=appeal_data, post_only=True, changes=True
+    ),
+    "seasons:appeal_decide": Spec(
+        open_appeal,
+        SCORER,
+        post=lambda w, p: {
+            f"appeal-{Appeal.objects.get().pk}-outcome": "rejected",
+            f"appeal-{Appeal.objects.get().pk}-reason": "richtig gewertet",
+        },
+        post_only=True,
+        changes=True,
+    ),
+    "seasons:results_confirm": Spec(finished_day, SCORER, post_only=True, changes=True),
     "tournaments:count_cards": Spec(
         lambda w: {},
         EVERYONE,
@@ -639,6 +682,9 @@ def fingerprint() -> dict:
     models = [
         Club,
         ClubRole,
+        AssociationRole,
+        Appeal,
+        ResultConfirmation,
         Player,
         Membership,
         Season,

@@ -183,6 +183,7 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("season settings", "organiser", url("seasons:season_edit", season)),
         ("season rules", "organiser", url("seasons:season_rules", season)),
         ("new club", "superuser", url("clubs:club_create")),
+        ("appeals", "superuser", url("seasons:appeals")),
         ("referee and announcements", "organiser", url("tournaments:referee_calls", day)),
     ]
 
