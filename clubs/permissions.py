@@ -15,7 +15,7 @@ Roles:
   that tournament only (and see its result pages to do so);
 - the association's season scorer (``AssociationRole``, no club needed): appeals against the
   results of any season's tournament (recorded, decided, the appellant's text), confirming
-  results before the appeal window closes;
+  results before the appeal window closes; the register of sanctions (with their reasons);
 - while no account exists: whoever sits at the laptop, or types the one-time code printed in
   its terminal, may create the first account and its club (``/setup/``, below).
 
@@ -27,6 +27,9 @@ Actions, each on the object named:
 - ``JUDGE_RESULTS`` (a tournament, an appeal, or None): record and decide appeals, read the
   appellants' texts, confirm a tournament's results early. The season scorer and superusers
   only; the host club's organisers do not judge appeals against their own tournaments.
+- ``KEEP_SANCTIONS`` (None or a sanction): the register of sanctions with its reasons; record
+  and lift sanctions. The season scorer and superusers only: the organisers who register a
+  banned player see a warning with the terms (from, until or for N), never the reason.
 
 An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
 instead of the tournament; a player stands for the clubs they are a member of.
@@ -56,10 +59,18 @@ MANAGE_SEASON = "manage_season"
 MANAGE_TOURNAMENT = "manage_tournament"
 REFEREE_TOURNAMENT = "referee_tournament"
 JUDGE_RESULTS = "judge_results"
+KEEP_SANCTIONS = "keep_sanctions"
 
-ACTIONS = (MANAGE_CLUB, MANAGE_SEASON, MANAGE_TOURNAMENT, REFEREE_TOURNAMENT, JUDGE_RESULTS)
+ACTIONS = (
+    MANAGE_CLUB,
+    MANAGE_SEASON,
+    MANAGE_TOURNAMENT,
+    REFEREE_TOURNAMENT,
+    JUDGE_RESULTS,
+    KEEP_SANCTIONS,
+)
 # The association's actions: held by its season scorer whatever the object (and superusers).
-ASSOCIATION_ACTIONS = (JUDGE_RESULTS,)
+ASSOCIATION_ACTIONS = (JUDGE_RESULTS, KEEP_SANCTIONS)
 
 
 # --- what the user holds (two queries per request at most, cached on the user object) ----
@@ -123,7 +134,8 @@ def is_superuser(user: Any) -> bool:
 
 
 def is_season_scorer(user: Any) -> bool:
-    """The association's season scorer (or a superuser): appeals and early confirmations."""
+    """The association's season scorer (or a superuser): appeals, early confirmations and
+    the register of sanctions."""
     from clubs.models import AssociationRole
 
     return is_superuser(user) or AssociationRole.Role.SEASON_SCORER in association_roles(user)

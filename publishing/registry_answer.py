@@ -12,7 +12,9 @@ token's club's registry id), ``clubs`` (uuid, name, short_name, town) and ``play
 first_name, last_name, category, memberships with the club's uuid). Only the token's club's
 own members carry ``birth_year`` and ``email``, and only its own memberships
 ``member_number``, ``status``, ``since``, ``left_on``; where they are missing the laptop keeps
-what it has.
+what it has. ``sanctions`` (optional; a server of an earlier release sends none, and then the
+laptop keeps the copies it has): ``player`` (a registry id of the list), ``from``, ``until``
+(a date or null) and ``tournaments`` (a number or null), never a reason.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ MAX_LENGTHS = {
     "member_number": 20,
 }
 STATUSES = ("active", "passive")
+MAX_SANCTION_TOURNAMENTS = 99
 
 
 class RegistryError(Exception):
@@ -98,10 +101,22 @@ class RegistryPlayer:
 
 
 @dataclass(frozen=True)
+class RegistrySanction:
+    """A ban's terms as the season server gives them (``clubs.models.Sanction``)."""
+
+    player: uuid.UUID
+    starts_on: dt.date
+    ends_on: dt.date | None  # the last day, where the server knows it
+    tournaments: int | None
+
+
+@dataclass(frozen=True)
 class Registry:
     club: uuid.UUID | None
     clubs: tuple[RegistryClub, ...]
     players: tuple[RegistryPlayer, ...]
+    # None: the server sent no list (an earlier release); the laptop keeps what it has
+    sanctions: tuple[RegistrySanction, ...] | None = None
 
 
 def fetch(url: str, *, token: str, path: str, timeout: float = TIMEOUT_SECONDS) -> bytes:
@@ -182,7 +197,18 @@ def parse_registry(data: Any, *, categories: Iterable[str]) -> Registry:
         for index, row in enumerate(data["players"], 1)
     )
     _unique([p.uuid for p in players], _("player"), "uuid")
-    return Registry(club=own_club, clubs=clubs, players=players)
+    sanctions = None
+    if data.get("sanctions") is not None:
+        if not isinstance(data["sanctions"], list):
+            raise RegistryError(
+                _("The registry has no list %(key)s.") % {"key": json.dumps("sanctions")}
+            )
+        known_players = {p.uuid for p in players}
+        sanctions = tuple(
+            _sanction(row, index, players=known_players)
+            for index, row in enumerate(data["sanctions"], 1)
+        )
+    return Registry(club=own_club, clubs=clubs, players=players, sanctions=sanctions)
 
 
 # --- one row ------------------------------------------------------------------------------
@@ -336,3 +362,31 @@ def _player(
         personal=personal,
         memberships=memberships,
     )
+
+
+def _sanction(row: Any, index: int, *, players: set[uuid.UUID]) -> RegistrySanction:
+    where = f"{_('sanction')} {index}"
+    row = _object(row, where, ("player", "from"))
+    player = _uuid(row["player"], where, "player")
+    if player not in players:
+        raise _fail(where, _("its player is not in the registry's list of players"))
+    starts_on = _date(row, "from", where)
+    if starts_on is None:
+        raise _fail(where, _("%(key)s is not a date (YYYY-MM-DD)") % {"key": "from"})
+    ends_on = _date(row, "until", where)
+    if ends_on is not None and ends_on < starts_on:
+        raise _fail(where, _("it ends before it starts"))
+    count = row.get("tournaments")
+    if count is not None and (
+        isinstance(count, bool)
+        or not isinstance(count, int)
+        or not 1 <= count <= MAX_SANCTION_TOURNAMENTS
+    ):
+        raise _fail(
+            where,
+            _("tournaments is not a number between 1 and %(max)s")
+            % {"max": MAX_SANCTION_TOURNAMENTS},
+        )
+    if ends_on is None and count is None:
+        raise _fail(where, _("it has neither an end nor a number of tournaments"))
+    return RegistrySanction(player=player, starts_on=starts_on, ends_on=ends_on, tournaments=count)

@@ -115,3 +115,56 @@ class DecisionForm(forms.Form):
             "The results stay provisional until the correction has arrived and you confirm them."
         ),
     )
+
+
+class SanctionForm(forms.Form):
+    """A ban in the register (the season scorer): the player is chosen from a search."""
+
+    player = forms.TypedChoiceField(label=_("player"), coerce=int, widget=forms.RadioSelect)
+    starts_on = forms.DateField(label=_("from"), widget=DATE)
+    ends_on = forms.DateField(
+        label=_("until (and including)"),
+        widget=DATE,
+        required=False,
+        help_text=_("Either a last day …"),
+    )
+    tournaments = forms.IntegerField(
+        label=_("for this many tournaments"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_(
+            "… or a number of championship tournaments: those of the seasons on this server "
+            "dated from the first day on, whether the player would have played or not."
+        ),
+    )
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Seen by the season scorer only; never sent to a venue laptop."),
+    )
+    decided_by = forms.CharField(
+        label=_("decided by"),
+        max_length=160,
+        help_text=_("Who decided, and when (for example the board's decision of 3 December)."),
+    )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [
+            (
+                p.pk,
+                " · ".join(
+                    [
+                        f"{p.last_name}, {p.first_name}",
+                        *(m.club.short_name for m in p.memberships.all()),
+                    ]
+                ),
+            )
+            for p in players
+        ]
+
+
+class LiftForm(forms.Form):
+    lift_reason = forms.CharField(label=_("why lifted"), max_length=300)

@@ -18,7 +18,7 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from clubs.models import AssociationRole, Club, ClubRole, Membership, Player
+from clubs.models import AssociationRole, Club, ClubRole, Membership, Player, Sanction
 from publishing.models import Publication, PublishToken
 from seasons.models import Appeal, ResultConfirmation, Season
 from signups.models import Signup, SignupChange, SignupSheet
@@ -154,6 +154,17 @@ def appeal_data(w: World, persona: str) -> dict:
     }
 
 
+def live_sanction(w: World) -> dict:
+    sanction = Sanction.objects.create(
+        player=w.spare.player,
+        reason="Turnier verlassen",
+        starts_on=w.day.date,
+        tournaments=2,
+        decided_by="Vorstand",
+    )
+    return {"pk": sanction.pk}
+
+
 MATRIX_LINK = "matrix-personal-link"
 
 
@@ -217,6 +228,28 @@ MATRIX: dict[str, Spec] = {
         changes=True,
     ),
     "seasons:results_confirm": Spec(finished_day, SCORER, post_only=True, changes=True),
+    # the register of sanctions: the season scorer's alone
+    "seasons:sanctions": Spec(lambda w: {}, SCORER),
+    "seasons:sanction_record": Spec(
+        lambda w: {},
+        SCORER,
+        post=lambda w, p: {
+            "player": w.spare.player_id,
+            "starts_on": "2026-12-01",
+            "ends_on": "2026-12-31",
+            "reason": "Turnier verlassen",
+            "decided_by": "Vorstand",
+        },
+        post_only=True,
+        changes=True,
+    ),
+    "seasons:sanction_lift": Spec(
+        live_sanction,
+        SCORER,
+        post=lambda w, p: {f"lift-{Sanction.objects.get().pk}-lift_reason": "Irrtum"},
+        post_only=True,
+        changes=True,
+    ),
     "tournaments:count_cards": Spec(
         lambda w: {},
         EVERYONE,
@@ -685,6 +718,7 @@ def fingerprint() -> dict:
         AssociationRole,
         Appeal,
         ResultConfirmation,
+        Sanction,
         Player,
         Membership,
         Season,
