@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from clubs.models import Club, ClubAlias, ClubRole, FirstRun, Membership, Player
+from clubs.models import (
+    AssociationRole,
+    Club,
+    ClubAlias,
+    ClubRole,
+    FirstRun,
+    Membership,
+    Player,
+)
 from clubs.services.players import place_named_guests
 
 
@@ -60,6 +68,17 @@ class ClubRoleAdmin(admin.ModelAdmin):
     list_filter = ["club", "role"]
     search_fields = ["user__username", "club__name"]
     autocomplete_fields = ["club"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(AssociationRole)
+class AssociationRoleAdmin(admin.ModelAdmin):
+    """Who is the association's season scorer (appeals, early confirmations, sanctions):
+    given here by a superuser (see docs/ARCHITECTURE.md)."""
+
+    list_display = ["user", "role"]
+    list_filter = ["role"]
+    search_fields = ["user__username"]
     raw_id_fields = ["user"]
 
 

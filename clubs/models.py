@@ -9,7 +9,8 @@ import uuid
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs.search import club_key, name_sort_key, player_key
@@ -359,6 +360,122 @@ class ClubRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()}, {self.club.short_name})"
+
+
+class AssociationRole(models.Model):
+    """A user's role for the association that runs this season server, whatever club they
+    belong to: today only the season scorer (``Sportwart``), who records and decides appeals
+    against results, confirms results early and keeps the register of sanctions
+    (``clubs.permissions.is_season_scorer``). Given by a superuser in the Django admin."""
+
+    class Role(models.TextChoices):
+        SEASON_SCORER = "season_scorer", _("season scorer")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="association_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(
+        _("role"), max_length=20, choices=Role.choices, default=Role.SEASON_SCORER
+    )
+
+    class Meta:
+        verbose_name = _("association role")
+        verbose_name_plural = _("association roles")
+        ordering = ["user"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "role"], name="association_role_once"),
+            models.CheckConstraint(
+                condition=Q(role__in=["season_scorer"]), name="association_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()})"
+
+
+class Sanction(models.Model):
+    """A ban from the association's tournaments, in the register the season scorer keeps on
+    the season server: the player, from when, until a date or for a number of championship
+    tournaments (those of the seasons on the server dated from the start on,
+    ``tournaments.selectors.sanctions``), why and who decided; lifted early with a reason.
+
+    The reason is the association's (``clubs.permissions.KEEP_SANCTIONS``): no public page
+    lists sanctions, online sign-up refuses a banned player without saying why, and a venue
+    laptop gets the terms only (player, from, until or for N) with the registry; its copies
+    are marked ``from_registry`` and replaced at each fetch."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="sanctions", verbose_name=_("player")
+    )
+    reason = models.TextField(_("reason"), max_length=2000, blank=True)
+    starts_on = models.DateField(_("from"))
+    ends_on = models.DateField(_("until (and including)"), null=True, blank=True)
+    tournaments = models.PositiveSmallIntegerField(
+        _("for this many tournaments"), null=True, blank=True
+    )
+    decided_by = models.CharField(_("decided by"), max_length=160, blank=True)
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("lifted by"),
+    )
+    lift_reason = models.CharField(_("why lifted"), max_length=300, blank=True)
+    # On a venue laptop: a copy of the season server's (terms only), replaced at each fetch.
+    from_registry = models.BooleanField(_("from the season server"), default=False)
+
+    class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+        ordering = ["-starts_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=False) | Q(tournaments__isnull=False),
+                name="sanction_has_an_end",
+            ),
+            # recorded here: until a date or for N tournaments, with reason and decider (a
+            # laptop's copy may carry both: N with the last day the server knew)
+            models.CheckConstraint(
+                condition=Q(from_registry=True)
+                | (
+                    (Q(ends_on__isnull=True) | Q(tournaments__isnull=True))
+                    & ~Q(reason="")
+                    & ~Q(decided_by="")
+                ),
+                name="sanction_recorded_in_full",
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
+                name="sanction_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=Q(tournaments__isnull=True) | Q(tournaments__gte=1),
+                name="sanction_tournaments_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(lifted_at__isnull=True, lift_reason="")
+                | (Q(lifted_at__isnull=False) & ~Q(lift_reason="")),
+                name="sanction_lifted_with_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.starts_on})"
 
 
 class FirstRun(models.Model):

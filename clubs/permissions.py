@@ -16,6 +16,9 @@ Roles:
 - official of a tournament (``is_official``: its host club's organisers, its referees,
   superusers): one of the two signatures a swap of drawn seats or a two-referee ruling
   needs (``tournaments.services.fairness``);
+- the association's season scorer (``AssociationRole``, no club needed): appeals against the
+  results of any season's tournament (recorded, decided, the appellant's text), confirming
+  results before the appeal window closes; the register of sanctions (with their reasons);
 - while no account exists: whoever sits at the laptop, or types the one-time code printed in
   its terminal, may create the first account and its club (``/setup/``, below).
 
@@ -24,6 +27,12 @@ Actions, each on the object named:
 - ``MANAGE_SEASON`` (season): season rules, season exports.
 - ``MANAGE_TOURNAMENT`` (tournament): setup, check-in, draw, printouts, entry, log.
 - ``REFEREE_TOURNAMENT`` (tournament): correct, annul, void, draw lots (each with a reason).
+- ``JUDGE_RESULTS`` (a tournament, an appeal, or None): record and decide appeals, read the
+  appellants' texts, confirm a tournament's results early. The season scorer and superusers
+  only; the host club's organisers do not judge appeals against their own tournaments.
+- ``KEEP_SANCTIONS`` (None or a sanction): the register of sanctions with its reasons; record
+  and lift sanctions. The season scorer and superusers only: the organisers who register a
+  banned player see a warning with the terms (from, until or for N), never the reason.
 
 An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
 instead of the tournament; a player stands for the clubs they are a member of.
@@ -52,8 +61,19 @@ MANAGE_CLUB = "manage_club"
 MANAGE_SEASON = "manage_season"
 MANAGE_TOURNAMENT = "manage_tournament"
 REFEREE_TOURNAMENT = "referee_tournament"
+JUDGE_RESULTS = "judge_results"
+KEEP_SANCTIONS = "keep_sanctions"
 
-ACTIONS = (MANAGE_CLUB, MANAGE_SEASON, MANAGE_TOURNAMENT, REFEREE_TOURNAMENT)
+ACTIONS = (
+    MANAGE_CLUB,
+    MANAGE_SEASON,
+    MANAGE_TOURNAMENT,
+    REFEREE_TOURNAMENT,
+    JUDGE_RESULTS,
+    KEEP_SANCTIONS,
+)
+# The association's actions: held by its season scorer whatever the object (and superusers).
+ASSOCIATION_ACTIONS = (JUDGE_RESULTS, KEEP_SANCTIONS)
 
 
 # --- what the user holds (two queries per request at most, cached on the user object) ----
@@ -91,8 +111,30 @@ def refereed_tournament_ids(user: Any) -> frozenset[int]:
     return cached
 
 
+def association_roles(user: Any) -> frozenset[str]:
+    """The association's roles ``user`` holds (``AssociationRole``): read once per request,
+    and only where a page asks."""
+    if not _active(user):
+        return frozenset()
+    cached = getattr(user, "_association_roles", None)
+    if cached is None:
+        from clubs.models import AssociationRole
+
+        cached = frozenset(AssociationRole.objects.filter(user=user).values_list("role", flat=True))
+        user._association_roles = cached
+    return cached
+
+
 def is_superuser(user: Any) -> bool:
     return _active(user) and bool(user.is_superuser)
+
+
+def is_season_scorer(user: Any) -> bool:
+    """The association's season scorer (or a superuser): appeals, early confirmations and
+    the register of sanctions."""
+    from clubs.models import AssociationRole
+
+    return is_superuser(user) or AssociationRole.Role.SEASON_SCORER in association_roles(user)
 
 
 def is_organiser(user: Any) -> bool:
@@ -168,6 +210,8 @@ def has_perm(user: Any, action: str, obj: Any) -> bool:
         return False
     if user.is_superuser:
         return True
+    if action in ASSOCIATION_ACTIONS:
+        return is_season_scorer(user)
     mine = organised_club_ids(user)
     if obj is None:
         # No object yet: the shared player registry, an import, a new season, a player
@@ -269,6 +313,19 @@ def refuse(request):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     raise PermissionDenied
+
+
+def season_scorer_required(view):
+    """The association's pages: visitors to the login page, anyone but the season scorer
+    (and superusers) 403."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not is_season_scorer(request.user):
+            return refuse(request)
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def organiser_required(view):

@@ -23,6 +23,7 @@ CHAPTERS = [
     ("sicherung", "Datensicherung"),
     ("saison", "Saisonwertung und Finale"),
     ("saisonserver", "Der Saisonserver: Online-Anmeldung, Live-Ergebnisse, Kalender, Wertungszahl"),
+    ("einsprueche", "Einsprüche und Sperren (Verband)"),
 ]
 
 # The pictures the handbook shows (``screens/<name>.png``), all taken by

@@ -13,7 +13,9 @@ first_name, last_name, category, memberships with the club's uuid, a guest's clu
 membership: ``guest_club``, a club's uuid, or ``guest_club_name``). Only the token's club's
 own members carry ``birth_year`` and ``email``, and only its own memberships
 ``member_number``, ``status``, ``since``, ``left_on``; where they are missing the laptop keeps
-what it has.
+what it has. ``sanctions`` (optional; a server of an earlier release sends none, and then the
+laptop keeps the copies it has): ``player`` (a registry id of the list), ``from``, ``until``
+(a date or null) and ``tournaments`` (a number or null), never a reason.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ MAX_LENGTHS = {
     "guest_club_name": 120,
 }
 STATUSES = ("active", "passive")
+MAX_SANCTION_TOURNAMENTS = 99
 
 
 class RegistryError(Exception):
@@ -105,10 +108,22 @@ class RegistryPlayer:
 
 
 @dataclass(frozen=True)
+class RegistrySanction:
+    """A ban's terms as the season server gives them (``clubs.models.Sanction``)."""
+
+    player: uuid.UUID
+    starts_on: dt.date
+    ends_on: dt.date | None  # the last day, where the server knows it
+    tournaments: int | None
+
+
+@dataclass(frozen=True)
 class Registry:
     club: uuid.UUID | None
     clubs: tuple[RegistryClub, ...]
     players: tuple[RegistryPlayer, ...]
+    # None: the server sent no list (an earlier release); the laptop keeps what it has
+    sanctions: tuple[RegistrySanction, ...] | None = None
 
 
 def fetch(url: str, *, token: str, path: str, timeout: float = TIMEOUT_SECONDS) -> bytes:
@@ -189,7 +204,18 @@ def parse_registry(data: Any, *, categories: Iterable[str]) -> Registry:
         for index, row in enumerate(data["players"], 1)
     )
     _unique([p.uuid for p in players], _("player"), "uuid")
-    return Registry(club=own_club, clubs=clubs, players=players)
+    sanctions = None
+    if data.get("sanctions") is not None:
+        if not isinstance(data["sanctions"], list):
+            raise RegistryError(
+                _("The registry has no list %(key)s.") % {"key": json.dumps("sanctions")}
+            )
+        known_players = {p.uuid for p in players}
+        sanctions = tuple(
+            _sanction(row, index, players=known_players)
+            for index, row in enumerate(data["sanctions"], 1)
+        )
+    return Registry(club=own_club, clubs=clubs, players=players, sanctions=sanctions)
 
 
 # --- one row ------------------------------------------------------------------------------
@@ -351,3 +377,31 @@ def _player(
         guest_club_name="" if guest_club else _text(row, "guest_club_name", where, required=False),
         guest_given="guest_club" in row or "guest_club_name" in row,
     )
+
+
+def _sanction(row: Any, index: int, *, players: set[uuid.UUID]) -> RegistrySanction:
+    where = f"{_('sanction')} {index}"
+    row = _object(row, where, ("player", "from"))
+    player = _uuid(row["player"], where, "player")
+    if player not in players:
+        raise _fail(where, _("its player is not in the registry's list of players"))
+    starts_on = _date(row, "from", where)
+    if starts_on is None:
+        raise _fail(where, _("%(key)s is not a date (YYYY-MM-DD)") % {"key": "from"})
+    ends_on = _date(row, "until", where)
+    if ends_on is not None and ends_on < starts_on:
+        raise _fail(where, _("it ends before it starts"))
+    count = row.get("tournaments")
+    if count is not None and (
+        isinstance(count, bool)
+        or not isinstance(count, int)
+        or not 1 <= count <= MAX_SANCTION_TOURNAMENTS
+    ):
+        raise _fail(
+            where,
+            _("tournaments is not a number between 1 and %(max)s")
+            % {"max": MAX_SANCTION_TOURNAMENTS},
+        )
+    if ends_on is None and count is None:
+        raise _fail(where, _("it has neither an end nor a number of tournaments"))
+    return RegistrySanction(player=player, starts_on=starts_on, ends_on=ends_on, tournaments=count)

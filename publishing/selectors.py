@@ -1,6 +1,6 @@
 """What the season server hands a laptop before the day: its registry (clubs and players with
-their registry ids and memberships), as the token's club may see it. Five queries, whatever
-the registry's size."""
+their registry ids and memberships), as the token's club may see it, and the sanctions still
+to come (terms only, never reasons). Seven queries, whatever the registry's size."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from clubs.permissions import club_registry_memberships, club_registry_players
 from publishing.models import Publication, PublishConflict
 from tournaments.archive_format import archive_hash
 from tournaments.selectors.archive import tournament_archive
+from tournaments.selectors.sanctions import still_to_come
 
 REGISTRY_FORMAT = "cego-club/registry"
 REGISTRY_VERSION = 2
@@ -30,7 +31,12 @@ def registry(*, club: Club) -> dict[str, Any]:
     without membership, ``guest_club``/``guest_club_name``). Version 2: a player row without
     ``birth_year``/``email``, a membership without ``member_number``/``status`` says nothing
     about them (a laptop keeps what it has); nor does one without ``guest_club`` and
-    ``guest_club_name`` (an older server)."""
+    ``guest_club_name`` (an older server). ``sanctions`` (an addition to version 2 a laptop
+    of an earlier release passes over): every ban not lifted that has not run out, as
+    ``player`` (registry id), ``from``, ``until`` (the last day; for a ban of N tournaments
+    the date of the N-th championship tournament once the calendar holds it, else null) and
+    ``tournaments`` (N, or null): the terms the desk needs to warn, never the reason or who
+    decided."""
     clubs = list(Club.objects.order_by("pk").values("pk", "uuid", "name", "short_name", "town"))
     uuid_of = {row["pk"]: str(row["uuid"]) for row in clubs}
     own_ids = set(club_registry_players(club, Player.objects.all()).values_list("pk", flat=True))
@@ -55,6 +61,7 @@ def registry(*, club: Club) -> dict[str, Any]:
             )
         memberships.setdefault(player_id, []).append(row)
     players = []
+    player_uuids: dict[int, str] = {}
     for p in Player.objects.order_by("pk").values(
         "pk",
         "uuid",
@@ -66,6 +73,7 @@ def registry(*, club: Club) -> dict[str, Any]:
         "guest_club_id",
         "guest_club_name",
     ):
+        player_uuids[p["pk"]] = str(p["uuid"])
         row = {
             "uuid": str(p["uuid"]),
             "first_name": p["first_name"],
@@ -93,6 +101,15 @@ def registry(*, club: Club) -> dict[str, Any]:
             for c in clubs
         ],
         "players": players,
+        "sanctions": [
+            {
+                "player": player_uuids[terms.player_id],
+                "from": terms.starts_on.isoformat(),
+                "until": terms.last_day.isoformat() if terms.last_day else None,
+                "tournaments": terms.tournaments,
+            }
+            for terms in still_to_come(today=timezone.localdate())
+        ],
     }
 
 

@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs.models import Category, Club, Membership, Player
+from clubs.models import Category, Club, Membership, Player, Sanction
 from clubs.search import club_key
 from clubs.services.imports import NO_CLUB, ClubChoice
 from publishing.client import PublishError
@@ -166,8 +166,9 @@ def load_registry(*, registry: Registry) -> dict[str, int]:
     registry id (a club of the same short name takes the server's id), in one transaction:
     a ``RegistryError`` writes nothing. Only what the answer gives is stored: another
     club's members come without birth year, e-mail, member number or status (the server
-    gives those of the token's club only), and what the laptop knew of them stays. Returns
-    counts."""
+    gives those of the token's club only), and what the laptop knew of them stays. The
+    sanctions the answer lists replace the laptop's earlier copies (terms only: the desk
+    warns, ``tournaments.selectors.sanctions``). Returns counts."""
     try:
         return _load_registry(registry=registry)
     except IntegrityError as error:
@@ -178,7 +179,7 @@ def load_registry(*, registry: Registry) -> dict[str, int]:
 
 @transaction.atomic
 def _load_registry(*, registry: Registry) -> dict[str, int]:
-    counts = {"clubs": 0, "players_new": 0, "players_updated": 0}
+    counts = {"clubs": 0, "players_new": 0, "players_updated": 0, "sanctions": 0}
     club_of: dict[uuid.UUID, Club] = {}
     by_uuid = {c.uuid: c for c in Club.objects.filter(uuid__in=[c.uuid for c in registry.clubs])}
     for row in registry.clubs:
@@ -215,6 +216,20 @@ def _load_registry(*, registry: Registry) -> dict[str, int]:
         player.save()
         for membership in person.memberships:
             _take_membership(player=player, club=club_of[membership.club], own=membership.own)
+        known[person.uuid] = player
+    if registry.sanctions is not None:
+        Sanction.objects.filter(from_registry=True).delete()
+        Sanction.objects.bulk_create(
+            Sanction(
+                player=known[row.player],
+                starts_on=row.starts_on,
+                ends_on=row.ends_on,
+                tournaments=row.tournaments,
+                from_registry=True,
+            )
+            for row in registry.sanctions
+        )
+        counts["sanctions"] = len(registry.sanctions)
     return counts
 
 

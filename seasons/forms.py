@@ -1,5 +1,5 @@
 """Forms of the season area: a season's name and dates, its rules (cup points per place, the
-final, the season's planned tournaments)."""
+final, the season's planned tournaments), and the season scorer's appeals."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from clubs.forms import DATE
-from seasons.models import Season
+from seasons.models import MAX_APPEAL_DAYS, Appeal, Season
 
 
 def parse_cup_points(text: str) -> list[int]:
@@ -89,6 +89,16 @@ class SeasonRulesForm(forms.Form):
             "for the final. Leave empty if the season has no final."
         ),
     )
+    appeal_days = forms.IntegerField(
+        label=_("appeal window (days)"),
+        min_value=0,
+        max_value=MAX_APPEAL_DAYS,
+        required=False,  # empty: as it was
+        help_text=_(
+            "A tournament's results are provisional until this many days after it was "
+            "finished (or until the season scorer confirms them), then final."
+        ),
+    )
 
     planned_tournaments = forms.IntegerField(
         label=_("planned tournaments in the season"),
@@ -129,3 +139,99 @@ class SeasonForm(forms.Form):
         required=False,
         help_text=_("Players born in this year or later count as youth in this season."),
     )
+
+
+class AppealForm(forms.Form):
+    """An appeal the association received (the season scorer records it)."""
+
+    tournament = forms.TypedChoiceField(label=_("tournament"), coerce=int)
+    appellant = forms.CharField(
+        label=_("appellant"),
+        max_length=160,
+        help_text=_("A player or a club, as the appeal names itself."),
+    )
+    text = forms.CharField(
+        label=_("what is appealed"),
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Seen by the season scorer only."),
+    )
+    received_on = forms.DateField(label=_("received on"), widget=DATE)
+
+    def __init__(self, *args, tournaments=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].choices = [
+            (t.pk, f"{t.date:%d.%m.%Y} {t.name} ({t.season.name})") for t in tournaments
+        ]
+
+
+class DecisionForm(forms.Form):
+    outcome = forms.ChoiceField(
+        label=_("decision"), choices=Appeal.Outcome.choices, widget=forms.RadioSelect
+    )
+    reason = forms.CharField(
+        label=_("reason for the decision"),
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Shown to the public with the decision on the tournament's page."),
+    )
+    needs_correction = forms.BooleanField(
+        label=_("the results are to be corrected"),
+        required=False,
+        help_text=_(
+            "The results stay provisional until the correction has arrived and you confirm them."
+        ),
+    )
+
+
+class SanctionForm(forms.Form):
+    """A ban in the register (the season scorer): the player is chosen from a search."""
+
+    player = forms.TypedChoiceField(label=_("player"), coerce=int, widget=forms.RadioSelect)
+    starts_on = forms.DateField(label=_("from"), widget=DATE)
+    ends_on = forms.DateField(
+        label=_("until (and including)"),
+        widget=DATE,
+        required=False,
+        help_text=_("Either a last day …"),
+    )
+    tournaments = forms.IntegerField(
+        label=_("for this many tournaments"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_(
+            "… or a number of championship tournaments: those of the seasons on this server "
+            "dated from the first day on, whether the player would have played or not."
+        ),
+    )
+    reason = forms.CharField(
+        label=_("reason"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Seen by the season scorer only; never sent to a venue laptop."),
+    )
+    decided_by = forms.CharField(
+        label=_("decided by"),
+        max_length=160,
+        help_text=_("Who decided, and when (for example the board's decision of 3 December)."),
+    )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [
+            (
+                p.pk,
+                " · ".join(
+                    [
+                        f"{p.last_name}, {p.first_name}",
+                        *(m.club.short_name for m in p.memberships.all()),
+                    ]
+                ),
+            )
+            for p in players
+        ]
+
+
+class LiftForm(forms.Form):
+    lift_reason = forms.CharField(label=_("why lifted"), max_length=300)

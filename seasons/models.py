@@ -6,10 +6,17 @@ The table kept the name it had when the model lived in ``tournaments``
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+# Days after a tournament is finished during which its results may be appealed (Skat: 14).
+DEFAULT_APPEAL_DAYS = 14
+MAX_APPEAL_DAYS = 365
 
 
 class Season(models.Model):
@@ -78,6 +85,17 @@ class Season(models.Model):
     # the caches keyed by the season's fields (tournaments.caching.season_stamp) follow them
     # without reading the dates.
     plan_revision = models.PositiveIntegerField(default=0, editable=False)
+    # The appeal window: a tournament's results are provisional until this many days after it
+    # was finished (whole days, local time), then final (``tournaments.finality``).
+    appeal_days = models.PositiveSmallIntegerField(
+        _("appeal window (days)"),
+        default=DEFAULT_APPEAL_DAYS,
+        validators=[MaxValueValidator(MAX_APPEAL_DAYS)],
+        help_text=_(
+            "A tournament's results are provisional until this many days after it was "
+            "finished (or until the season scorer confirms them), then final."
+        ),
+    )
 
     class Meta:
         verbose_name = _("season")
@@ -104,6 +122,9 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=Q(planned_tournaments__isnull=True) | Q(planned_tournaments__gte=1),
                 name="season_planned_tournaments_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(appeal_days__lte=MAX_APPEAL_DAYS), name="season_appeal_days_bounded"
             ),
         ]
 
@@ -191,3 +212,115 @@ class TournamentResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id}: {self.total}"
+
+
+class Appeal(models.Model):
+    """An appeal against a tournament's results, as the association received it (from a
+    player or a club, named in words), and the season scorer's decision with its reason.
+    While one is open the tournament's results stay provisional; one decided "needs a
+    correction" keeps them provisional until the scorer confirms them after the correction
+    (``tournaments.finality``). The correction itself is a deal correction as any other,
+    with its own history (the tournament's pages, where the tournament is written).
+
+    Who sees what (``clubs.permissions.JUDGE_RESULTS``): the season scorer everything; the
+    public that an appeal was received (the date), whether it is open, and the decision with
+    its reason, never the appellant or the appellant's text."""
+
+    class Outcome(models.TextChoices):
+        UPHELD = "upheld", _("upheld")
+        PARTLY_UPHELD = "partly_upheld", _("partly upheld")
+        REJECTED = "rejected", _("rejected")
+        WITHDRAWN = "withdrawn", pgettext_lazy("appeal", "withdrawn")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="appeals",
+        verbose_name=_("tournament"),
+    )
+    appellant = models.CharField(_("appellant"), max_length=160)
+    text = models.TextField(_("what is appealed"), max_length=4000)
+    received_on = models.DateField(_("received on"))
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    outcome = models.CharField(
+        _("decision"), max_length=16, choices=Outcome.choices, blank=True, default=""
+    )
+    reason = models.TextField(_("reason for the decision"), max_length=4000, blank=True)
+    needs_correction = models.BooleanField(_("results to be corrected"), default=False)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+
+    class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
+        ordering = ["-received_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outcome__in=["", "upheld", "partly_upheld", "rejected", "withdrawn"]),
+                name="appeal_outcome_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(appellant="") & ~Q(text=""), name="appeal_says_who_and_what"
+            ),
+            # Open: no decision of any kind. Decided: when, and why.
+            models.CheckConstraint(
+                condition=(
+                    Q(outcome="", decided_at__isnull=True, reason="", needs_correction=False)
+                    | (~Q(outcome="") & Q(decided_at__isnull=False) & ~Q(reason=""))
+                ),
+                name="appeal_decided_with_reason",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "outcome"], name="appeal_by_tournament")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.appellant} ({self.received_on})"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.outcome
+
+
+class ResultConfirmation(models.Model):
+    """The season scorer confirmed a tournament's results before its appeal window closed
+    (append-only: one row per confirmation). Counts only if made after the tournament's
+    latest finish: a tournament reopened and finished again is provisional again."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="result_confirmations",
+        verbose_name=_("tournament"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+
+    class Meta:
+        verbose_name = _("confirmation of results")
+        verbose_name_plural = _("confirmations of results")
+        ordering = ["-confirmed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} @ {self.confirmed_at}"

@@ -10,10 +10,14 @@ from collections.abc import Sequence
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from clubs.services.admin import save_checked
-from seasons.models import PlannedTournament, Season
+from seasons.models import Appeal, PlannedTournament, ResultConfirmation, Season
+from tournaments.finality import appeal_in_time
+from tournaments.models import Tournament
+from tournaments.selectors.finality import tournament_finality
 
 MAX_CUP_PLACES = 200
 MAX_PLANNED = 99  # as the planned number: at most 99 tournaments in a season
@@ -72,6 +76,7 @@ def set_season_rules(
     final_min_tournaments: int | None = None,
     planned_tournaments: int | None = None,
     planned_dates: Sequence[tuple[dt.date, str]] | None = None,
+    appeal_days: int | None = None,
     user: User | None = None,
 ) -> Season:
     """Change the season's rule; the standings follow at once (they are computed, not stored).
@@ -129,6 +134,8 @@ def set_season_rules(
     season.min_tournaments = min_tournaments
     season.final_min_tournaments = final_min_tournaments
     season.planned_tournaments = planned_tournaments
+    if appeal_days is not None:  # None: as it was
+        season.appeal_days = appeal_days
     season.full_clean(exclude=["name"])
     season.save(
         update_fields=[
@@ -138,6 +145,7 @@ def set_season_rules(
             "min_tournaments",
             "final_min_tournaments",
             "planned_tournaments",
+            "appeal_days",
         ]
     )
     if checked is not None:
@@ -173,3 +181,134 @@ def save_season(
     season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
     season.youth_born_from = youth_born_from
     return save_checked(season, _("A season of this name exists already."))
+
+
+# --- appeals and early confirmation (the association's season scorer) --------------------
+
+APPELLANT_LENGTH = 160
+TEXT_LENGTH = 4000
+
+
+def _locked_season_tournament(tournament_id: int) -> Tournament:
+    tournament = (
+        Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament_id
+        else None
+    )
+    if tournament is None or tournament.season_id is None:
+        raise ValidationError(
+            {"tournament": _("Appeals are taken against the tournaments of a season only.")}
+        )
+    return tournament
+
+
+@transaction.atomic
+def record_appeal(
+    *,
+    tournament_id: int,
+    appellant: str,
+    text: str,
+    received_on: dt.date,
+    user: User | None,
+    now: dt.datetime | None = None,
+):
+    """Record an appeal the association received against a season tournament's results: who
+    (a player or club, in words), what, when it was received. Refused once the results are
+    final since before that day (an appeal received in time counts though recorded later)."""
+    tournament = _locked_season_tournament(tournament_id)
+    who, what = (appellant or "").strip(), (text or "").strip()
+    errors: dict[str, str] = {}
+    if not who:
+        errors["appellant"] = _("Say who appeals: a player or a club.")
+    elif len(who) > APPELLANT_LENGTH:
+        errors["appellant"] = _("At most %(n)d characters, please.") % {"n": APPELLANT_LENGTH}
+    if not what:
+        errors["text"] = _("Say what is appealed.")
+    elif len(what) > TEXT_LENGTH:
+        errors["text"] = _("At most %(n)d characters, please.") % {"n": TEXT_LENGTH}
+    moment = now or timezone.now()
+    today = timezone.localdate(moment)
+    if received_on > today:
+        errors["received_on"] = _("An appeal cannot be received in the future.")
+    elif received_on < tournament.date:
+        errors["received_on"] = _("An appeal cannot be received before the tournament.")
+    else:
+        state = tournament_finality(tournament_id=tournament.pk, now=moment)
+        zone = timezone.get_default_timezone()
+        if state is not None and not appeal_in_time(state, received_on, zone):
+            errors["received_on"] = _(
+                "Too late: the results of this tournament are final since %(since)s."
+            ) % {"since": formats.date_format(timezone.localtime(state.since), "DATE_FORMAT")}
+    if errors:
+        raise ValidationError(errors)
+    appeal = Appeal(
+        tournament=tournament,
+        appellant=who,
+        text=what,
+        received_on=received_on,
+        recorded_at=moment,
+        recorded_by=user if getattr(user, "pk", None) else None,
+    )
+    appeal.full_clean()
+    appeal.save()
+    return appeal
+
+
+@transaction.atomic
+def decide_appeal(
+    *,
+    appeal,
+    outcome: str,
+    reason: str,
+    needs_correction: bool = False,
+    user: User | None,
+    now: dt.datetime | None = None,
+):
+    """Decide an open appeal with a reason (shown to the public with the decision). A
+    decision that changes a deal says so (``needs_correction``): the results stay provisional
+    until the correction, made on the tournament's own pages where it is written, has arrived
+    and the scorer confirms them (``confirm_results``)."""
+    locked = Appeal.objects.select_for_update().get(pk=appeal.pk)
+    if not locked.is_open:
+        raise ValidationError(_("This appeal is decided already."))
+    errors: dict[str, str] = {}
+    if outcome not in Appeal.Outcome.values:
+        errors["outcome"] = _("Choose the decision.")
+    why = (reason or "").strip()
+    if not why:
+        errors["reason"] = _("Give the reason for the decision.")
+    elif len(why) > TEXT_LENGTH:
+        errors["reason"] = _("At most %(n)d characters, please.") % {"n": TEXT_LENGTH}
+    if needs_correction and outcome not in (Appeal.Outcome.UPHELD, Appeal.Outcome.PARTLY_UPHELD):
+        errors["needs_correction"] = _(
+            "Only an appeal that is upheld (wholly or in part) changes the results."
+        )
+    if errors:
+        raise ValidationError(errors)
+    locked.outcome, locked.reason, locked.needs_correction = outcome, why, needs_correction
+    locked.decided_at = now or timezone.now()
+    locked.decided_by = user if getattr(user, "pk", None) else None
+    locked.full_clean()
+    locked.save(update_fields=["outcome", "reason", "needs_correction", "decided_at", "decided_by"])
+    return locked
+
+
+@transaction.atomic
+def confirm_results(*, tournament_id: int, user: User | None, now: dt.datetime | None = None):
+    """The season scorer confirms a finished tournament's results before its appeal window
+    closes (or after the correction an appeal asked for): final from now. Refused while an
+    appeal is open, before the finish, and when they are final already."""
+    tournament = _locked_season_tournament(tournament_id)
+    moment = now or timezone.now()
+    state = tournament_finality(tournament_id=tournament.pk, now=moment)
+    if state is None or tournament.finished_at is None:
+        raise ValidationError(_("The tournament is not finished yet: nothing to confirm."))
+    if state.open_appeals:
+        raise ValidationError(_("Decide the open appeal first."))
+    if state.final:
+        raise ValidationError(_("The results are final already."))
+    return ResultConfirmation.objects.create(
+        tournament=tournament,
+        confirmed_at=moment,
+        confirmed_by=user if getattr(user, "pk", None) else None,
+    )

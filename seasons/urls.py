@@ -1,4 +1,14 @@
-from seasons.views import admin, honours, players, schedule, scoring, standings, statistics
+from seasons.views import (
+    admin,
+    appeals,
+    honours,
+    players,
+    sanctions,
+    schedule,
+    scoring,
+    standings,
+    statistics,
+)
 
 app_name = "seasons"
 
@@ -11,4 +21,6 @@ urlpatterns = [
     *schedule.urlpatterns,
     *honours.urlpatterns,
     *statistics.urlpatterns,
+    *appeals.urlpatterns,
+    *sanctions.urlpatterns,
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -71,12 +73,15 @@ class RegistrationTable(tables.Table):
         next_url: str = "",
         withdraw_default: int = 0,
         absent_ids: frozenset[int] = frozenset(),
+        banned: Mapping[int, str] | None = None,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.next_url = next_url
         self.withdraw_default = withdraw_default
         self.absent_ids = absent_ids  # signed up, never came, a round drawn without them
+        # player id -> the ban's terms (the association's register): a warning, no refusal
+        self.banned = banned or {}
 
     def render_name(self, record: Entry) -> str:
         name = f"{record.player.last_name}, {record.player.first_name}"
@@ -87,6 +92,13 @@ class RegistrationTable(tables.Table):
         if record.pk in self.absent_ids:  # beside the name: seen at phone width too
             name = format_html(
                 '{} <span class="badge badge-absent">{}</span>', name, _("did not come")
+            )
+        if record.player_id in self.banned:
+            name = format_html(
+                '{} <span class="badge badge-banned" title="{}">{}</span>',
+                name,
+                self.banned[record.player_id],
+                _("banned"),
             )
         return name
 

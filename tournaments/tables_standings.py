@@ -234,6 +234,7 @@ def season_table(
     linked_players=frozenset(),
     qualification_text: Callable[[Any], str] | None = None,
     movement_html: Callable[[Any], str] | None = None,
+    provisional: frozenset[int] = frozenset(),
 ) -> RankingTable:
     """A season's standings, one row per ``SeasonRow``, one column per tournament. The total
     comes before the 12 to 14 tournament columns: on a phone it is in sight without scrolling.
@@ -242,7 +243,8 @@ def season_table(
     whose page the viewer may open (``clubs.permissions.player_pages_visible``).
     ``qualification_text`` (a row's ``qualification`` in words) adds the final's column where
     the season has that rule; ``movement_html`` (a row's ``movement`` as markup) follows the
-    rank (both from ``seasons.words``)."""
+    rank (both from ``seasons.words``). ``provisional``: the tournaments whose results are
+    still provisional (``tournaments.selectors.finality``), marked "vorl." in their heading."""
     rows = list(rows)
     final = qualification_text is not None and any(
         getattr(record, "qualification", None) is not None for record in rows
@@ -254,7 +256,7 @@ def season_table(
         Header(gettext("Played"), "number col-played"),
         *([Header(gettext("Final"), "col-final")] if final else []),
         *(
-            Header(label, "number", f"{t.name} ({date_format(t.date, 'SHORT_DATE_FORMAT')})")
+            _tournament_header(t, label, t.pk in provisional)
             for t, label in zip(tournaments, tournament_column_labels(tournaments), strict=True)
         ),
     ]
@@ -303,6 +305,26 @@ def season_table(
         table_rows.append(Row(css, "", SafeString("".join(cells))))
     return RankingTable(
         "standings-table season-table", headers, table_rows, gettext("No results yet.")
+    )
+
+
+def provisional_mark() -> SafeString:
+    """The "vorl." after a tournament's heading whose results are still provisional."""
+    return format_html(
+        '<abbr class="provisional-mark" title="{}">{}</abbr>',
+        gettext("results provisional"),
+        gettext("prov."),
+    )
+
+
+def _tournament_header(tournament: Any, label: str, provisional: bool) -> Header:
+    title = f"{tournament.name} ({date_format(tournament.date, 'SHORT_DATE_FORMAT')})"
+    if not provisional:
+        return Header(label, "number", title)
+    return Header(
+        format_html("{} {}", label, provisional_mark()),
+        "number provisional",
+        f"{title} – {gettext('results provisional')}",
     )
 
 

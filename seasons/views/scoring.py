@@ -52,6 +52,7 @@ def season_rules(request, pk: int):
                 "planned_dates": planned_dates_text(
                     PlannedTournament.objects.filter(season=season)
                 ),
+                "appeal_days": season.appeal_days,
             }
         )
     return render(request, "seasons/rules.html", {"season": season, "form": form})

@@ -21,6 +21,7 @@ from tournaments.caching import (
     season_cached,
     season_stamp,
 )
+from tournaments.selectors.finality import provisional_ids
 from tournaments.tables_standings import (
     Shown,
     rank_html,
@@ -55,18 +56,24 @@ def season_context(season: Season, user=None) -> dict:
         player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
     )
     sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
+    # The tournaments whose results are still provisional (the appeal window, appeals): read
+    # per request, as the window closes by the calendar, without a new revision.
+    provisional = provisional_ids(tournament_ids=[t.pk for t in result.tournaments])
     # The table's markup, cached like the ranking and by the names that are links (which
-    # player pages are public can change without any tournament changing: part of the key).
+    # player pages are public can change without any tournament changing: part of the key),
+    # and by the provisional tournaments.
     table = season_cached(
         season,
         "table",
         tuple(sorted(linked)),
+        tuple(sorted(provisional)),
         build=lambda: season_table(
             result.rows,
             tournaments=result.tournaments,
             linked_players=linked,
             qualification_text=qualification_text,
             movement_html=movement_html,
+            provisional=provisional,
         ),
         stamp=stamp,
     )
@@ -84,6 +91,7 @@ def season_context(season: Season, user=None) -> dict:
         "plan_known": bool(result.plan and result.plan.known),
         "sides": [(title, rows[:SEASON_SIDE_TOP], rows[SEASON_SIDE_TOP:]) for title, rows in sides],
         "teams": result.teams,
+        "provisional": provisional,
         # (tournament, its column's heading): dates, never two alike
         "columns": list(
             zip(result.tournaments, tournament_column_labels(result.tournaments), strict=True)

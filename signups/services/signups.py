@@ -35,6 +35,7 @@ from signups.names import has_control_character, looks_like_address
 from signups.selectors import closed_reason, email_code_fits, token_hash
 from signups.services.players import player_for, registry_for
 from tournaments.models import Entry, Tournament
+from tournaments.selectors.sanctions import banned_signing_up
 from tournaments.services.registration import (
     register_players,
     unregister,
@@ -252,6 +253,17 @@ def sign_up(
                 raise SignupError(reason)
             if _duplicate(locked, key):
                 raise _duplicate_error(person, locked)
+            # A banned player (the association's register) is refused without a reason: the
+            # form is public, and anyone may type a name.
+            if banned_signing_up(
+                name_key=key, club_id=person.club.pk if person.club else None, on=locked.date
+            ):
+                raise SignupError(
+                    _(
+                        "Online sign-up under this name is not possible for this tournament. "
+                        "Please contact the tournament's organisers directly."
+                    )
+                )
             full = sheet.capacity is not None and _seats_taken(locked) >= sheet.capacity
             signup = Signup.objects.create(
                 tournament=locked,

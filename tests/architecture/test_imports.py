@@ -41,7 +41,10 @@ AREAS = [
 
 # Imports that go up an area on purpose, with the reason.
 MAY_ALSO_IMPORT = {
-    ("tournaments", "seasons.models"): "a tournament belongs to a season (its foreign key)",
+    ("tournaments", "seasons.models"): (
+        "a tournament belongs to a season (its foreign key), and its results are final by the "
+        "season's appeal window and appeals (selectors.finality)"
+    ),
 }
 
 # Bottom to top. A module's layer is the first pattern it matches (fnmatch on the dotted name).
@@ -87,6 +90,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tournaments.contract_names",
             "tournaments.deal_words",
             "tournaments.draw",
+            "tournaments.finality",
             "tournaments.presets",
             "tournaments.ranking",
             "tournaments.scoring_messages",

@@ -10,6 +10,7 @@ registered but not checked in, one confirmed deal and one waiting for confirmati
 - ``gast``: organiser of club B;
 - ``referee``: referee of ``day``;
 - ``other_referee``: referee of ``elsewhere`` only;
+- ``scorer``: the association's season scorer (``AssociationRole``), of no club;
 - ``superuser``.
 """
 
@@ -22,13 +23,22 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from clubs.models import Club, ClubRole, Membership, Player
+from clubs.models import AssociationRole, Club, ClubRole, Membership, Player
 from seasons.models import Season
 from tournaments.models import Deal, Entry, KeepApart, Table, Team, Tournament
 from tournaments.services import checkin, draws, results, setup
 from tournaments.services.results import Device
 
-PERSONAS = ("anonymous", "norole", "organiser", "gast", "referee", "other_referee", "superuser")
+PERSONAS = (
+    "anonymous",
+    "norole",
+    "organiser",
+    "gast",
+    "referee",
+    "other_referee",
+    "scorer",
+    "superuser",
+)
 EINE_WON = {"contract": "eine", "declarer": 1, "declarer_points": 41}
 PHONE = Device(id="a" * 32, ip_address="192.0.2.7")
 
@@ -63,6 +73,7 @@ def make_world() -> World:
     club_b = Club.objects.create(name="Cegoclub B", short_name="CC B", town="B-Stadt")
     ClubRole.objects.create(user=users["organiser"], club=club_a)
     ClubRole.objects.create(user=users["gast"], club=club_b)
+    AssociationRole.objects.create(user=users["scorer"])
     season = Season.objects.create(
         name="Saison", starts_on=dt.date(2026, 11, 1), ends_on=dt.date(2027, 4, 30)
     )

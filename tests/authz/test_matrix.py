@@ -18,9 +18,9 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from clubs.models import Club, ClubRole, Membership, Player
+from clubs.models import AssociationRole, Club, ClubRole, Membership, Player, Sanction
 from publishing.models import Publication, PublishToken
-from seasons.models import Season
+from seasons.models import Appeal, ResultConfirmation, Season
 from signups.models import Signup, SignupChange, SignupSheet
 from tests.authz.conftest import EINE_WON, PERSONAS, World, client_for
 from tests.conftest import WEASYPRINT_URLS, require_weasyprint
@@ -54,6 +54,8 @@ SEASON = frozenset({"organiser", "superuser"})
 ANY_ROLE = frozenset({"organiser", "gast", "referee", "other_referee", "superuser"})
 CLUB_ORGANISERS = frozenset({"organiser", "gast", "superuser"})
 SUPERUSER = frozenset({"superuser"})
+# The association's season scorer: appeals, early confirmations.
+SCORER = frozenset({"scorer", "superuser"})
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,42 @@ def shown_message(w: World) -> dict:
     return {"pk": w.day.pk, "announcement_pk": item.pk}
 
 
+def open_appeal(w: World) -> dict:
+    appeal = Appeal.objects.create(
+        tournament=w.day, appellant="CF A", text="Tisch 1, Spiel 2", received_on=w.day.date
+    )
+    return {"pk": appeal.pk}
+
+
+def finished_day(w: World) -> dict:
+    from django.utils import timezone
+
+    Tournament.objects.filter(pk=w.day.pk).update(finished_at=timezone.now())
+    return {"pk": w.day.pk}
+
+
+def appeal_data(w: World, persona: str) -> dict:
+    from django.utils import timezone
+
+    return {
+        "tournament": w.day.pk,
+        "appellant": "Cegoclub B",
+        "text": "Spiel 2 falsch gewertet",
+        "received_on": timezone.localdate().isoformat(),
+    }
+
+
+def live_sanction(w: World) -> dict:
+    sanction = Sanction.objects.create(
+        player=w.spare.player,
+        reason="Turnier verlassen",
+        starts_on=w.day.date,
+        tournaments=2,
+        decided_by="Vorstand",
+    )
+    return {"pk": sanction.pk}
+
+
 MATRIX_LINK = "matrix-personal-link"
 
 
@@ -206,6 +244,44 @@ MATRIX: dict[str, Spec] = {
     ),
     "seasons:roll_of_honour": Spec(lambda w: {}, EVERYONE, get_only=True),
     "seasons:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    # the association's season scorer: appeals and early confirmations
+    "seasons:appeals": Spec(lambda w: {}, SCORER),
+    "seasons:appeal_record": Spec(
+        lambda w: {}, SCORER, post=appeal_data, post_only=True, changes=True
+    ),
+    "seasons:appeal_decide": Spec(
+        open_appeal,
+        SCORER,
+        post=lambda w, p: {
+            f"appeal-{Appeal.objects.get().pk}-outcome": "rejected",
+            f"appeal-{Appeal.objects.get().pk}-reason": "richtig gewertet",
+        },
+        post_only=True,
+        changes=True,
+    ),
+    "seasons:results_confirm": Spec(finished_day, SCORER, post_only=True, changes=True),
+    # the register of sanctions: the season scorer's alone
+    "seasons:sanctions": Spec(lambda w: {}, SCORER),
+    "seasons:sanction_record": Spec(
+        lambda w: {},
+        SCORER,
+        post=lambda w, p: {
+            "player": w.spare.player_id,
+            "starts_on": "2026-12-01",
+            "ends_on": "2026-12-31",
+            "reason": "Turnier verlassen",
+            "decided_by": "Vorstand",
+        },
+        post_only=True,
+        changes=True,
+    ),
+    "seasons:sanction_lift": Spec(
+        live_sanction,
+        SCORER,
+        post=lambda w, p: {f"lift-{Sanction.objects.get().pk}-lift_reason": "Irrtum"},
+        post_only=True,
+        changes=True,
+    ),
     "tournaments:count_cards": Spec(
         lambda w: {},
         EVERYONE,
@@ -690,6 +766,10 @@ def fingerprint() -> dict:
     models = [
         Club,
         ClubRole,
+        AssociationRole,
+        Appeal,
+        ResultConfirmation,
+        Sanction,
         Player,
         Membership,
         Season,

@@ -190,6 +190,8 @@ def pages(w: World) -> list[tuple[str, str, str]]:
         ("season settings", "organiser", url("seasons:season_edit", season)),
         ("season rules", "organiser", url("seasons:season_rules", season)),
         ("new club", "superuser", url("clubs:club_create")),
+        ("appeals", "superuser", url("seasons:appeals")),
+        ("sanctions", "superuser", url("seasons:sanctions") + "?q=a"),
         ("referee and announcements", "organiser", url("tournaments:referee_calls", day)),
         ("seat swaps", "organiser", url("tournaments:seat_swaps", day)),
     ]

@@ -123,11 +123,11 @@ def test_the_registry_comes_with_registry_ids_and_a_laptop_keeps_them(client, ho
         return load_registry(registry=parse_registry(data, categories=Category.values))
 
     counts = load(fresh)
-    assert counts == {"clubs": 1, "players_new": 1, "players_updated": 1}
+    assert counts == {"clubs": 1, "players_new": 1, "players_updated": 1, "sanctions": 0}
     host.refresh_from_db()
     assert str(host.uuid) == fresh["clubs"][0]["uuid"]  # the server's id, same club
     assert Player.objects.get(last_name="Gut").uuid == uuid.UUID(fresh["players"][1]["uuid"])
-    assert load(fresh) == {"clubs": 0, "players_new": 0, "players_updated": 2}
+    assert load(fresh) == {"clubs": 0, "players_new": 0, "players_updated": 2, "sanctions": 0}
 
 
 @pytest.mark.parametrize(

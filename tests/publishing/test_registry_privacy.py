@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from clubs.models import Membership, Player
 from clubs.permissions import club_registry_memberships, club_registry_players
+from clubs.services.sanctions import record_sanction
 from publishing.registry_answer import read_registry
 from publishing.selectors import registry
 from publishing.services import issue_token, load_registry, revoke_token
@@ -141,16 +142,38 @@ def test_the_permission_module_decides_for_a_club_as_for_its_organisers(world):
     assert not numbers & {MARKS["b_no"], MARKS["t_no"], MARKS["d_b_no"]}
 
 
-def test_the_registry_is_read_in_five_queries_whatever_its_size(world, django_assert_num_queries):
+def test_the_registry_is_read_in_seven_queries_whatever_its_size(world, django_assert_num_queries):
     world, _planted = world
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):  # the sanctions: one more
+        registry(club=world.club_a)
+    # a ban for N tournaments: the championship tournaments' dates, once
+    record_sanction(
+        player_id=Player.objects.first().pk,
+        reason="r",
+        starts_on=world.day.date,
+        ends_on=None,
+        tournaments=2,
+        decided_by="Vorstand",
+        user=None,
+    )
+    with django_assert_num_queries(7):
         small = registry(club=world.club_a)
     for index in range(30):
         player = Player.objects.create(first_name="Neu", last_name=f"Spieler{index}")
         Membership.objects.create(player=player, club=world.club_b, member_number=f"N{index}")
-    with django_assert_num_queries(5):
+        record_sanction(
+            player_id=player.pk,
+            reason="r",
+            starts_on=world.day.date,
+            ends_on=None,
+            tournaments=1 + index % 3,
+            decided_by="Vorstand",
+            user=None,
+        )
+    with django_assert_num_queries(7):
         large = registry(club=world.club_a)
     assert len(large["players"]) == len(small["players"]) + 30
+    assert len(large["sanctions"]) == len(small["sanctions"]) + 30
 
 
 def test_a_laptop_that_fetched_club_as_registry_holds_no_private_data_of_club_b(client, world):

@@ -121,6 +121,13 @@ def test_the_rules_form(client, organiser, visitor, season, three):
     assert response.status_code == 302
     season.refresh_from_db()
     assert season.cup_points == [10, 6, 4] and season.min_tournaments == 2
+    assert season.appeal_days == 14  # not sent: as it was
+    response = client.post(
+        url,
+        {"scoring": "cup", "cup_points": "10; 6, 4", "min_tournaments": "2", "appeal_days": "7"},
+    )
+    season.refresh_from_db()
+    assert season.appeal_days == 7
     response = client.post(
         url, {"scoring": "cup", "best_of": "", "cup_points": "10, zehn", "min_tournaments": "1"}
     )

@@ -35,6 +35,7 @@ from tournaments.services.registration import entry_category
 from tournaments.signals import round_seating_changed
 from tournaments.tables import RegistrationTable
 from tournaments.views.access import tournament_permission
+from tournaments.views.sanctions import ban_words, warn_if_banned
 
 
 def _back(request, tournament: Tournament, entry: Entry | None = None):
@@ -96,6 +97,11 @@ def checkin(request, pk):
         absent_ids=frozenset(e.pk for e in no_shows(tournament=tournament))
         if drawn
         else frozenset(),
+        # banned by the association on the tournament's date: a warning, the desk decides
+        banned=ban_words(
+            tournament=tournament,
+            player_ids=tournament.entries.values_list("player_id", flat=True),
+        ),
     )
     RequestConfig(request, paginate=False).configure(table)
     counts = {
@@ -147,9 +153,11 @@ def entry_action(request, pk, entry_pk):
         if action == "check_in":
             services.set_checked_in(entry=entry, checked_in=True, user=request.user)
             messages.success(request, _("%(name)s checked in.") % {"name": name})
+            warn_if_banned(request, tournament=tournament, players=[entry.player])
         elif action == "check_in_pay":
             services.check_in_and_pay(entry=entry, user=request.user)
             messages.success(request, _("%(name)s checked in, entry fee paid.") % {"name": name})
+            warn_if_banned(request, tournament=tournament, players=[entry.player])
         elif action == "undo_check_in":
             services.set_checked_in(entry=entry, checked_in=False, user=request.user)
             messages.success(request, _("Check-in of %(name)s undone.") % {"name": name})
@@ -269,6 +277,7 @@ def _registered(request, tournament, entry):
         _("%(name)s registered with start number %(number)s.")
         % {"name": entry.player.full_name, "number": entry.number},
     )
+    warn_if_banned(request, tournament=tournament, players=[entry.player])
     return redirect("tournaments:late_entry", pk=tournament.pk)
 
 

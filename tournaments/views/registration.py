@@ -24,6 +24,7 @@ from clubs.permissions import (
 from clubs.selectors import active_members, search_players
 from tournaments.models import Entry, Tournament
 from tournaments.services import registration as services
+from tournaments.views.sanctions import ban_words, warn_if_banned
 
 SEARCH_LIMIT = 200
 
@@ -60,7 +61,8 @@ def registration(request, pk: int):
             for p in search_players(query=query, club=club)[:SEARCH_LIMIT]
             if p.pk not in registered_ids
         ]
-    entries = tournament.entries.select_related("player").order_by("number")
+    entries = list(tournament.entries.select_related("player").order_by("number"))
+    banned = ban_words(tournament=tournament, player_ids=[e.player_id for e in entries])
     in_hall = held_in_hall(tournament)
     if in_hall:
         registered_ids |= set(tournament.hall_registrations.values_list("player_id", flat=True))
@@ -77,6 +79,7 @@ def registration(request, pk: int):
             "clubs": clubs,
             "earlier": _earlier(tournament),
             "entries": entries,
+            "entry_rows": [(e, banned.get(e.player_id, "")) for e in entries],
             "in_hall": hall_message(tournament) if in_hall else "",
             "for_the_hall": (
                 tournament.hall_registrations.select_related("player").order_by("pk")
@@ -154,6 +157,7 @@ def register_many(request, pk: int):
             messages.error(request, message)
     else:
         _report(request, result)
+        warn_if_banned(request, tournament=tournament, players=players)
     return redirect("tournaments:registration", pk=tournament.pk)
 
 

@@ -41,6 +41,7 @@ from tournaments.caching import (
 )
 from tournaments.models import Tournament
 from tournaments.selectors.fairness import approved_swaps, public_rulings
+from tournaments.selectors.finality import public_appeals, tournament_finality
 from tournaments.selectors.hall import shown_announcements
 from tournaments.selectors.standings import (
     recorded_lots,
@@ -90,6 +91,10 @@ UPDATED_BYTES = UPDATED_MARK.encode()
 # The server's time in a cached page (the round clock corrects a device's wrong clock by it).
 NOW_MARK = "\x00now\x00"
 NOW_BYTES = NOW_MARK.encode()
+# Where a season tournament's results are provisional or final (the season server): put in
+# per request, as the appeal window closes by the calendar and appeals change no revision.
+FINALITY_MARK = "\x00finality\x00"
+FINALITY_BYTES = FINALITY_MARK.encode()
 # The pages a shared reader asks for; any other query string takes the ordinary path.
 SHARED_QUERIES = ("", "partial=1")
 
@@ -128,8 +133,28 @@ def _shared_page(pk: int, *parts, build: Callable[[Tournament], str]) -> bytes:
 
 
 def stamp_standings(page: bytes) -> bytes:
-    """The shared standings page (or its live part) with the clock put in."""
-    return page.replace(UPDATED_BYTES, _now("H:i:s").encode())
+    """The shared standings page (or its live part) with the clock put in. (The venue's
+    front finishes its pages with this alone: a line on the results, which a venue page
+    never has, is left out.)"""
+    return page.replace(UPDATED_BYTES, _now("H:i:s").encode()).replace(FINALITY_BYTES, b"")
+
+
+def finality_html(tournament_id: int) -> str:
+    """The line on a season tournament's results (provisional until …, final since …) and
+    its appeals as the public sees them (one query; two where there are appeals)."""
+    state = tournament_finality(tournament_id=tournament_id)
+    if state is None:
+        return ""
+    appeals = public_appeals(tournament_id=tournament_id) if state.appealed else []
+    return render_to_string(
+        "tournaments/standings/_finality.html", {"state": state, "appeals": appeals}
+    )
+
+
+def _stamp_finality(page: bytes, pk: int) -> bytes:
+    if FINALITY_BYTES not in page:
+        return page
+    return page.replace(FINALITY_BYTES, finality_html(pk).encode())
 
 
 def _standings_parts(tournament: Tournament, *names: str) -> dict:
@@ -198,6 +223,11 @@ def _standings_page(request, tournament: Tournament, *, staff: bool, **extra) ->
         "live_html": mark_safe(parts["live"]),
         "teams_html": mark_safe(parts["teams_html"]),
         "refresh_seconds": STANDINGS_REFRESH_SECONDS,
+        # a season tournament's results, provisional or final: put in per request; the venue
+        # laptop holds no appeals and says nothing (its front keeps the page whole there)
+        "finality_html": (
+            FINALITY_MARK if tournament.season_id and not settings.VENUE_MODE else ""
+        ),
         **extra,
     }
     if staff:  # the form to draw lots, with this organiser's CSRF token
@@ -226,7 +256,7 @@ def standings(request, pk: int):
                 "standings-page",
                 build=lambda t: _standings_page(request, t, staff=False, csrf_token="NOTPROVIDED"),
             )
-        return _no_store(HttpResponse(stamp_standings(page)))
+        return _no_store(HttpResponse(stamp_standings(_stamp_finality(page, pk))))
     tournament = _tournament(pk)
     if partial:
         html = _live_html(tournament)
@@ -234,6 +264,8 @@ def standings(request, pk: int):
         # who may draw lots gets the form (with their CSRF token); everyone else the markup
         staff = has_perm(request.user, REFEREE_TOURNAMENT, tournament)
         html = _standings_page(request, tournament, staff=staff)
+        if FINALITY_MARK in html:
+            html = html.replace(FINALITY_MARK, finality_html(tournament.pk))
     return _no_store(HttpResponse(html.replace(UPDATED_MARK, _now("H:i:s"))))
 
 

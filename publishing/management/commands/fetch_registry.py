@@ -1,6 +1,7 @@
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from publishing.client import PublishError
 from publishing.services import RegistryError, fetch_registry
@@ -39,3 +40,14 @@ class Command(BaseCommand):
                 "updated": counts["players_updated"],
             }
         )
+        if counts["sanctions"]:
+            self.stdout.write(
+                ngettext(
+                    "%(count)s sanction of the association taken: registration and check-in "
+                    "warn about it.",
+                    "%(count)s sanctions of the association taken: registration and check-in "
+                    "warn about them.",
+                    counts["sanctions"],
+                )
+                % {"count": counts["sanctions"]}
+            )
