@@ -113,7 +113,9 @@ def archive_items() -> dict[str, Any]:
         count += 1
         digests.setdefault(item.tournament_id, {})[item.key] = item.digest
         if item.data is not None and item.digest != item_digest(item.data):
-            problems.append(f"tournament {item.tournament_id} {item.key}: digest of another content")
+            problems.append(
+                f"tournament {item.tournament_id} {item.key}: digest of another content"
+            )
     for tournament in Tournament.objects.filter(pk__in=digests).exclude(archive_hash=""):
         if tournament.archive_hash != state_digest(digests[tournament.pk]):
             problems.append(f"tournament {tournament.pk}: archive hash of other items")

@@ -50,7 +50,7 @@ RELEASES = HERE / "releases"
 # Run inside the release's code (its folder first on sys.path): the demo, the played
 # tournament, the publication. Only what every release has: Django's call_command and the
 # commands by name.
-DRIVER = r'''
+DRIVER = r"""
 import json, os, sys
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cego_club.settings")
@@ -86,7 +86,7 @@ elif step == "serve":
     server.serve_forever()
 else:
     call_command(*sys.argv[1:])
-'''
+"""
 
 
 def say(message: str) -> None:
@@ -144,8 +144,13 @@ def row_counts_sqlite(path: Path) -> dict[str, int]:
 
 def row_counts_postgres(url: str) -> dict[str, int]:
     names = run(
-        ["psql", url, "-Atq", "-c", "SELECT tablename FROM pg_tables WHERE schemaname = "
-         "'public' ORDER BY tablename"],  # fmt: skip
+        [
+            "psql",
+            url,
+            "-Atq",
+            "-c",
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+        ],  # fmt: skip
         capture_output=True,
     ).stdout.split()
     counts = {}
