@@ -13,9 +13,9 @@ every ``cego-club`` command on a data folder but ``backup`` and ``restore`` read
 database holds (:func:`written`, on SQLite straight from the file with a
 read-only connection of its own, before Django opens it: Django's connection would switch the
 file to WAL mode) and refuse, in German naming both versions, when it was written by a newer
-version (:func:`newer_data_problem`). Also refused: a database holding applied migrations this
-program does not know (a newer build that kept the version number, or data from before the
-record existed that a newer build migrated), said without a version.
+version (:func:`newer_data_problem`). Also refused, with DEBUG off (a venue, a server; not a
+developer's database migrated on another branch): a database holding applied migrations this
+program does not know (a newer build that kept the version number), said without a version.
 
 A database without a record was written before 0.2.0 (or never migrated): it is older.
 """
@@ -150,8 +150,13 @@ def newer_data_problem(
 def refuse_newer_data(connection=None) -> None:
     """A ``CommandError`` (German, both versions named) before anything is written to a
     database that a newer version wrote; on SQLite the file is only read."""
+    from django.conf import settings
+
     found = written(connection)
-    problem = newer_data_problem(found, unknown=unknown_migrations(found.applied))
+    # Unknown migrations only where data matter (a venue, a server: DEBUG off): a developer's
+    # database migrated on another branch is Django's to report.
+    unknown = [] if settings.DEBUG else unknown_migrations(found.applied)
+    problem = newer_data_problem(found, unknown=unknown)
     if problem:
         raise CommandError(problem)
 

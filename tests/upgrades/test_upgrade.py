@@ -177,6 +177,8 @@ def fixture(release: Path) -> dict[str, Any]:
 
 @pytest.mark.parametrize("release", RELEASES, ids=lambda p: p.name)
 def test_a_laptop_of_an_earlier_release_upgrades_keeping_every_row(release, tmp_path):
+    if connection.vendor != "sqlite":
+        pytest.skip("a laptop's data folder is SQLite: the SQLite run upgrades it")
     made = fixture(release)
     data = tmp_path / "Turniertag Daten"
     data.mkdir()
