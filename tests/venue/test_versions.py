@@ -115,14 +115,21 @@ def test_migrate_records_the_version_and_a_second_start_writes_nothing(migrated,
     assert version == __version__ and newer_stamp > written_at
 
 
-def newer_copy(migrated: Path, target: Path, *, version: str | None = NEWER, migration=None):
+def newer_copy(
+    migrated: Path,
+    target: Path,
+    *,
+    version: str | None = NEWER,
+    migration=None,
+    journal: str = "DELETE",
+):
     """A copy of ``migrated`` as a newer version would leave it: its record (and maybe a
     migration this program lacks), in rollback-journal mode (Django's connection would switch
-    it to WAL: the bytes would change)."""
+    it to WAL: the bytes would change) unless ``journal`` says WAL (as a venue leaves it)."""
     copy_of(migrated, target)
     db = sqlite3.connect(target / "db.sqlite3")
     try:
-        db.execute("PRAGMA journal_mode=DELETE")
+        db.execute(f"PRAGMA journal_mode={journal}")
         if version is not None:
             db.execute("UPDATE venue_dataversion SET version = ?", [version])
         if migration is not None:
@@ -175,6 +182,27 @@ def test_an_older_program_refuses_newer_data_at_once_and_changes_nothing(
     assert REFUSAL in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
     assert files_of(folder) == before  # the same files, bytes and times: no -wal, no -shm
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("-m", "cego_club", "venue", "--data", "{data}", "--no-qr"),
+        (str(ROOT / "manage.py"), "migrate"),
+    ],
+    ids=["cego-club venue", "migrate"],
+)
+def test_a_venue_s_wal_file_is_only_read_too(migrated, tmp_path, command):
+    """In WAL mode, as a venue leaves its file: reading makes -wal and -shm beside it, and
+    closing takes them away again; the file itself is not written."""
+    folder = newer_copy(migrated, tmp_path / "Daten", journal="WAL")
+    before = files_of(folder)
+    assert set(before) == {"db.sqlite3", "secret_key"}
+    args = [arg.replace("{data}", str(folder)) for arg in command]
+    env = venue_env(folder) if "manage.py" in command[0] else {}
+    done = run(*args, cwd=tmp_path, **env)
+    assert done.returncode != 0 and REFUSAL in done.stderr, done.stderr
+    assert files_of(folder) == before
 
 
 def test_data_with_changes_this_program_does_not_know_are_refused(migrated, tmp_path):
