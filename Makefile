@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # where `make run` serves; load_demo prints the same address
 ADDRESS ?= 127.0.0.1:8000
 
-.PHONY: run venue test test-all test-slow install messages lint typecheck format bench clean windows-bundle
+.PHONY: run venue test test-all test-slow install messages lint typecheck format bench clean windows-bundle release
 
 # The stamp is written last, only when every step before it succeeded (else the next run
 # starts again). A .venv without pip (python3-venv missing on Debian) or of a Python older
@@ -95,6 +95,13 @@ bench: install
 PYTHON_EMBED_ZIP ?=
 windows-bundle: $(STAMP)
 	$(BIN)/python packaging/windows/build.py $(if $(PYTHON_EMBED_ZIP),--python-embed-zip "$(PYTHON_EMBED_ZIP)")
+
+# A release (nothing tagged or uploaded): dist/release-<version>/ with the wheel, the Windows
+# zip, SHA256SUMS and an SSH signature of each (packaging/release.py; the README's "Download
+# and check" says how a club checks them). `make release RELEASE_KEY=~/cego-club-release`.
+RELEASE_KEY ?= $(CEGO_RELEASE_KEY)
+release: $(STAMP)
+	$(if $(PYTHON_EMBED_ZIP),PYTHON_EMBED_ZIP="$(PYTHON_EMBED_ZIP)") $(BIN)/python packaging/release.py --key "$(RELEASE_KEY)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build dist

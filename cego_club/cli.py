@@ -18,9 +18,9 @@ import secrets
 import shutil
 import sys
 import textwrap
-from importlib import metadata
 from pathlib import Path
 
+from cego_club import __version__
 from venue.environment import (
     COMMAND_VARIABLE,
     DEFAULT_DATA_DIR,
@@ -32,6 +32,7 @@ from venue.environment import (
     typed_path,
     use_data_folder,
 )
+from venue.versions import newer_data_problem, written_in_file
 
 PROGRAM = "cego-club"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -41,6 +42,9 @@ KEYLESS_COMMANDS = {"score_deals"}
 # Commands that may start on a folder without a database: the venue sets one up, a restore
 # brings one back. Any other command on an empty folder is a mistyped --data.
 CREATING_COMMANDS = {"venue", "restore"}
+# Commands that work on data a newer version wrote: a backup reads them, a restore replaces
+# them (and refuses a newer backup itself). Every other one refuses them at once.
+VERSION_FREE_COMMANDS = {"backup", "restore"}
 
 
 def gettext_noop(message: str) -> str:
@@ -158,6 +162,21 @@ def known_command(name: str) -> bool:
     return name in get_commands()
 
 
+def newer_data(folder: Path, command: str) -> str | None:
+    """The refusal, at once and in German, of data a newer version wrote (``venue.versions``:
+    the file only read). A backup of them and a restore over them stay possible."""
+    if command in VERSION_FREE_COMMANDS:
+        return None
+    found = written_in_file(folder / "db.sqlite3")
+    if found is None:
+        return None
+    _ = translator().gettext
+    problem = newer_data_problem(found, gettext=_)
+    if problem is None:
+        return None
+    return f"{problem}\n{_('Data folder: %(path)s') % {'path': folder}}"
+
+
 def fail(message: str) -> int:
     print(f"{PROGRAM}: {message}", file=sys.stderr)
     return 2
@@ -172,11 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         print(overview())
         return 0
     if args[0] == "--version":
-        try:
-            version = metadata.version("cego-club")
-        except metadata.PackageNotFoundError:  # a checkout that was never installed
-            version = "(checkout)"
-        print(f"{PROGRAM} {version}")
+        # The code's own version (cego_club/__init__.py), right also in a checkout whose
+        # installed metadata is older.
+        print(f"{PROGRAM} {__version__}")
         return 0
     # import-players as well as import_players: Django's names have underscores.
     command = args[0] if args[0].startswith("-") else args[0].replace("-", "_")
@@ -202,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             rest = django_rest
         if (folder / "db.sqlite3").exists() or command in CREATING_COMMANDS:
+            problem = newer_data(folder, command)
+            if problem:
+                return fail(problem)
             if command in VENUE_COMMANDS:
                 prepare_environment([PROGRAM, command, *rest])
             else:

@@ -47,13 +47,25 @@ from django.db import DatabaseError, connection, connections, models, transactio
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from venue.versions import TABLE as VERSION_TABLE
+from venue.versions import newer_backup_problem
+
 log = logging.getLogger(__name__)
 
 SQLITE_SUFFIX = ".sqlite3"
 PGDUMP_SUFFIX = ".pgdump"
 JSON_SUFFIX = ".json.gz"
-# Rows that migrate creates by itself: a database holding only these counts as empty.
-SETUP_MODELS = {"contenttypes.contenttype", "auth.permission", "sessions.session"}
+# Rows that migrate creates by itself: a database holding only these counts as empty (the
+# record of the version that migrated it too: venue.versions).
+SETUP_MODELS = {
+    "contenttypes.contenttype",
+    "auth.permission",
+    "sessions.session",
+    "venue.dataversion",
+}
+# Of those, what a JSON backup carries all the same: which version wrote the data (a newer
+# version's backup is then refused by name).
+DUMPED_SETUP_MODELS = {"venue.dataversion"}
 # What a restore shows of each side, by model (read by label: this module imports no area).
 SUMMARY_MODELS = ("tournaments.tournament", "clubs.player", "tournaments.deal")
 VENUE_PREFIX = "cego-round-closed-"
@@ -160,14 +172,14 @@ def _dumpdata(handle) -> dict[str, int]:
         "dumpdata",
         natural_foreign=True,
         natural_primary=True,
-        exclude=sorted(SETUP_MODELS),
+        exclude=sorted(SETUP_MODELS - DUMPED_SETUP_MODELS),
         stdout=handle,
         verbosity=0,
     )
     counts = {}
     for model in apps.get_models():
         label = model._meta.label_lower
-        if label in SETUP_MODELS or model._meta.proxy:
+        if (label in SETUP_MODELS and label not in DUMPED_SETUP_MODELS) or model._meta.proxy:
             continue
         number = model._default_manager.count()  # as dumpdata reads it
         if number:
@@ -350,6 +362,13 @@ def detect_format(path: Path) -> str:
     )
 
 
+def _refuse_newer(version: object) -> None:
+    """A backup whose record names a newer version than this program's is not restored."""
+    problem = newer_backup_problem(version if isinstance(version, str) else None)
+    if problem:
+        raise BackupError(problem)
+
+
 def _read_json_backup(path: Path) -> list[dict]:
     """Read a JSON backup whole before the database is touched: it must parse and hold a
     list of objects of models this app has."""
@@ -361,6 +380,17 @@ def _read_json_backup(path: Path) -> list[dict]:
             _("%(file)s cannot be read whole (%(error)s): a copy cut short? Nothing was changed.")
             % {"file": path.name, "error": error}
         ) from error
+    if isinstance(objects, list):  # a newer version's backup: said before its new tables
+        _refuse_newer(
+            next(
+                (
+                    item.get("fields", {}).get("version")
+                    for item in objects
+                    if isinstance(item, dict) and item.get("model") == "venue.dataversion"
+                ),
+                None,
+            )
+        )
     known = {model._meta.label_lower for model in apps.get_models()}
     if not isinstance(objects, list) or not all(
         isinstance(item, dict) and item.get("model") in known and "fields" in item
@@ -397,6 +427,9 @@ def _read_sqlite_backup(copy: Path, *, path: Path) -> dict[str, int]:
                 raise BackupError(damaged)
             kept = "SELECT name FROM sqlite_master WHERE type = 'table'"
             tables = {row[0] for row in db.execute(kept)}
+            if VERSION_TABLE in tables:
+                row = db.execute(f"SELECT version FROM {VERSION_TABLE} WHERE id = 1").fetchone()
+                _refuse_newer(row[0] if row else None)
             if not _required_tables() <= tables:
                 raise BackupError(
                     _(
@@ -520,6 +553,7 @@ def _read_pgdump(path: Path) -> tuple[Summary, dict[str, int]]:
     main = _main_tables()
     command = ["pg_restore", "--data-only", "-f", "-", str(path)]
     summary, rows_by_table = Summary(), {}
+    newer_version = None  # the version its record names
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8"
     ) as process:
@@ -533,11 +567,14 @@ def _read_pgdump(path: Path) -> tuple[Summary, dict[str, int]]:
             ]
             model, fields = by_table.get(table, (None, []))
             where = [columns.index(f.column) for f in fields]
+            version_at = columns.index("version") if table == VERSION_TABLE else None
             rows = 0
             for row in lines:
                 if row == "\\.":
                     break
                 rows += 1
+                if version_at is not None:
+                    newer_version = row.split("\t")[version_at]
                 if where:
                     values = row.split("\t")
                     summary.note(
@@ -547,6 +584,8 @@ def _read_pgdump(path: Path) -> tuple[Summary, dict[str, int]]:
                 summary.note(model._meta.label_lower, rows)
             rows_by_table[table] = rows
         error = process.stderr.read()
+    if process.returncode == 0:
+        _refuse_newer(newer_version)
     if process.returncode != 0:
         raise BackupError(
             _("%(file)s cannot be read: %(error)s Nothing was changed.")

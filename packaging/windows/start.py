@@ -17,11 +17,21 @@ The venue's backups go to ``Dokumente\\Cego Club Sicherungen`` unless ``--backup
 given: where a secretary looks for files, and a finished backup copied by OneDrive is welcome.
 
 ``cego-club.cmd ARGS`` (``--command`` first) runs any ``cego-club`` command on that folder.
+
+The program of each version lives in its own folder ``Programm-<version>`` beside the one
+``Python`` folder (``python.exe`` at one path for every version: the firewall's rule for it
+survives an update). Once a venue started by this version answers, the starter removes the
+older program folders but the newest of them (:func:`remove_older_programs`): the one before
+stays, for a step back; a folder still in use (a terminal running its ``cego-club.cmd``) cannot
+be renamed on Windows and is left whole for the next start.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import site
 import subprocess
 import sys
 import threading
@@ -34,6 +44,64 @@ PROGRAM = Path(__file__).resolve().parent
 BUNDLE = PROGRAM.parent
 WINDOWS = os.name == "nt"
 NO_DATA_OPTION = {"help", "-h", "--help", "--version"}
+PROGRAM_FOLDER = re.compile(r"Programm-(\d+(?:\.\d+)*)")
+# An older program folder is renamed to this first (Windows refuses while one of its files is
+# open), then deleted; one left half-deleted is finished at the next start.
+REMOVING = "Wird-entfernt-"
+KEEP_OLDER = 1  # older program folders kept: the one before this version, for a step back
+
+
+def program_version(name: str) -> tuple[int, ...] | None:
+    """``Programm-0.10.2`` as (0, 10, 2); None for any other name."""
+    match = PROGRAM_FOLDER.fullmatch(name)
+    return tuple(int(part) for part in match.group(1).split(".")) if match else None
+
+
+def older_programs(bundle: Path, current: Path, *, keep: int = KEEP_OLDER) -> list[Path]:
+    """The program folders in ``bundle`` older than ``current`` but the ``keep`` newest of
+    them (a newer one, or any other folder, is never touched)."""
+    own = program_version(current.name)
+    if own is None:
+        return []  # not started from a bundle's program folder (a checkout, a test)
+    older = sorted(
+        (
+            (version, folder)
+            for folder in bundle.iterdir()
+            if folder.is_dir()
+            and (version := program_version(folder.name)) is not None
+            and version < own
+        ),
+        reverse=True,
+    )
+    return [folder for _version, folder in older[keep:]]
+
+
+def remove_older_programs(
+    bundle: Path = BUNDLE, current: Path = PROGRAM, *, keep: int = KEEP_OLDER
+) -> list[str]:
+    """Remove the older program folders (:func:`older_programs`); returns the names removed.
+    Each is renamed first: while a file in it is in use, Windows refuses, and the folder stays
+    whole; the renamed one is deleted (what is left of it goes at the next start)."""
+    removed = []
+    for folder in older_programs(bundle, current, keep=keep):
+        going = folder.with_name(REMOVING + folder.name)
+        try:
+            folder.rename(going)
+        except OSError:
+            continue  # in use: next time
+        shutil.rmtree(going, ignore_errors=True)
+        removed.append(folder.name)
+    for leftover in bundle.glob(REMOVING + "*"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+    return removed
+
+
+def use_program_packages(program: Path = PROGRAM) -> None:
+    """This version's packages on the path (the shared Python's ._pth names none)."""
+    packages = program / "site-packages"
+    if packages.is_dir():
+        site.addsitedir(str(packages))
 
 
 def documents() -> Path:
@@ -102,6 +170,10 @@ def open_browser_when_ready(url: str) -> None:
                 print(f"Der Browser wird geöffnet: {url}", flush=True)
                 if os.environ.get("CEGO_CLUB_BROWSER") != "none":
                     webbrowser.open(url)
+                # This version started: the older program folders are not needed any more.
+                removed = remove_older_programs()
+                if removed:
+                    print(f"Ältere Programmordner entfernt: {', '.join(removed)}", flush=True)
                 return
             time.sleep(0.5)
 
@@ -121,6 +193,7 @@ def main(argv: list[str]) -> int:
     # compiles Django anew. The first start writes it beside the sources (where the folder is
     # writable; elsewhere Python skips writing), later starts read it.
     sys.dont_write_bytecode = False
+    use_program_packages()
     plain_output()
     command_mode = bool(argv) and argv[0] == "--command"
     args = argv[1:] if command_mode else list(argv)

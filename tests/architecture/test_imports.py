@@ -62,6 +62,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.laptop",
             "venue.sessions",
             "venue.tokens",
+            "venue.versions",
             "cego_club.catalogues",
             "cego_club.formats*",
             "cego_club.language",

@@ -100,6 +100,13 @@ def test_the_wheel_carries_the_apps_and_their_files(wheel):
     assert "cego_club/static/js/offline-deals.js" in names
     assert {"cego_club/static/img/favicon.svg", "cego_club/static/img/favicon.ico"} <= names
     assert "tournaments/migrations/0001_initial.py" in names
+    assert "venue/migrations/0001_data_version.py" in names  # the record of the data's version
+    # the version written once (cego_club.__version__), in the wheel's name and metadata
+    from cego_club import __version__
+
+    assert wheel.name == f"cego_club-{__version__}-py3-none-any.whl"
+    metadata = next(name for name in names if name.endswith(".dist-info/METADATA"))
+    assert f"\nVersion: {__version__}\n" in zipfile.ZipFile(wheel).read(metadata).decode()
     # every page and static file of every app (found by APP_DIRS and the static finders)
     for package in checkout_packages():
         for folder in ("templates", "static"):

@@ -103,3 +103,10 @@ def test_the_pages_of_the_day_link_to_existing_anchors(client, handbook_html):
         assert response.status_code == 200, url
         assert help_links(response.content.decode()) == [anchor], url
         assert anchor in anchors, anchor
+
+
+@pytest.mark.django_db
+def test_after_an_update_the_handbook_says_what_an_older_program_does(handbook_html):
+    update = handbook_html.split('id="update"', 1)[1].split("</section>", 1)[0]
+    assert "Sicherung" in update and "CHANGELOG.md" in update and "cego-club --version" in update
+    assert "Diese Daten sind von Version" in update and "ändert nichts" in update

@@ -18,12 +18,12 @@ import subprocess
 import sys
 import threading
 import time
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from cego_club import __version__
 from tests.conftest import require_tool
 from tests.servers import ROOT, Phone, clean_env, http_get
 
@@ -54,8 +54,7 @@ def free_port() -> int:
 
 
 def version() -> str:
-    with (ROOT / "pyproject.toml").open("rb") as handle:
-        return tomllib.load(handle)["project"]["version"]
+    return __version__
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +138,7 @@ def wine(bundle_zip, tmp_path_factory):
     with zipfile.ZipFile(bundle_zip) as archive:
         archive.extractall(folder)
     bundle = folder / "Cego Club"
-    (next(bundle.glob("Programm-*")) / "python" / WINE_ONLY_REMOVED).unlink()
+    (bundle / "Python" / WINE_ONLY_REMOVED).unlink()
     machine = Wine(root, bundle)
     yield machine
     machine.stop_all()
@@ -152,23 +151,33 @@ def table_count(database: Path, table: str) -> int:
 
 def test_the_bundle_holds_windows_python_and_windows_wheels(bundle_zip):
     names = zipfile.ZipFile(bundle_zip).namelist()
-    program = f"Cego Club/Programm-{version()}/python/"
-    assert f"{program}python.exe" in names and "Cego Club/Cego Club starten.cmd" in names
-    site = f"{program}Lib/site-packages/"
+    # python.exe at one path for every version (the firewall's rule names it), the program
+    # of this version in its own folder
+    python = "Cego Club/Python/"
+    assert f"{python}python.exe" in names and "Cego Club/Cego Club starten.cmd" in names
+    site = f"Cego Club/Programm-{version()}/site-packages/"
     # Resolved for Windows: Django's `tzdata; sys_platform == "win32"`, no gunicorn (POSIX)
     assert any(n.startswith(f"{site}tzdata/") for n in names)
     assert not any(n.startswith(f"{site}gunicorn") for n in names)
     assert any(n.startswith(f"{site}rapidfuzz/") and n.endswith(".pyd") for n in names)
     assert not any(n.endswith(".so") for n in names)  # no Linux wheel slipped in
     assert any(n.endswith("/locale/de/LC_MESSAGES/django.mo") for n in names)
-    pth = zipfile.ZipFile(bundle_zip).read(f"{program}python312._pth").decode()
-    assert "Lib\\site-packages" in pth.splitlines() and "import site" in pth.splitlines()
+    pth = zipfile.ZipFile(bundle_zip).read(f"{python}python312._pth").decode()
+    assert "import site" in pth.splitlines()
+    assert not any(n.startswith(f"{python}Lib/site-packages/") for n in names)
+    starter = zipfile.ZipFile(bundle_zip).read("Cego Club/Cego Club starten.cmd").decode()
+    assert f'"%~dp0Python\\python.exe" "%~dp0Programm-{version()}\\start.py"' in starter
 
 
 def test_the_bundle_serves_a_tournament_day_under_wine(wine, tmp_path):
     # Nothing but the bundle: the starter, the terminal command and the program folder.
     assert (wine.bundle / "Cego Club starten.cmd").is_file()
     assert not (wine.bundle / "Daten").exists()
+    # Two earlier versions unzipped here before: once this one has started, the older of
+    # them goes, the one before this version stays.
+    for earlier in ("Programm-0.0.1", "Programm-0.0.2"):
+        (wine.bundle / earlier / "python").mkdir(parents=True)
+        (wine.bundle / earlier / "python" / "python.exe").write_bytes(b"MZ")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     venue, output = wine.start("--port", str(port), "--bind", "127.0.0.1", "--no-qr")
@@ -189,6 +198,10 @@ def test_the_bundle_serves_a_tournament_day_under_wine(wine, tmp_path):
         assert "Cego Club läuft für den Turniertag" in text, text
         said = wait_for(output, "Der Browser wird geöffnet")
         assert f"Der Browser wird geöffnet: http://localhost:{port}/" in said, said
+        said = wait_for(output, "Ältere Programmordner entfernt")
+        assert "Ältere Programmordner entfernt: Programm-0.0.1" in said, said
+        assert not (wine.bundle / "Programm-0.0.1").exists()
+        assert (wine.bundle / "Programm-0.0.2" / "python" / "python.exe").is_file()
 
         status, home = http_get(f"{base}/")
         assert status == 200 and '<html lang="de"' in home

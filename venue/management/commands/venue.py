@@ -2,7 +2,8 @@
 
 ``manage.py`` has already configured the process (``venue.environment.prepare_environment``):
 DEBUG off, the data folder's database and secret key, allowed hosts, backups. This command
-migrates, collects the static files for WhiteNoise, and serves with waitress (pure Python:
+refuses data a newer version wrote (``venue.versions``), migrates (which records this version),
+collects the static files for WhiteNoise, and serves with waitress (pure Python:
 Windows, macOS and Linux) to the hall's network.
 """
 
@@ -34,6 +35,7 @@ from venue.laptop import (
 from venue.serving import create_venue_server, hand_over_quickly, quiet_queue_warnings
 from venue.signals import lines_from, serving_started
 from venue.tokens import publish_token, token_arguments
+from venue.versions import refuse_newer_data
 
 
 class Command(BaseCommand):
@@ -78,6 +80,9 @@ class Command(BaseCommand):
             )
         for stream in (sys.stdout, sys.stderr):
             forgiving(stream)  # a path or a name the console's code page lacks: "?", no crash
+        # Before anything else: data of a newer version are refused, untouched (German, both
+        # versions named); on SQLite the file is only read (venue/versions.py).
+        refuse_newer_data()
         firewall = FirewallCheck() if sys.platform == "win32" else None
         call_command("migrate", interactive=False, verbosity=0)
         organiser_options = {
