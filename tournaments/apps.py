@@ -33,7 +33,7 @@ def share_spectator_pages() -> None:
     )
     share(
         r"/tournaments/(\d+)/standings/projector/",
-        queries=("partial=1",),
+        queries=SHARED_QUERIES,  # the whole page and the board
         version=revision,
         finish=stamp_projector,
     )

@@ -21,7 +21,7 @@ from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
@@ -324,16 +324,35 @@ def projector(request, pk: int):
     if _wants_partial(request):  # the board is the same for every viewer
         board = _shared_page(pk, *parts, build=lambda t: _projector_board(t, standings_url))
         return _no_store(HttpResponse(stamp_projector(board)))
+    if _shared_reader(request):
+        # The whole page is everyone's too (no form, nothing of the reader's): built once per
+        # revision, its clock's marks left for stamp_projector, and kept by the venue's front
+        # like the board (it was 63-80 requests a second through Django, issue 43).
+        def page(tournament: Tournament) -> str:
+            board = revision_cached(
+                tournament, *parts, build=lambda: _projector_board(tournament, standings_url)
+            )
+            return _projector_page(request, tournament, board)
+
+        return _no_store(
+            HttpResponse(stamp_projector(_shared_page(pk, *parts, "page", build=page)))
+        )
     tournament = _tournament(pk)
     markup = revision_cached(
         tournament, *parts, build=lambda: _projector_board(tournament, standings_url)
     )
+    page = _projector_page(request, tournament, markup)
+    return _no_store(HttpResponse(stamp_projector(page.encode())))
+
+
+def _projector_page(request, tournament: Tournament, board: str) -> str:
+    """The projector's whole page around ``board`` (its clock's marks still in it)."""
     context = {
         "tournament": tournament,
-        "board": mark_safe(stamp_projector(markup.encode()).decode()),
+        "board": mark_safe(board),
         "refresh_seconds": PROJECTOR_REFRESH_SECONDS,
     }
-    return _no_store(render(request, "tournaments/standings/projector.html", context))
+    return render_to_string("tournaments/standings/projector.html", context, request=request)
 
 
 @tournament_permission(REFEREE_TOURNAMENT)

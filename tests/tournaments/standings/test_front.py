@@ -85,7 +85,13 @@ def standings_path(tournament, name="standings"):
 
 
 @pytest.mark.parametrize(
-    ("name", "query"), [("standings", ""), ("standings", "partial=1"), ("projector", "partial=1")]
+    ("name", "query"),
+    [
+        ("standings", ""),
+        ("standings", "partial=1"),
+        ("projector", "partial=1"),
+        ("projector", ""),  # the whole projector page too (issue 43)
+    ],
 )
 def test_a_spectators_page_is_django_s_page_and_a_deal_shows_at_once(
     front, django_app, tournament, one_table, name, query
