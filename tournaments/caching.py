@@ -219,15 +219,18 @@ def cached_at_current_revision(
     return revision_cached(tournament, *parts, build=lambda: build(tournament))
 
 
-def season_stamp(season) -> tuple:
+def season_stamp(season, *, revisions: tuple[tuple[int, int], ...] | None = None) -> tuple:
     """What a season ranking is built from, as one comparable value: every field of the season
     (its rules: sum, best N, cup points, minimum, youth cut-off, the planned number and
     ``plan_revision``, which counts the changes of its planned dates …), the revision of each
-    of its tournaments (one query) and today's date (the final's column tells the tournaments
-    to come by it)."""
-    revisions = tuple(
-        Tournament.objects.filter(season_id=season.pk).order_by("pk").values_list("pk", "revision")
-    )
+    of its tournaments (one query, or ``revisions``: (id, revision) in id order as the caller
+    has read them) and today's date (the final's column tells the tournaments to come by it)."""
+    if revisions is None:
+        revisions = tuple(
+            Tournament.objects.filter(season_id=season.pk)
+            .order_by("pk")
+            .values_list("pk", "revision")
+        )
     fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
     return (fields, revisions, timezone.localdate())
 

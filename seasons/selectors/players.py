@@ -37,6 +37,7 @@ from seasons.selectors.results import (
     fresh_results,
 )
 from seasons.selectors.standings import season_rule
+from tournaments.caching import season_stamp
 from tournaments.models import Entry, Tournament
 
 RANKS_CACHE_SECONDS = 24 * 3600  # keyed by what they are built from: never stale, only evicted
@@ -188,18 +189,20 @@ class SeasonRanking:
 def _season_rankings(
     seasons: dict[int, Season], tournaments: dict[int, Tournament]
 ) -> dict[int, SeasonRanking]:
-    """Each of ``seasons`` ranked under its rule, cached by the season's stamp (its fields and
-    its tournaments' revisions, as the season page's cache) and the results' method: a
+    """Each of ``seasons`` ranked under its rule, cached by the season's stamp
+    (``tournaments.caching.season_stamp``, as the season page's cache) and the results' method: a
     regular's page reads five rankings from the cache instead of working out five seasons of
     everybody's results (one query for those not cached)."""
     found: dict[int, SeasonRanking] = {}
     missing: dict[int, tuple] = {}
     for season_id, season in seasons.items():
-        revisions = tuple(
-            sorted((t.pk, t.revision) for t in tournaments.values() if t.season_id == season_id)
+        # the season page's stamp, from the tournaments read above (no query)
+        stamp = season_stamp(
+            season,
+            revisions=tuple(
+                sorted((t.pk, t.revision) for t in tournaments.values() if t.season_id == season_id)
+            ),
         )
-        fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
-        stamp = (fields, revisions)
         ranking = cache.get(_ranking_key(stamp))
         if ranking is None:
             missing[season_id] = stamp
