@@ -118,6 +118,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "models",  # the database's shape and what it needs to save a row
         [
             "*.models",
+            "*.models.*",
             "*.migrations",
             "*.migrations.*",
             "*.signals",
@@ -281,6 +282,7 @@ def test_the_registry_knows_nothing_of_the_areas_above_it(graph):
     ("module", "layer"),
     [
         ("tournaments.models", "models"),
+        ("tournaments.models.deals", "models"),
         ("tournaments.views.entry", "views"),
         ("seasons.selectors.standings", "selectors"),
         ("tournaments.services.results", "services"),
