@@ -83,7 +83,8 @@ def build_tournament(
     """A tournament of ``players`` (tables of 4, Schwarzwaldmeisterschaft rules) with
     ``rounds_played`` rounds drawn and every deal entered through the result service."""
     from clubs.models import Club, Player
-    from tournaments.services import checkin, draws, results, setup
+    from tournaments import rule_snapshot
+    from tournaments.services import checkin, draws, setup
 
     club, _ = Club.objects.get_or_create(name="Benchclub", short_name="BC", town="Triberg")
     tournament = setup.create_tournament(
@@ -102,7 +103,7 @@ def build_tournament(
     for player in sorted(newest, key=lambda p: p.pk):
         entry = setup.register_player(tournament=tournament, player=player)
         checkin.set_checked_in(entry=entry, checked_in=True)
-    rules = results.rule_source_of(tournament)
+    rules = rule_snapshot.rule_source_of(tournament)
     rng = random.Random(1)
     for number in range(1, rounds_played + 1):
         round_ = draws.draw_next_round(
@@ -136,14 +137,14 @@ def enter_deals(table, *, rules, rng: random.Random, deals: int) -> None:
     """Deals 1 to ``deals`` at ``table``, plausible ones, entered through the result service."""
     from tournaments import demo
     from tournaments.seating import sitting_out_position
-    from tournaments.services import results
+    from tournaments.services import phone_entry
 
     size = table.seats.count()
     for number in range(1, deals + 1):
         out = sitting_out_position(rules=rules, table_size=size, deal_number=number)
         active = [s for s in range(size) if s != out]
         inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
-        results.enter_deal(table=table, number=number, inputs=inputs)
+        phone_entry.enter_deal(table=table, number=number, inputs=inputs)
 
 
 def venue_server(folder: Path, *, port: int = 0):

@@ -69,7 +69,7 @@ def build_season(
     from tournaments.models import Deal, Entry, Tournament
     from tournaments.rule_snapshot import rule_source_of
     from tournaments.services.finish import finish_tournament
-    from tournaments.services.results import TableFacts, compute_scores
+    from tournaments.services.results_common import TableFacts, compute_scores
 
     settings.SEASON_RESULTS_AHEAD = "inline"
     finisher, _created = get_user_model().objects.get_or_create(username="bench-finisher")

@@ -52,7 +52,7 @@ DEALS = 24
 def scored_deals(tournament, rng: random.Random, count: int = 80) -> list:
     from tournaments import demo
     from tournaments.rule_snapshot import rule_source_of
-    from tournaments.services.results import TableFacts, compute_scores
+    from tournaments.services.results_common import TableFacts, compute_scores
 
     rules = rule_source_of(tournament)
     facts = TableFacts(table=None, rules=rules, table_size=4)

@@ -241,12 +241,12 @@ class SeasonServer:
 
 def build(*, players: int, rounds_played: int, name: str = "Live", deals_per_round: int = 24):
     """A tournament of ``players`` (tables of 4, swm) with ``rounds_played`` rounds of
-    ``deals_per_round`` deals stored a round at a time (``results.enter_round_deals``, the
+    ``deals_per_round`` deals stored a round at a time (``desk_entry.enter_round_deals``, the
     demo of any size's way)."""
     from clubs.models import Club, Player
-    from tournaments import demo
+    from tournaments import demo, rule_snapshot
     from tournaments.seating import sitting_out_position
-    from tournaments.services import checkin, draws, registration, results, setup
+    from tournaments.services import checkin, desk_entry, draws, registration, setup
 
     club, _ = Club.objects.get_or_create(name=CLUB[0], short_name=CLUB[1], town=CLUB[2])
     tournament = setup.create_tournament(
@@ -260,7 +260,7 @@ def build(*, players: int, rounds_played: int, name: str = "Live", deals_per_rou
     registration.register_players(tournament=tournament, players=field)
     for entry in tournament.entries.all():
         checkin.set_checked_in(entry=entry, checked_in=True)
-    rules = results.rule_source_of(tournament)
+    rules = rule_snapshot.rule_source_of(tournament)
     rng = random.Random(1)
     for number in range(1, rounds_played + 1):
         round_ = draws.draw_next_round(
@@ -281,7 +281,7 @@ def build(*, players: int, rounds_played: int, name: str = "Live", deals_per_rou
                 )
                 for d in range(1, deals_per_round + 1)
             ]
-        results.enter_round_deals(round=round_, deals=deals)
+        desk_entry.enter_round_deals(round=round_, deals=deals)
     return tournament
 
 
@@ -456,9 +456,9 @@ def batch_cpu_at(size: int, url: str, token: str) -> None:
         name=f"Stapel {size}",
     )  # fmt: skip
     from publishing import outbox, sender
-    from tournaments import demo
+    from tournaments import demo, rule_snapshot
     from tournaments.models import Table, Tournament
-    from tournaments.services import results
+    from tournaments.services import phone_entry
 
     parts: dict[str, list[float]] = collections.defaultdict(list)
 
@@ -477,7 +477,7 @@ def batch_cpu_at(size: int, url: str, token: str) -> None:
     sender.request = timed("request", sender.request)
     sender.send_due(url=url, token=token)  # the snapshot
     tournament = Tournament.objects.get(archive_id=built["archive_id"])
-    rules = results.rule_source_of(tournament)
+    rules = rule_snapshot.rule_source_of(tournament)
     rng = random.Random(5)
     tables = [Table.objects.get(token=token) for token in built["tables"]]
     parts.clear()
@@ -488,7 +488,7 @@ def batch_cpu_at(size: int, url: str, token: str) -> None:
         {"look_for_new": False} if "look_for_new" in signature(sender.send_due).parameters else {}
     )
     for index in range(60):
-        results.enter_deal(
+        phone_entry.enter_deal(
             table=tables[index % len(tables)], number=index // len(tables) + 1,
             inputs=demo.plausible_deal(rng, rules=rules, active_seats=[0, 1, 2, 3]),
             via="table", entered_by_position=0,

@@ -47,7 +47,7 @@ def build(*, seasons: int, tournaments: int, deals_per_round: int, rng: random.R
     from tournaments import demo
     from tournaments.models import Deal, Entry, Round, Seat, Table, Tournament
     from tournaments.rule_snapshot import rule_source_of
-    from tournaments.services.results import TableFacts, compute_scores
+    from tournaments.services.results_common import TableFacts, compute_scores
 
     club = Club.objects.create(name="Cegoclub Triberg", short_name="CCT", town="Triberg")
     Player.objects.bulk_create(

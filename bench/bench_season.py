@@ -45,7 +45,7 @@ def build_season(*, name: str, tournaments: int, players: int, deals_per_round: 
         Tournament,
     )
     from tournaments.rule_snapshot import rule_source_of
-    from tournaments.services.results import TableFacts, compute_scores
+    from tournaments.services.results_common import TableFacts, compute_scores
 
     rng = random.Random(20261114)
     clubs = Club.objects.bulk_create(

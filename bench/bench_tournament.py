@@ -55,10 +55,10 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubs.models import Club, ClubRole, Player
-    from tournaments import demo
+    from tournaments import demo, rule_snapshot
     from tournaments.seating import sitting_out_position
     from tournaments.selectors.standings import tournament_standings
-    from tournaments.services import checkin, draws, results, setup
+    from tournaments.services import checkin, draws, phone_entry, setup
 
     call_command("migrate", verbosity=0)
     print(f"load average (1 min) at the start: {os.getloadavg()[0]:.1f}")
@@ -74,7 +74,7 @@ def main() -> None:
         player = Player.objects.create(first_name=f"Vorname{index}", last_name=f"Nachname{index}")
         entry = setup.register_player(tournament=tournament, player=player)
         checkin.set_checked_in(entry=entry, checked_in=True)
-    rules = results.rule_source_of(tournament)
+    rules = rule_snapshot.rule_source_of(tournament)
     rng = random.Random(1)
     deals = 0
     entry_seconds = 0.0
@@ -94,7 +94,7 @@ def main() -> None:
                 active = [s for s in range(size) if s != out]
                 inputs = demo.plausible_deal(rng, rules=rules, active_seats=active)
                 start = time.perf_counter()
-                results.enter_deal(table=table, number=deal_number, inputs=inputs)
+                phone_entry.enter_deal(table=table, number=deal_number, inputs=inputs)
                 entry_seconds += time.perf_counter() - start
                 deals += 1
     print(

@@ -37,7 +37,7 @@ def main() -> None:
     from seasons.models import Season
     from tests.factories import EntryFactory, TournamentFactory
     from tournaments.models import Deal, Round, Seat, Table
-    from tournaments.services.results import revise_deal
+    from tournaments.services.phone_entry import revise_deal
 
     if action == "seed":
         club = Club.objects.get(short_name=sys.argv[3])
@@ -132,7 +132,7 @@ def main() -> None:
         }
         print(json.dumps({"deals": deals}))
     elif action == "enter":
-        from tournaments.services.results import enter_deal
+        from tournaments.services.phone_entry import enter_deal
 
         table = Table.objects.get(round__tournament_id=int(sys.argv[3]), number=1)
         contract = {"contract": "cego", "declarer": int(sys.argv[5]), "declarer_points": 45}

@@ -171,7 +171,7 @@ def status_change_text(before: str | None, after: str | None) -> str:
 def snapshot_text(
     *, rules: RuleSource, snapshot: Mapping[str, Any] | None, names: Sequence[str]
 ) -> str:
-    """A logged deal (``results._snapshot``) in words, with its scores; no status."""
+    """A logged deal (``results_common._snapshot``) in words, with its scores; no status."""
     if not snapshot:
         return ""
     values = snapshot.get("scores") or ()

@@ -258,9 +258,10 @@ def load_season_demo(*, season, players, home_club) -> list:
     import datetime as dt
 
     from clubs.models import Club
+    from tournaments import rule_snapshot
     from tournaments.models import Round, Tournament
     from tournaments.seating import sitting_out_position
-    from tournaments.services import draws, results, setup, teams
+    from tournaments.services import draws, phone_entry, setup, teams
 
     created = []
     field = players[:DEMO_EXTRA_PLAYERS]
@@ -284,7 +285,7 @@ def load_season_demo(*, season, players, home_club) -> list:
         ]
         _demo_teams(tournament, entries, teams)
         rng = random.Random(DEMO_SEED + day)
-        rules = results.rule_source_of(tournament)
+        rules = rule_snapshot.rule_source_of(tournament)
         for number in range(1, tournament.rounds + 1):
             round_ = draws.draw_next_round(
                 tournament=tournament, number=number, seed=DEMO_SEED + day * 10 + number
@@ -298,7 +299,7 @@ def load_season_demo(*, season, players, home_club) -> list:
                         rules=rules, table_size=size, deal_number=deal_number
                     )
                     active = [seat for seat in range(size) if seat != out]
-                    results.enter_deal(
+                    phone_entry.enter_deal(
                         table=table,
                         number=deal_number,
                         inputs=plausible_deal(rng, rules=rules, active_seats=active),
@@ -402,7 +403,7 @@ def load_sized_demo(*, players: int, rounds: int, seed: int, season, host_club, 
     """One more finished tournament of ``players`` (registered, checked in, fees taken) and
     ``rounds`` drawn by the app's draw, 24 deals a table each dealt from a shuffled pack
     (:func:`plausible_deal`), scored by the engine and stored a round at a time
-    (``results.enter_round_deals``); every round closed and the tournament finished by
+    (``desk_entry.enter_round_deals``); every round closed and the tournament finished by
     ``organiser``. Players the registry lacks are created, members of the demo's clubs in
     turn. Deterministic for a ``seed``. Returns the tournament and whether it was built now
     (False: one of that size exists already and is left alone). Raises ValueError with
@@ -410,9 +411,18 @@ def load_sized_demo(*, players: int, rounds: int, seed: int, season, host_club, 
     import datetime as dt
 
     from clubs.models import Club, Membership, Player
+    from tournaments import rule_snapshot
     from tournaments.models import Round, Tournament
     from tournaments.seating import sitting_out_position
-    from tournaments.services import checkin, draws, finish, registration, results, setup
+    from tournaments.services import (
+        checkin,
+        desk_entry,
+        draws,
+        finish,
+        registration,
+        round_state,
+        setup,
+    )
 
     problem = sized_demo_problem(players, rounds)
     if problem:
@@ -469,7 +479,7 @@ def load_sized_demo(*, players: int, rounds: int, seed: int, season, host_club, 
         else:
             checkin.check_in_and_pay(entry=entry, user=organiser)
     rng = random.Random(seed)
-    rules = results.rule_source_of(tournament)
+    rules = rule_snapshot.rule_source_of(tournament)
     for number in range(1, rounds + 1):
         round_ = draws.draw_next_round(
             tournament=tournament, number=number, seed=seed + number, user=organiser
@@ -484,7 +494,7 @@ def load_sized_demo(*, players: int, rounds: int, seed: int, season, host_club, 
                 out = sitting_out_position(rules=rules, table_size=size, deal_number=deal_number)
                 active = [seat for seat in range(size) if seat != out]
                 deals[table_number].append(plausible_deal(rng, rules=rules, active_seats=active))
-        results.enter_round_deals(round=round_, deals=deals, user=organiser)
-        results.set_round_state(round=round_, state=Round.State.CLOSED, user=organiser)
+        desk_entry.enter_round_deals(round=round_, deals=deals, user=organiser)
+        round_state.set_round_state(round=round_, state=Round.State.CLOSED, user=organiser)
     finish.finish_tournament(tournament=tournament, user=organiser)
     return tournament, True

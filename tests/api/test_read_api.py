@@ -13,7 +13,7 @@ from tests.tournaments.results.conftest import seat_table
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Table
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = pytest.mark.django_db
 

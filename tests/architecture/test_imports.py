@@ -285,7 +285,7 @@ def test_the_registry_knows_nothing_of_the_areas_above_it(graph):
         ("tournaments.models.deals", "models"),
         ("tournaments.views.entry", "views"),
         ("seasons.selectors.standings", "selectors"),
-        ("tournaments.services.results", "services"),
+        ("tournaments.services.phone_entry", "services"),
         ("printing.printouts", "documents"),
         ("scoring.engine", "domain"),
         ("cego_club.urls", "entry"),

@@ -26,8 +26,8 @@ from django.test import Client
 from clubs.models import AssociationRole, Club, ClubRole, Membership, Player
 from seasons.models import Season
 from tournaments.models import Deal, Entry, KeepApart, Table, Team, Tournament
-from tournaments.services import checkin, draws, results, setup
-from tournaments.services.results import Device
+from tournaments.services import checkin, draws, phone_entry, setup
+from tournaments.services.results_common import Device
 
 PERSONAS = (
     "anonymous",
@@ -97,8 +97,8 @@ def make_world() -> World:
     round_1 = draws.draw_next_round(tournament=day, number=1, seed=7)
     draws.release_draw(round=round_1, user=users["organiser"])  # checked and shown
     table, other_table = round_1.tables.order_by("number")
-    confirmed = results.enter_deal(table=table, number=1, inputs=EINE_WON)
-    pending = results.enter_deal(
+    confirmed = phone_entry.enter_deal(table=table, number=1, inputs=EINE_WON)
+    pending = phone_entry.enter_deal(
         table=table,
         number=2,
         inputs=EINE_WON,

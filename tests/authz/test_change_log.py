@@ -9,7 +9,15 @@ from django.urls import reverse
 from clubs.models import Player
 from tests.authz.conftest import client_for
 from tournaments.models import AppendOnly, Seat, SeatSwap, TournamentChange
-from tournaments.services import checkin, draws, fairness, results, setup, standings
+from tournaments.services import (
+    checkin,
+    draws,
+    fairness,
+    phone_entry,
+    round_state,
+    setup,
+    standings,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -121,9 +129,9 @@ def test_every_service_logs_who_did_what(world):
             lambda: standings.draw_lots(tournament=world.day, user=user, reason="Gleichstand"),
             "lots_drawn",
         ),
-        (lambda: results.reissue_table_token(table=world.table, user=user), "token_reissued"),
+        (lambda: round_state.reissue_table_token(table=world.table, user=user), "token_reissued"),
         (
-            lambda: results.set_round_clock(round=world.table.round, minutes=90, user=user),
+            lambda: round_state.set_round_clock(round=world.table.round, minutes=90, user=user),
             "clock_set",
         ),
     ]
@@ -180,8 +188,8 @@ def test_log_rows_are_append_only(world):
 def test_the_log_page_shows_every_kind_of_change(world):
     user = world.users["organiser"]
     checkin.set_fee_paid(entry=world.spare, paid=True, user=user)
-    results.void_table(table=world.other_table, reason="Zettel nass", user=user)
-    results.revise_deal(
+    round_state.void_table(table=world.other_table, reason="Zettel nass", user=user)
+    phone_entry.revise_deal(
         deal=world.confirmed,
         inputs={"contract": "eine", "declarer": 1, "declarer_points": 50},
         expected_version=1,

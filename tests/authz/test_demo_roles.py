@@ -17,7 +17,7 @@ from clubs import permissions
 from clubs.models import Club
 from tests.authz.test_matrix import EVERYONE, MATRIX
 from tournaments.models import Deal, Tournament
-from tournaments.services import checkin, draws, results
+from tournaments.services import checkin, draws, phone_entry
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "cego-demo"
@@ -118,7 +118,7 @@ def test_schiri_corrects_a_deal_of_the_upcoming_tournament_but_creates_nothing(d
         checkin.set_checked_in(entry=entry, checked_in=True, user=organisator)
     round_1 = draws.draw_next_round(tournament=upcoming, number=1, user=organisator)
     table = round_1.tables.get(number=1)
-    deal = results.enter_deal(
+    deal = phone_entry.enter_deal(
         table=table,
         number=1,
         inputs={"contract": "eine", "declarer": 1, "declarer_points": 41},

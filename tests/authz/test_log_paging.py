@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournaments.selectors import changelog
-from tournaments.services import checkin, results
+from tournaments.services import checkin, desk_entry, round_state
 
 from .conftest import client_for
 
@@ -25,14 +25,14 @@ def _churn(world, times):
     user = world.users["organiser"]
     for index in range(times):
         checkin.set_fee_paid(entry=world.spare, paid=index % 2 == 0, user=user)
-        results.void_table(table=world.other_table, reason=f"v{index}", user=user)
-        results.unvoid_table(table=world.other_table, reason=f"u{index}", user=user)
+        round_state.void_table(table=world.other_table, reason=f"v{index}", user=user)
+        round_state.unvoid_table(table=world.other_table, reason=f"u{index}", user=user)
         deal = world.confirmed
         deal.refresh_from_db()
         if index % 2 == 0:
-            results.annul_deal(deal=deal, reason=f"a{index}", user=user)
+            desk_entry.annul_deal(deal=deal, reason=f"a{index}", user=user)
         else:
-            results.restore_deal(deal=deal, reason=f"r{index}", user=user)
+            desk_entry.restore_deal(deal=deal, reason=f"r{index}", user=user)
 
 
 def test_the_pages_together_are_the_whole_log_newest_first(world):

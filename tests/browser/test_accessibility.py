@@ -54,7 +54,7 @@ def differing_sheet(w: World) -> None:
     """Double entry on, and table 2's sheet typed twice with a difference."""
     from tournaments.models import Tournament
     from tournaments.services import double_entry
-    from tournaments.services.results import WrittenRow
+    from tournaments.services.paper_sheets import WrittenRow
 
     Tournament.objects.filter(pk=w.day.pk).update(double_entry=True)
     user = w.users["organiser"]

@@ -17,7 +17,7 @@ from tests.factories import EntryFactory, PlayerFactory, SeasonFactory, Tourname
 from tests.tournaments.standings.conftest import cego, table_of
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

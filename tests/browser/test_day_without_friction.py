@@ -12,7 +12,7 @@ from tests.browser.phones import PHONE_AGENTS
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.models import Deal, Round
 from tournaments.services.draws import draw_next_round
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 from tournaments.services.setup import register_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

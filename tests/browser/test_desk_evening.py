@@ -15,7 +15,8 @@ from tests.factories import ClubFactory, SeasonFactory, TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tests.tournaments.setup.factories import tournament_with_players
 from tournaments.models import Round
-from tournaments.services.results import enter_deal, set_round_state
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import set_round_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

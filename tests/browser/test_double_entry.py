@@ -12,7 +12,7 @@ from tests.factories import TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, SheetTyping, TournamentChange
 from tournaments.services import double_entry
-from tournaments.services.results import WrittenRow
+from tournaments.services.paper_sheets import WrittenRow
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

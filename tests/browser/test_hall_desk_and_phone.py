@@ -8,7 +8,7 @@ import pytest
 
 from tests.browser.test_day_without_friction import SIZES, desk, phone
 from tests.browser.test_phone_and_desk import DEALS, assert_fits, full_sheet, shot, table
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,7 +56,7 @@ def test_the_short_address_leads_to_the_table_after_its_round_closed(
     browser, live_server, table, size
 ):
     from tournaments.models import Round
-    from tournaments.services.results import set_round_state
+    from tournaments.services.round_state import set_round_state
 
     enter_deal(table=table, number=1, inputs=DEALS[0])
     set_round_state(round=table.round, state=Round.State.CLOSED, user=None, close_open=True)

@@ -25,7 +25,8 @@ from handbook.views import SCREENS
 from tests.browser.phones import PHONE_AGENTS
 from tests.browser.test_first_run import fits
 from tournaments.models import Deal, Round, Table, Tournament
-from tournaments.services.results import enter_deal, enter_totals
+from tournaments.services.paper_sheets import enter_totals
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

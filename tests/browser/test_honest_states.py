@@ -9,7 +9,7 @@ import pytest
 from tests.browser.test_club_pages import SIZES, fits, shots_dir
 from tests.factories import EntryFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, table_of
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

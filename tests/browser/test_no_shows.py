@@ -12,7 +12,8 @@ from tests.browser.test_club_pages import SIZES, fits, shots_dir
 from tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, table_of
 from tournaments.models import Entry, Round
-from tournaments.services.results import enter_deal, set_round_state
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import set_round_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

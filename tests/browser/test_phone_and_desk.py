@@ -13,7 +13,7 @@ from tests.browser.test_day_without_friction import SIZES, desk, phone
 from tests.factories import PlayerFactory, TournamentFactory
 from tournaments.models import Deal, DealChange
 from tournaments.services.draws import draw_next_round
-from tournaments.services.results import enter_deal, revise_deal
+from tournaments.services.phone_entry import enter_deal, revise_deal
 from tournaments.services.setup import register_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -13,7 +13,7 @@ from tests.factories import EntryFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, table_of
 from tournaments.models import Deal
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from clubs.models import Player
 from scoring import deal_from_record, score_deal
 from tournaments import demo
 from tournaments.models import Deal, Entry, Round, Tournament
-from tournaments.services.results import TableFacts, deal_record, stored_record
+from tournaments.services.results_common import TableFacts, deal_record, stored_record
 
 pytestmark = pytest.mark.django_db
 

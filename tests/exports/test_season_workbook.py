@@ -21,7 +21,7 @@ from tests.factories import ClubFactory, EntryFactory, PlayerFactory
 from tests.seasons.conftest import play, tournament_in
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Deal, Substitution, Team
-from tournaments.services.results import revise_deal
+from tournaments.services.phone_entry import revise_deal
 
 pytestmark = pytest.mark.django_db
 

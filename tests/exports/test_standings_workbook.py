@@ -10,7 +10,7 @@ from exports.xlsx import SIGNED_FORMAT, Points, Sheet, sheet_title, write_workbo
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, entries_of, table_of
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = pytest.mark.django_db
 

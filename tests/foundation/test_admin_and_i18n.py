@@ -17,7 +17,7 @@ def demo_data():
     from tests.factories import MembershipFactory, PlayerFactory, TournamentFactory
     from tests.tournaments.results.conftest import seat_table
     from tournaments.models import LotDraw, Substitution
-    from tournaments.services.results import enter_deal
+    from tournaments.services.phone_entry import enter_deal
 
     tournament = TournamentFactory(name="Herbstturnier")
     table = seat_table(tournament=tournament)

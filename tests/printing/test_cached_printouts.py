@@ -18,7 +18,7 @@ from tests.factories import EntryFactory, PlayerFactory, TournamentFactory, appr
 from tests.printing.conftest import numbered_entries, pdf_pages, pdf_text, seat_round
 from tournaments.caching import revision_cached, revision_key
 from tournaments.models import Seat, Tournament
-from tournaments.services import draws, results
+from tournaments.services import draws, phone_entry
 
 
 def sheets_url(tournament, number=1):
@@ -88,7 +88,7 @@ def test_a_new_deal_changes_the_next_standings_pdf(staff_client, cego_round, pdf
     tournament = cego_round["tournament"]
     url = reverse("printing:print_standings", args=[tournament.pk])
     before = pdf_text(pdftotext, staff_client.get(url).content)
-    deal = results.enter_deal(
+    deal = phone_entry.enter_deal(
         table=cego_round["tables"][0],
         number=1,
         inputs={"contract": "cego", "declarer": 0, "declarer_points": 60},
@@ -124,7 +124,7 @@ def test_output_built_while_the_revision_moved_is_not_kept(swm_round):
     table = swm_round.tables.first()
 
     def build_while_a_deal_arrives():
-        results.enter_deal(
+        phone_entry.enter_deal(
             table=table, number=1, inputs={"contract": "cego", "declarer": 0, "declarer_points": 60}
         )
         return "built"

@@ -10,7 +10,7 @@ from tests.printing.test_printouts import get_pdf, render_png
 from tests.printing.test_standings_printouts import deal
 from tournaments.models import Deal, Round, RoundChange
 from tournaments.selectors.round_status import closed_short_tables
-from tournaments.services.results import set_round_state
+from tournaments.services.round_state import set_round_state
 
 pytestmark = [pytest.mark.django_db, pytest.mark.pdf]
 

@@ -83,7 +83,7 @@ def test_a_short_code_leads_where_the_token_leads_once_its_round_is_closed(clien
     """Issue 28: the sheet prints the short address; after the round it answered "not
     found" while the token's address worked. Both lead to the table's page."""
     from tournaments.models import Round
-    from tournaments.services.results import set_round_state
+    from tournaments.services.round_state import set_round_state
 
     table = cego_round["tables"][0]
     set_round_state(round=table.round, state=Round.State.CLOSED, user=None, close_open=True)

@@ -16,7 +16,7 @@ from tests.tournaments.standings.conftest import cego
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
 from tournaments.models import Deal, DealChange, Round, Tournament
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.results import enter_deal, revise_deal
+from tournaments.services.phone_entry import enter_deal, revise_deal
 from tournaments.services.revision import bump_revision
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,17 @@ from clubs.models import Club, Player
 from publishing import merging, outbox, sender
 from publishing.models import Publication, PublishConflict
 from tournaments.models import Deal, RevisionScope, Round, Tournament
-from tournaments.services import checkin, draws, results, revision, setup
-from tournaments.services.results import WrittenRow
+from tournaments.services import (
+    checkin,
+    desk_entry,
+    draws,
+    paper_sheets,
+    phone_entry,
+    revision,
+    round_state,
+    setup,
+)
+from tournaments.services.paper_sheets import WrittenRow
 
 pytestmark = pytest.mark.django_db
 
@@ -84,56 +93,60 @@ def test_every_step_of_a_day_publishes_what_a_full_read_finds(day):
     one, two, three = first.tables.order_by("number")
 
     # Deals at the tables and at the desk: only the table is read again.
-    deal = results.enter_deal(
+    deal = phone_entry.enter_deal(
         table=one, number=1, inputs=cego(0), via="table", entered_by_position=1
     )
     batch = _publish(publication)
     assert not batch.read_in_full
     # the first deal started the round: its item travels with the table's
     assert set(batch.body["upserts"]) == {"deal:r1-t1-d1", "round:1"}
-    deal = results.confirm_deal(deal=deal, confirmer_position=2, expected_version=deal.version)
+    deal = phone_entry.confirm_deal(deal=deal, confirmer_position=2, expected_version=deal.version)
     assert set(_publish(publication).body["upserts"]) == {"deal:r1-t1-d1"}
-    results.enter_deal(table=one, number=2, inputs=cego(1))
-    results.enter_deal(table=two, number=1, inputs=cego(2))
+    phone_entry.enter_deal(table=one, number=2, inputs=cego(1))
+    phone_entry.enter_deal(table=two, number=1, inputs=cego(2))
     batch = _publish(publication)
     assert not batch.read_in_full
     assert set(batch.body["upserts"]) == {"deal:r1-t1-d2", "deal:r1-t2-d1"}
 
     # Corrections, annulment, restoring: the deal with its history.
-    deal = results.revise_deal(
+    deal = phone_entry.revise_deal(
         deal=deal, inputs=cego(3, 60), expected_version=deal.version, user=organiser,
         reason="falsch notiert",
     )  # fmt: skip
-    deal = results.annul_deal(deal=deal, reason="Kartenfehler", user=organiser)
+    deal = desk_entry.annul_deal(deal=deal, reason="Kartenfehler", user=organiser)
     assert set(_publish(publication).body["upserts"]) == {"deal:r1-t1-d1"}
-    results.restore_deal(deal=deal, reason="doch gültig", user=organiser)
+    desk_entry.restore_deal(deal=deal, reason="doch gültig", user=organiser)
     assert not _publish(publication).read_in_full
 
     # A paper sheet typed in, round totals, a voided table.
-    results.enter_written_deals(
+    paper_sheets.enter_written_deals(
         table=three, rows=[WrittenRow(1, "halbe", 1, (None, 60, None, None))], user=organiser
     )
     assert set(_publish(publication).body["upserts"]) == {"deal:r1-t3-d1"}
-    results.void_table(table=two, reason="Blatt verloren", user=organiser)
+    round_state.void_table(table=two, reason="Blatt verloren", user=organiser)
     batch = _publish(publication)
     assert set(batch.body["upserts"]) == {"table:r1-t2", "round:1"}  # the void is in its history
-    results.unvoid_table(table=two, reason="Blatt gefunden", user=organiser)
+    round_state.unvoid_table(table=two, reason="Blatt gefunden", user=organiser)
     assert not _publish(publication).read_in_full
 
     # Closing the round and drawing the next name no tables: read in full.
-    results.set_round_state(round=first, state=Round.State.CLOSED, user=organiser, close_open=True)
+    round_state.set_round_state(
+        round=first, state=Round.State.CLOSED, user=organiser, close_open=True
+    )
     assert _publish(publication).read_in_full
     second = draws.draw_next_round(tournament=tournament, number=2, seed=2)
     assert _publish(publication).read_in_full
     table = second.tables.order_by("number").first()
-    results.enter_totals(table=table, totals=[30, -10, -10, -10], user=organiser)
+    paper_sheets.enter_totals(table=table, totals=[30, -10, -10, -10], user=organiser)
     batch = _publish(publication)
     assert not batch.read_in_full
     assert set(batch.body["upserts"]) == {f"deal:r2-t{table.number}-d1", "round:2"}
 
     # Several changes between two batches (the server was away): all of them, one read.
     for number in range(1, 4):
-        results.enter_deal(table=second.tables.order_by("number")[1], number=number, inputs=cego(0))
+        phone_entry.enter_deal(
+            table=second.tables.order_by("number")[1], number=number, inputs=cego(0)
+        )
     batch = _publish(publication)
     assert not batch.read_in_full and len(batch.body["upserts"]) == 3
 
@@ -146,7 +159,7 @@ def test_a_batch_reads_as_many_rows_for_one_deal_whatever_the_tournament_size(da
     tables = list(first.tables.order_by("number"))
 
     def one_deal_batch(table, number):
-        results.enter_deal(table=table, number=number, inputs=cego(number % 4))
+        phone_entry.enter_deal(table=table, number=number, inputs=cego(number % 4))
         publication.refresh_from_db()
         with CaptureQueriesContext(connection) as queries:
             batch = outbox.next_batch(publication=publication)
@@ -157,13 +170,13 @@ def test_a_batch_reads_as_many_rows_for_one_deal_whatever_the_tournament_size(da
         written = sum(len(query["sql"]) for query in queries)
         return len(queries), len(batch.body["upserts"]), written
 
-    results.enter_deal(table=tables[2], number=1, inputs=cego(0))  # the round has begun
+    phone_entry.enter_deal(table=tables[2], number=1, inputs=cego(0))  # the round has begun
     _publish(publication)
     early = one_deal_batch(tables[0], 1)
     for number in range(2, 21):
         for table in tables:
-            results.enter_deal(table=table, number=number, inputs=cego(number % 4))
-    results.enter_deal(table=tables[0], number=21, inputs=cego(0))
+            phone_entry.enter_deal(table=table, number=number, inputs=cego(number % 4))
+    phone_entry.enter_deal(table=tables[0], number=21, inputs=cego(0))
     _publish(publication)
     late = one_deal_batch(tables[1], 21)
     assert Deal.objects.filter(table__round=first).count() == 21 + 20 + 20
@@ -176,7 +189,7 @@ def test_a_revision_that_names_no_tables_is_read_in_full(day):
     revision without a scope: the next batch reads everything, and finds it."""
     tournament, _organiser, publication, first = day
     _publish(publication)
-    results.enter_deal(table=first.tables.first(), number=1, inputs=cego(0))
+    phone_entry.enter_deal(table=first.tables.first(), number=1, inputs=cego(0))
     Tournament.objects.get(pk=tournament.pk).save()  # the admin: a bump naming nothing
     tournament.refresh_from_db()
     assert RevisionScope.objects.filter(tournament=tournament).count() == 1
@@ -189,7 +202,7 @@ def test_a_change_its_service_did_not_name_is_found_by_the_next_full_read(day, c
     read, then found and logged by the full read the sender makes every few minutes."""
     tournament, _organiser, publication, first = day
     one, two = first.tables.order_by("number")[:2]
-    results.enter_deal(table=one, number=1, inputs=cego(0))
+    phone_entry.enter_deal(table=one, number=1, inputs=cego(0))
     _publish(publication)
     Deal.objects.filter(table=one, number=1).update(dealer_position=3)
     revision.bump_revision(tournament_id=tournament.pk, tables=[two.pk])  # wrongly named
@@ -224,7 +237,7 @@ def test_the_sender_reads_the_whole_tournament_every_few_minutes(day, monkeypatc
     sender._full_read_at.pop(publication.pk, None)
     table = first.tables.first()
     for number, long_ago in ((1, False), (2, False), (3, True)):
-        results.enter_deal(table=table, number=number, inputs=cego(0))
+        phone_entry.enter_deal(table=table, number=number, inputs=cego(0))
         if long_ago:
             sender._full_read_at[publication.pk] -= outbox.FULL_READ_SECONDS
         publication.refresh_from_db()
@@ -242,7 +255,7 @@ def test_the_scope_is_written_where_sqlite_cannot_return_the_revision(day, monke
     revision._bump_sql.cache_clear()
     try:
         table = first.tables.first()
-        results.enter_deal(table=table, number=1, inputs=cego(0))
+        phone_entry.enter_deal(table=table, number=1, inputs=cego(0))
     finally:
         revision._bump_sql.cache_clear()
     tournament.refresh_from_db()
@@ -271,7 +284,7 @@ def test_a_conflict_alone_is_told_to_the_server_and_so_is_its_settling(day):
     show that table as provisional; once settled with the server's version (nothing else
     to send), it tells the server that too."""
     tournament, organiser, publication, first = day
-    results.enter_deal(table=first.tables.first(), number=1, inputs=cego(0))
+    phone_entry.enter_deal(table=first.tables.first(), number=1, inputs=cego(0))
     batch = _publish(publication)
     digest = batch.digests["deal:r1-t1-d1"]
     conflict = PublishConflict.objects.create(
@@ -304,7 +317,7 @@ def test_the_sender_remembers_the_position_it_wrote_and_reads_anothers(
     _publish(publication)
     table = first.tables.first()
     for number in (1, 2):
-        results.enter_deal(table=table, number=number, inputs=cego(0))
+        phone_entry.enter_deal(table=table, number=number, inputs=cego(0))
         publication.refresh_from_db()
         with CaptureQueriesContext(connection) as queries:
             batch = outbox.next_batch(publication=publication)
@@ -315,7 +328,7 @@ def test_the_sender_remembers_the_position_it_wrote_and_reads_anothers(
 
     # Another process found the server holding nothing: the next batch is a snapshot.
     Publication.objects.filter(pk=publication.pk).update(sent_hash="", sent_revision=None)
-    results.enter_deal(table=table, number=3, inputs=cego(1))
+    phone_entry.enter_deal(table=table, number=3, inputs=cego(1))
     publication.refresh_from_db()
     snapshot = outbox.next_batch(publication=publication)
     assert snapshot.body["base"] is None and "tournament" in snapshot.body["upserts"]

@@ -25,7 +25,8 @@ from tournaments.archive_format import item_digest, item_digests, state_digest
 from tournaments.models import ArchiveItem, Deal, DealChange, Entry, Tournament
 from tournaments.selectors.archive import tournament_items
 from tournaments.services.archive_write import ArchiveWriteClash
-from tournaments.services.results import annul_deal, enter_deal, revise_deal
+from tournaments.services.desk_entry import annul_deal
+from tournaments.services.phone_entry import enter_deal, revise_deal
 from tournaments.services.revision import bump_revision
 
 pytestmark = pytest.mark.django_db

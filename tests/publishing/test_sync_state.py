@@ -17,7 +17,7 @@ from publishing.selectors import sync_states
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Deal, TournamentChange
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 
 @pytest.fixture

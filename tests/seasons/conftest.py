@@ -3,7 +3,7 @@ from django.utils import translation
 
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, table_of
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 
 @pytest.fixture(autouse=True)

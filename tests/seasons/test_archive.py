@@ -18,7 +18,8 @@ from tournaments.models import Deal, DealChange, KeepApart, Substitution, Team, 
 from tournaments.selectors.archive import tournament_archive
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services.archive_write import import_tournament_archive
-from tournaments.services.results import annul_deal, revise_deal
+from tournaments.services.desk_entry import annul_deal
+from tournaments.services.phone_entry import revise_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +238,7 @@ def test_download_and_upload_in_the_app(client, organiser, visitor, played):
 
 
 def test_deals_typed_in_as_written_travel_and_are_checked(season, organiser):
-    from tournaments.services.results import WrittenRow, enter_written_deals
+    from tournaments.services.paper_sheets import WrittenRow, enter_written_deals
 
     tournament = tournament_in(season, "Vom Papier", 20)
     entries = [EntryFactory(tournament=tournament) for _ in range(4)]

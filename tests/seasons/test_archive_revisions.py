@@ -18,7 +18,7 @@ from tournaments.models import Deal, Tournament, TournamentChange
 from tournaments.selectors.archive import archive_hash, tournament_archive
 from tournaments.services.archive_plan import NEW_PLAYER, REPLACE, plan_archive
 from tournaments.services.archive_write import import_tournament_archive
-from tournaments.services.results import revise_deal
+from tournaments.services.phone_entry import revise_deal
 
 pytestmark = pytest.mark.django_db
 

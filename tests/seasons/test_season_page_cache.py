@@ -8,7 +8,7 @@ from clubs.models import Membership
 from clubs.services.players import update_player
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory
 from tests.seasons.conftest import play, tournament_in
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = pytest.mark.django_db
 

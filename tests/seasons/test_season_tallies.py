@@ -9,7 +9,9 @@ from tests.seasons.conftest import play, tournament_in
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import SCORE_FIELDS, Deal, Seat, Substitution
 from tournaments.selectors.standings import _tally, tournament_standings
-from tournaments.services.results import annul_deal, enter_deal, void_table
+from tournaments.services.desk_entry import annul_deal
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import void_table
 
 pytestmark = pytest.mark.django_db
 

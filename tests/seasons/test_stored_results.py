@@ -10,7 +10,7 @@ from tests.factories import EntryFactory, PlayerFactory
 from tests.seasons.conftest import play, tournament_in
 from tournaments.models import Deal, Tournament
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import annul_deal
+from tournaments.services.desk_entry import annul_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,8 @@ from clubs.models import Player
 from tests.factories import PlayerFactory, TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, DealChange, Round, Tournament
-from tournaments.services.results import enter_deal, set_round_state
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import set_round_state
 from venue import backups
 
 pytestmark = pytest.mark.django_db(transaction=True)

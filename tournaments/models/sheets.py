@@ -13,14 +13,14 @@ class SheetTyping(models.Model):
 
     The first typing waits here, counting for nothing, until a second typing of the same
     sheet (made without seeing the first) arrives. Equal cell by cell: the lines are stored as
-    deals (``results.enter_written_deals``) and the typing is ``counted``. Different: the desk
+    deals (``paper_sheets.enter_written_deals``) and the typing is ``counted``. Different: the desk
     settles each differing cell, then the lines count. Written only through
     ``tournaments.services.double_entry``. Each row of ``first_rows`` / ``second_rows`` is
     ``{"number", "contract", "declarer", "amounts" (as typed, null for a blank cell),
     "scores" (the complete row the engine made of it)}``. A sheet of round totals only
     (``kind = totals``) is one such row: number 1 (the line a ``Deal.Kind.TOTAL`` takes),
     contract "" and declarer null, amounts and scores the totals typed; it counts through
-    ``results.enter_totals``.
+    ``paper_sheets.enter_totals``.
     """
 
     class Kind(models.TextChoices):

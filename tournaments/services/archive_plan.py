@@ -62,13 +62,8 @@ from tournaments.archive_format import (
 )
 from tournaments.models import ArchiveItem, Deal, Seat, Tournament
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.results import (
-    ResultError,
-    TableFacts,
-    WrittenRow,
-    check_written_row,
-    compute_scores,
-)
+from tournaments.services.paper_sheets import WrittenRow, check_written_row
+from tournaments.services.results_common import ResultError, TableFacts, compute_scores
 
 # What an archive or batch does to this server's copy of its tournament.
 NEW_TOURNAMENT, UNCHANGED, REPLACE = "new", "unchanged", "replace"

@@ -75,7 +75,7 @@ from tournaments.services.archive_plan import (
     plan_take_back,
     refuse_unless_applicable,
 )
-from tournaments.services.results import INPUT_FIELDS
+from tournaments.services.results_common import INPUT_FIELDS
 from tournaments.signals import copy_changed
 
 # Items whose content the server keeps (the others: the digest only).

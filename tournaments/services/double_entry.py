@@ -3,16 +3,16 @@
 The first typing of a table's sheet is kept as a ``SheetTyping`` and counts for nothing. A
 second typing of the same sheet (its typist never sees the first) is compared with it cell
 by cell (``tournaments.sheet_compare``): equal, the lines are stored as deals through
-``results.enter_written_deals``, as a single typing is when the setting is off; different,
+``paper_sheets.enter_written_deals``, as a single typing is when the setting is off; different,
 the typing waits for the desk to settle each differing cell (first value, second value or
 one typed anew), and then the settled lines are stored.
 
 A sheet of round totals only (``type_totals``) goes the same way: one line of totals per
 typing (``SheetTyping.Kind.TOTALS``), compared seat by seat, counted through
-``results.enter_totals``. A sheet is typed one way twice: while a typing of its deals waits,
+``paper_sheets.enter_totals``. A sheet is typed one way twice: while a typing of its deals waits,
 its totals are refused, and the other way round. While a typing waits (or its differences
 do), the table takes no deal from the desk's form or a phone
-(``results.check_no_typing_waits``).
+(``paper_sheets.check_no_typing_waits``).
 
 Who the second typist is: the venue often has one laptop and one organiser's login shared by
 helpers, so a second login cannot be required. Each typing may carry the typist's name or
@@ -38,18 +38,20 @@ from django.utils.translation import gettext as _
 from tournaments import sheet_compare
 from tournaments.models import SCORE_LIMIT, Deal, SheetTyping, Table, TournamentChange
 from tournaments.services import changelog
-from tournaments.services.results import (
-    DealConflict,
-    ResultError,
+from tournaments.services.paper_sheets import (
     WrittenRow,
-    _check_deals_table,
-    _check_open,
-    _locked_table,
     check_totals_table,
     checked_totals,
     checked_written_rows,
     enter_totals,
     enter_written_deals,
+)
+from tournaments.services.results_common import (
+    DealConflict,
+    ResultError,
+    _check_deals_table,
+    _check_open,
+    _locked_table,
     table_facts,
 )
 from tournaments.services.revision import bump_revision
@@ -111,7 +113,9 @@ def _totals_rows(table: Table, totals: Sequence[int]) -> list[dict[str, Any]]:
     """A sheet of round totals as one line of a typing, checked as ``enter_totals`` checks
     new totals (counted totals are corrected with a reason, once, as a counted deal is)."""
     if Deal.objects.filter(table=table, kind=Deal.Kind.TOTAL).exists():
-        raise DealConflict(_("The totals of this table were entered meanwhile; check them."))
+        raise DealConflict(
+            _("The totals of this table were entered meanwhile; check them."), code="totals_changed"
+        )
     checked = checked_totals(table, totals)
     return [{"number": 1, "contract": "", "declarer": None, "amounts": checked, "scores": checked}]
 
@@ -202,7 +206,7 @@ def type_totals(
     expected_typing: int | None,
 ) -> SheetTyping:
     """Store one typing of a sheet of round totals only: one total per seat, adding up to 0
-    (as ``results.enter_totals`` checks them). Otherwise as :func:`type_sheet`."""
+    (as ``paper_sheets.enter_totals`` checks them). Otherwise as :func:`type_sheet`."""
     return _type(
         table=table,
         kind=SheetTyping.Kind.TOTALS,
@@ -225,7 +229,7 @@ def _type(
     table = _locked_table(table.pk)
     tournament = table.round.tournament
     if not tournament.double_entry:
-        raise ResultError(_("This tournament does not type paper sheets twice."))
+        raise ResultError(_("This tournament does not type paper sheets twice."), code="types_once")
     _check_sheet_table(table, kind)
     _check_open(table)
     typist = " ".join(typist.split())
@@ -234,16 +238,18 @@ def _type(
             _("The typist's name is too long (at most %(limit)s characters).")
             % {"limit": TYPIST_LENGTH},
             field="typist",
+            code="typist_too_long",
         )
     typing = _open_typing(table)
     if typing is not None and typing.kind != kind:
-        raise ResultError(other_kind_message(typing))
+        raise ResultError(other_kind_message(typing), code="other_kind")
     if expected_typing is None and typing is not None:
         raise TypingConflict(
             _(
                 "Meanwhile somebody else saved the first typing of this sheet; yours was not "
                 "saved. Your lines are still in the form: save them again as the second typing."
-            )
+            ),
+            code="typing_changed",
         )
     if expected_typing is not None and (
         typing is None
@@ -254,7 +260,8 @@ def _type(
             _(
                 "Meanwhile somebody else saved the second typing of this sheet; yours was not "
                 "saved. Look at the sheet's state on the table's page."
-            )
+            ),
+            code="typing_changed",
         )
     totals = kind == SheetTyping.Kind.TOTALS
     checked = _totals_rows(table, lines) if totals else _checked_rows(table, lines)
@@ -345,29 +352,35 @@ def _decided_value(
     if how == SECOND:
         return difference.second
     if how != TYPED:
-        raise ResultError(_("Choose how to settle each difference."))
+        raise ResultError(_("Choose how to settle each difference."), code="settle_choice")
     if difference.column == sheet_compare.CONTRACT:
         if value in (None, ""):
             return ""
         if str(value) not in rules.contracts:
             raise ResultError(
-                _("Deal %(number)s: choose a contract.") % {"number": difference.number}
+                _("Deal %(number)s: choose a contract.") % {"number": difference.number},
+                code="contract_missing",
             )
         return str(value)
     if value in (None, ""):
         return None
     if not isinstance(value, int) or isinstance(value, bool):
         raise ResultError(
-            _("Deal %(number)s: type a whole number.") % {"number": difference.number}
+            _("Deal %(number)s: type a whole number.") % {"number": difference.number},
+            code="not_a_number",
         )
     if difference.column == sheet_compare.DECLARER:
         if not 0 <= value < seats:
-            raise ResultError(_("Deal %(number)s: say who played.") % {"number": difference.number})
+            raise ResultError(
+                _("Deal %(number)s: say who played.") % {"number": difference.number},
+                code="declarer_missing",
+            )
         return value
     if abs(value) > SCORE_LIMIT and not totals:  # a total's bound: enter_totals says it
         raise ResultError(
             _("Deal %(number)s: an amount of at most %(limit)s.")
-            % {"number": difference.number, "limit": SCORE_LIMIT}
+            % {"number": difference.number, "limit": SCORE_LIMIT},
+            code="amount_range",
         )
     return value
 
@@ -389,7 +402,10 @@ def settle_sheet(
     table = _locked_table(typing.table_id)
     locked = _open_typing(table)
     if locked is None or locked.pk != typing.pk or locked.state != SheetTyping.State.DIFFERENCES:
-        raise TypingConflict(_("Somebody else settled this sheet meanwhile; nothing was changed."))
+        raise TypingConflict(
+            _("Somebody else settled this sheet meanwhile; nothing was changed."),
+            code="typing_changed",
+        )
     _check_sheet_table(table, locked.kind)
     _check_open(table)
     facts = table_facts(table)
@@ -401,7 +417,8 @@ def settle_sheet(
     if missing:
         raise ResultError(
             _("Settle every difference: deal %(number)s is still open.")
-            % {"number": missing[0].number}
+            % {"number": missing[0].number},
+            code="differences_open",
         )
     decided: dict[str, sheet_compare.Cell] = {}
     log = []
@@ -427,7 +444,7 @@ def settle_sheet(
     if totals:  # one line of totals; enter_totals checks them as a single typing's
         settled = [a for line in lines for a in line.amounts if a is not None]
         if len(lines) != 1 or len(settled) != seats:
-            raise ResultError(_("Enter one total per player."))
+            raise ResultError(_("Enter one total per player."), code="totals_count")
         enter_totals(
             table=table,
             totals=settled,
@@ -439,12 +456,18 @@ def settle_sheet(
     rows = []
     for line in lines:
         if not line.contract:
-            raise ResultError(_("Deal %(number)s: choose the contract.") % {"number": line.number})
+            raise ResultError(
+                _("Deal %(number)s: choose the contract.") % {"number": line.number},
+                code="contract_missing",
+            )
         if line.declarer is None:
-            raise ResultError(_("Deal %(number)s: say who played.") % {"number": line.number})
+            raise ResultError(
+                _("Deal %(number)s: say who played.") % {"number": line.number},
+                code="declarer_missing",
+            )
         rows.append(WrittenRow(line.number, line.contract, line.declarer, line.amounts))
     if not rows:
-        raise ResultError(_("Type at least one line of the sheet."))
+        raise ResultError(_("Type at least one line of the sheet."), code="sheet_empty")
     enter_written_deals(
         table=table,
         rows=rows,
@@ -480,11 +503,14 @@ def discard_typing(*, typing: SheetTyping, user: User, reason: str) -> SheetTypi
     """Throw away an open typing (the wrong table's sheet was typed), with a reason; the sheet
     is then typed afresh. The deals already counted are not touched."""
     if not reason.strip():
-        raise ResultError(_("Give a reason."), field="reason")
+        raise ResultError(_("Give a reason."), field="reason", code="reason_required")
     table = _locked_table(typing.table_id)
     locked = _open_typing(table)
     if locked is None or locked.pk != typing.pk:
-        raise TypingConflict(_("Somebody else settled this sheet meanwhile; nothing was changed."))
+        raise TypingConflict(
+            _("Somebody else settled this sheet meanwhile; nothing was changed."),
+            code="typing_changed",
+        )
     _check_open(table)
     locked.state = SheetTyping.State.DISCARDED
     locked.save(update_fields=["state"])

@@ -20,7 +20,7 @@ user who signs.
 **Rulings.** A table's call for the referee is closed by a ruling (``record_ruling`` with
 the call): the deal (optional: a call about conduct has none), the decision in words, the
 penalty that follows, if any, in words (a penalty the rule source scores is still entered as
-the deal's penalty, ``services.results``), signed by the referee. A referee may also open a
+the deal's penalty, ``services.phone_entry``), signed by the referee. A referee may also open a
 ruling about conduct without a call (``record_ruling`` without one). Where the tournament
 wants two referees (``Tournament.two_referee_rulings``) a ruling is pending until a second,
 different official confirms it (``confirm_ruling``, at their own login or with their password

@@ -18,7 +18,7 @@ from tournaments.models import Announcement, Round, RoundChange, Tournament, Tou
 from tournaments.selectors.standings import no_shows
 from tournaments.services import changelog
 from tournaments.services.registration import unregister
-from tournaments.services.results import ResultError
+from tournaments.services.results_common import ResultError
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def finish_tournament(
     if state.finished:
         return locked
     if not state.can_finish:
-        raise ResultError(state.missing)
+        raise ResultError(state.missing, code="not_finished")
     if remove_no_shows:
         for entry in no_shows(tournament=locked):
             if entry.fee_paid:
@@ -84,7 +84,9 @@ def finish_tournament(
 def reopen_tournament(*, tournament: Tournament, user: User, reason: str) -> Tournament:
     """Lift the lock again (a late correction); the reason goes into the last round's history."""
     if not reason.strip():
-        raise ResultError(_("Give a reason for reopening the tournament."), field="reason")
+        raise ResultError(
+            _("Give a reason for reopening the tournament."), field="reason", code="reason_required"
+        )
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if locked.finished_at is None:
         return locked

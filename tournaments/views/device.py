@@ -15,7 +15,7 @@ import secrets
 
 from django.http import HttpRequest, HttpResponse
 
-from tournaments.services.results import Device
+from tournaments.services.results_common import Device
 from venue.client_ip import client_ip
 
 COOKIE = "cego_device"

@@ -28,8 +28,17 @@ from tournaments.models import SCORE_LIMIT, Deal, Round, SheetTyping, Table, Tou
 from tournaments.selectors.double_entry import open_typing, open_typings
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
-from tournaments.services import double_entry, results
-from tournaments.services.results import DealConflict, ResultError, RoundStillOpen
+from tournaments.services import double_entry, paper_sheets, phone_entry, results_common
+from tournaments.services.desk_entry import annul_deal, confirm_deal_at_desk, restore_deal
+from tournaments.services.results_common import DealConflict, ResultError
+from tournaments.services.round_state import (
+    RoundStillOpen,
+    reissue_table_token,
+    set_round_clock,
+    set_round_state,
+    unvoid_table,
+    void_table,
+)
 from tournaments.views.access import tournament_permission
 from tournaments.views.written import store_typing, typing_page
 from venue import backups
@@ -183,7 +192,7 @@ def round_state(request: HttpRequest, pk: int, round_number: int) -> HttpRespons
         Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
     )
     try:
-        results.set_round_state(
+        set_round_state(
             round=round_,
             state=request.POST.get("state", ""),
             user=request.user,
@@ -208,9 +217,7 @@ def round_clock(request: HttpRequest, pk: int, round_number: int) -> HttpRespons
     form = ClockForm(request.POST)
     if form.is_valid():
         try:
-            results.set_round_clock(
-                round=round_, minutes=form.cleaned_data["minutes"], user=request.user
-            )
+            set_round_clock(round=round_, minutes=form.cleaned_data["minutes"], user=request.user)
         except ResultError as error:
             messages.error(request, error.message)
     else:
@@ -230,7 +237,7 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
     typing = open_typing(table=table) if tournament.double_entry else None
     # The sheet waits for its second typing (or its settlement): no deal form, and a deal
     # posted anyway (a form opened before the first typing) is refused, nothing stored.
-    typing_waits = results.typing_waits_message(typing.state) if typing else ""
+    typing_waits = paper_sheets.typing_waits_message(typing.state) if typing else ""
     form = deal_form(sheet)
     refused = False
     if request.method == "POST" and typing_waits:
@@ -239,7 +246,7 @@ def desk_entry(request: HttpRequest, pk: int, round_number: int, table_number: i
         form = deal_form(sheet, data=request.POST, number=_posted_number(request))
         if form.is_valid():
             try:
-                deal = results.enter_deal(
+                deal = phone_entry.enter_deal(
                     table=table,
                     number=form.cleaned_data["number"],
                     inputs=form.deal_inputs(),
@@ -292,7 +299,7 @@ def _phone_link(request: HttpRequest, table: Table) -> dict:
 def table_token(request: HttpRequest, table_pk: int) -> HttpResponse:
     """A new token (and QR code) for a table whose old one was lost with a phone."""
     table = get_object_or_404(Table.objects.select_related("round"), pk=table_pk)
-    results.reissue_table_token(table=table, user=request.user)
+    reissue_table_token(table=table, user=request.user)
     messages.success(
         request,
         _("Table %(number)s has a new QR code; the old one no longer works.")
@@ -361,7 +368,7 @@ def _desk_totals(request: HttpRequest, table: Table, sheet: TableSheet) -> HttpR
             # form again makes it the second typing
         elif form.is_valid():
             try:
-                results.enter_totals(
+                paper_sheets.enter_totals(
                     table=table,
                     totals=form.totals(),
                     user=request.user,
@@ -408,12 +415,12 @@ def render_preview(request: HttpRequest, table: Table) -> HttpResponse:
     context: dict = {"sheet": sheet}
     if form.is_valid():
         try:
-            _record, scores = results.compute_scores(
-                facts=results.TableFacts(
+            _record, scores = results_common.compute_scores(
+                facts=results_common.TableFacts(
                     table=table,
                     rules=sheet.rules,
                     table_size=len(sheet.seats),
-                    last_round=results.last_round_raeuber(table),
+                    last_round=results_common.last_round_raeuber(table),
                 ),
                 number=form.cleaned_data["number"],
                 inputs=form.deal_inputs(),
@@ -438,7 +445,7 @@ def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
     table = deal.table
     sheet = table_sheet(table=table)
     initial = {
-        **initial_from_inputs(results.stored_record(deal)),
+        **initial_from_inputs(results_common.stored_record(deal)),
         "number": deal.number,
         "expected_version": deal.version,
     }
@@ -449,7 +456,7 @@ def deal_correct(request: HttpRequest, deal_pk: int) -> HttpResponse:
         reason_form = ReasonForm(request.POST)
         if form.is_valid() and reason_form.is_valid():
             try:
-                results.revise_deal(
+                phone_entry.revise_deal(
                     deal=deal,
                     inputs=form.deal_inputs(),
                     expected_version=form.cleaned_data["expected_version"],
@@ -487,7 +494,7 @@ def deal_confirm(request: HttpRequest, deal_pk: int) -> HttpResponse:
     referee (the table never confirmed it again after a phone changed it)."""
     deal = get_object_or_404(Deal.objects.select_related("table__round__tournament"), pk=deal_pk)
     try:
-        results.confirm_deal_at_desk(
+        confirm_deal_at_desk(
             deal=deal, user=request.user, expected_version=_posted_number(request, "version")
         )
     except ResultError as error:
@@ -504,9 +511,9 @@ def deal_annul(request: HttpRequest, deal_pk: int) -> HttpResponse:
     reason = request.POST.get("reason", "")
     try:
         if deal.status == Deal.Status.ANNULLED:
-            results.restore_deal(deal=deal, reason=reason, user=request.user)
+            restore_deal(deal=deal, reason=reason, user=request.user)
         else:
-            results.annul_deal(
+            annul_deal(
                 deal=deal,
                 reason=reason,
                 user=request.user,
@@ -524,13 +531,9 @@ def table_void(request: HttpRequest, table_pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("round"), pk=table_pk)
     try:
         if request.POST.get("undo"):
-            results.unvoid_table(
-                table=table, reason=request.POST.get("reason", ""), user=request.user
-            )
+            unvoid_table(table=table, reason=request.POST.get("reason", ""), user=request.user)
         else:
-            results.void_table(
-                table=table, reason=request.POST.get("reason", ""), user=request.user
-            )
+            void_table(table=table, reason=request.POST.get("reason", ""), user=request.user)
     except ResultError as error:
         messages.error(request, error.message)
     return redirect(entry_url(table))

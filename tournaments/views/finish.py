@@ -13,7 +13,7 @@ from clubs.permissions import MANAGE_TOURNAMENT
 from tournaments.models import Tournament
 from tournaments.selectors.standings import no_shows
 from tournaments.services import finish
-from tournaments.services.results import ResultError
+from tournaments.services.results_common import ResultError
 from tournaments.views.access import tournament_permission
 
 

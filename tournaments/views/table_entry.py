@@ -26,8 +26,8 @@ from tournaments.models import SHORT_CODE_LENGTH, Deal, Round, Seat, Table, norm
 from tournaments.selectors.double_entry import open_typing
 from tournaments.selectors.plain import table_by_token
 from tournaments.selectors.table_sheet import TableSheet, table_seating, table_sheet
-from tournaments.services import hall, results
-from tournaments.services.results import DealConflict, Device, ResultError
+from tournaments.services import hall, paper_sheets, phone_entry, results_common
+from tournaments.services.results_common import DealConflict, Device, ResultError
 from tournaments.views.device import device_of
 from tournaments.views.entry import deal_form, render_preview, show_result_error
 from venue.client_ip import client_ip
@@ -99,7 +99,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
     # typing; until it counts the phone offers no deal form, and a deal posted anyway (a
     # page opened before, the offline queue) is refused with the reason, nothing stored.
     waiting = open_typing(table=table) if table.round.tournament.double_entry else None
-    typing_waits = results.typing_waits_message(waiting.state) if waiting else ""
+    typing_waits = paper_sheets.typing_waits_message(waiting.state) if waiting else ""
     if typing_waits:
         form = None
         if request.method == "POST" and number is not None:
@@ -110,7 +110,7 @@ def table_entry(request: HttpRequest, token: str) -> HttpResponse:
         form = deal_form(sheet, data=request.POST, number=number)
         if form.is_valid():
             try:
-                deal = results.enter_deal(
+                deal = phone_entry.enter_deal(
                     table=table,
                     number=form.cleaned_data["number"],
                     inputs=form.deal_inputs(),
@@ -178,7 +178,7 @@ def _clash(table: Table, form: DealForm, position: int, device: Device) -> Clash
     sheet = table_seating(table=table)
     names = [seat.short_name or seat.name for seat in sheet.seats]
     stored = deal_parts(
-        rules=sheet.rules, inputs=results.stored_record(deal), names=names, labelled=False
+        rules=sheet.rules, inputs=results_common.stored_record(deal), names=names, labelled=False
     )
     mine = deal_parts(rules=sheet.rules, inputs=form.deal_inputs(), names=names, labelled=False)
     parts = tuple(
@@ -247,7 +247,7 @@ def confirm(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
     if position is None:
         return redirect("tournaments:table_entry", token)
     try:
-        results.confirm_deal(
+        phone_entry.confirm_deal(
             deal=deal,
             confirmer_position=position,
             expected_version=_posted_int(request, "version"),
@@ -269,7 +269,7 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
     if deal.status != Deal.Status.PENDING:
         raise Http404("only unconfirmed deals are changed at the table")
     initial = {
-        **initial_from_inputs(results.stored_record(deal)),
+        **initial_from_inputs(results_common.stored_record(deal)),
         "number": deal.number,
         "expected_version": deal.version,
     }
@@ -278,7 +278,7 @@ def revise(request: HttpRequest, token: str, deal_pk: int) -> HttpResponse:
         form = deal_form(sheet, data=request.POST, number=deal.number, require_version=True)
         if form.is_valid():
             try:
-                results.revise_deal(
+                phone_entry.revise_deal(
                     deal=deal,
                     inputs=form.deal_inputs(),
                     expected_version=form.cleaned_data["expected_version"],

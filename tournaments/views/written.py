@@ -2,7 +2,7 @@
 
 One page serves a single line and a whole sheet: "Check this sheet" runs the engine's check
 on every typed line and shows each line's full row or what the amounts could be; "Save"
-stores the lines (all or none) through ``results.enter_written_deals``.
+stores the lines (all or none) through ``paper_sheets.enter_written_deals``.
 
 With double entry (``Tournament.double_entry``) "Save" stores a typing
 (``double_entry.type_sheet``); a sheet of round totals only is typed on the totals page
@@ -34,9 +34,10 @@ from tournaments.contract_names import contract_choices
 from tournaments.models import Deal, SheetTyping, Table, Tournament
 from tournaments.selectors.double_entry import DifferenceRow, difference_rows, open_typing
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
-from tournaments.services import double_entry, results
+from tournaments.services import double_entry, paper_sheets, results_common
 from tournaments.services.double_entry import TypingConflict
-from tournaments.services.results import DealConflict, ResultError, WrittenRow
+from tournaments.services.paper_sheets import WrittenRow
+from tournaments.services.results_common import DealConflict, ResultError
 
 # what phones, Word and typists write for a minus (−, –, —) and the spaces in "+ 30"
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"})
@@ -174,13 +175,13 @@ def _check_rows(
     form: WrittenSheetForm, table: Table, sheet: TableSheet
 ) -> tuple[list[WrittenLine], list[int], bool]:
     """Check every typed line with the engine; returns the lines, the totals and success."""
-    facts = results.TableFacts(table=table, rules=sheet.rules, table_size=len(sheet.seats))
+    facts = results_common.TableFacts(table=table, rules=sheet.rules, table_size=len(sheet.seats))
     lines = {line.number: line for line in form.lines()}
     totals = list(sheet.totals)
     ok = True
     for row in form.rows:
         try:
-            written = results.check_written_row(facts=facts, row=row)
+            written = paper_sheets.check_written_row(facts=facts, row=row)
         except ResultError as error:
             lines[row.number].error = error.message
             ok = False
@@ -251,7 +252,7 @@ def desk_written(request: HttpRequest, pk: int, round_number: int, table_number:
                 # is still filled in, and saving it again makes it the second typing
             else:
                 try:
-                    deals = results.enter_written_deals(
+                    deals = paper_sheets.enter_written_deals(
                         table=table, rows=form.rows, user=request.user
                     )
                 except ResultError as error:
@@ -534,7 +535,7 @@ def deal_correct_written(request: HttpRequest, deal_pk: int) -> HttpResponse:
             form.add_error(None, _("Type at least one line of the sheet."))
         elif ok:
             try:
-                results.revise_written_deal(
+                paper_sheets.revise_written_deal(
                     deal=deal,
                     row=form.rows[0],
                     # None (a form without it) is refused: no correction over a newer one.

@@ -14,10 +14,10 @@ from clubs.models import Club, ClubRole, Membership, Player
 from clubs.services.admin import save_club
 from ratings.services import bring_up_to_date
 from seasons.models import Season
-from tournaments import demo
+from tournaments import demo, rule_snapshot
 from tournaments.models import Deal, Round, Tournament
 from tournaments.seating import sitting_out_position
-from tournaments.services import checkin, draws, results, setup
+from tournaments.services import checkin, draws, phone_entry, setup
 
 DEMO_USERNAME = "organisator"
 DEMO_PASSWORD = "cego-demo"
@@ -230,7 +230,7 @@ class Command(BaseCommand):
             if not entry.plays_free:
                 checkin.set_fee_paid(entry=entry, paid=True)
         rng = random.Random(demo.DEMO_SEED)
-        rules = results.rule_source_of(tournament)
+        rules = rule_snapshot.rule_source_of(tournament)
         for number in range(1, tournament.rounds + 1):
             round_ = draws.draw_next_round(
                 tournament=tournament, number=number, seed=demo.DEMO_SEED + number
@@ -244,7 +244,7 @@ class Command(BaseCommand):
                         rules=rules, table_size=size, deal_number=deal_number
                     )
                     active = [seat for seat in range(size) if seat != out]
-                    results.enter_deal(
+                    phone_entry.enter_deal(
                         table=table,
                         number=deal_number,
                         inputs=demo.plausible_deal(rng, rules=rules, active_seats=active),

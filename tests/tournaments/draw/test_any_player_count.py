@@ -22,7 +22,7 @@ from tournaments.draw import advise_count, plan_table_sizes
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentChange
 from tournaments.selectors.prizes import prize_groups
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services import player_count, results
+from tournaments.services import phone_entry, player_count, results_common
 from tournaments.services.setup import update_tournament
 
 # --------------------------------------------------------------------------- pure
@@ -186,20 +186,22 @@ def test_dealer_rotation_and_scores_at_a_table_of_five_through_the_service():
     # Eine won 41:38 is 20 from each defender; the dealer sits out and pays like one.
     for number, dealer in ((1, 0), (2, 1), (5, 4), (6, 0)):
         declarer = (dealer + 2) % 5
-        deal = results.enter_deal(
+        deal = phone_entry.enter_deal(
             table=table,
             number=number,
             inputs={"contract": "eine", "declarer": declarer, "declarer_points": 41},
         )
         assert deal.dealer_position == dealer
-        record = results.deal_record(
-            facts=results.table_facts(table), number=number, inputs=results.stored_record(deal)
+        record = results_common.deal_record(
+            facts=results_common.table_facts(table),
+            number=number,
+            inputs=results_common.stored_record(deal),
         )
         assert record["sitting_out"] == dealer
         assert list(deal.scores) == [80 if seat == declarer else -20 for seat in range(5)]
     # deal 3 is dealt by seat 2, who sits it out and cannot declare
-    with pytest.raises(results.ResultError):
-        results.enter_deal(
+    with pytest.raises(results_common.ResultError):
+        phone_entry.enter_deal(
             table=table,
             number=3,
             inputs={"contract": "eine", "declarer": 2, "declarer_points": 41},
@@ -292,7 +294,7 @@ def test_fill_ins_are_listed_without_a_place_and_take_no_prize(client):
     table = Seat.objects.get(round=round_, entry=fill_in).table
     position = Seat.objects.get(round=round_, entry=fill_in).position
     # the fill-in wins a Solo: the best total of the day
-    results.enter_deal(
+    phone_entry.enter_deal(
         table=table,
         number=1,
         inputs={"contract": "solo", "declarer": position, "declarer_points": 79},
@@ -458,7 +460,7 @@ def test_the_archive_carries_the_agreement_the_fill_ins_and_deals_at_five():
     player_count.add_fill_ins(tournament=tournament, players=[member])  # 38: two tables of five
     round_ = player_count.draw_with(tournament=tournament, number=1, option=player_count.FIVES)
     table = Table.objects.get(round=round_, number=9)  # 7 tables of 4, then 2 of 5
-    results.enter_deal(
+    phone_entry.enter_deal(
         table=table, number=1, inputs={"contract": "halbe", "declarer": 1, "declarer_points": 34}
     )
     archive = json.loads(json.dumps(tournament_archive(tournament=tournament)))

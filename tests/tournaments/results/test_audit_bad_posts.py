@@ -40,7 +40,7 @@ def test_the_paper_sheet_page_answers_an_empty_post_with_a_form_error(desk, tabl
     if name == "desk_written":
         url = reverse("tournaments:desk_written", args=[tournament.pk, 1, table.number])
     else:
-        from tournaments.services.results import enter_deal
+        from tournaments.services.phone_entry import enter_deal
 
         deal = enter_deal(
             table=table, number=1, inputs={"contract": "eine", "declarer": 1, "declarer_points": 41}

@@ -9,7 +9,8 @@ from django.db import connection
 from tests.factories import TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, DealChange
-from tournaments.services.results import DealConflict, enter_deal, revise_deal
+from tournaments.services.phone_entry import enter_deal, revise_deal
+from tournaments.services.results_common import DealConflict
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

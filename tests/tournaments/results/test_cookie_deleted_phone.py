@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import Deal
-from tournaments.services.results import Device, ResultError, confirm_deal, enter_deal
+from tournaments.services.phone_entry import confirm_deal, enter_deal
+from tournaments.services.results_common import Device, ResultError
 
 pytestmark = pytest.mark.django_db
 

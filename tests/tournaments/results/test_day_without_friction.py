@@ -16,18 +16,15 @@ from tournaments.models import Deal, DealChange, Round, RoundChange
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services import finish
-from tournaments.services.results import (
-    DealConflict,
-    ResultError,
-    RoundStillOpen,
+from tournaments.services.paper_sheets import (
     WrittenRow,
-    enter_deal,
     enter_totals,
     enter_written_deals,
     revise_written_deal,
-    set_round_clock,
-    set_round_state,
 )
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.results_common import DealConflict, ResultError
+from tournaments.services.round_state import RoundStillOpen, set_round_clock, set_round_state
 
 EINE_WON = {"contract": "eine", "declarer": 0, "declarer_points": 50}
 

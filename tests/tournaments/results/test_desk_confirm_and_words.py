@@ -12,13 +12,10 @@ from tournaments.deal_words import change_texts, deal_parts, scores_text
 from tournaments.models import Deal, DealChange
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.selectors.round_status import round_status
-from tournaments.services.results import (
-    ResultError,
-    confirm_deal_at_desk,
-    enter_deal,
-    revise_deal,
-    set_round_state,
-)
+from tournaments.services.desk_entry import confirm_deal_at_desk
+from tournaments.services.phone_entry import enter_deal, revise_deal
+from tournaments.services.results_common import ResultError
+from tournaments.services.round_state import set_round_state
 
 pytestmark = pytest.mark.django_db
 

@@ -12,15 +12,9 @@ from django.urls import reverse
 
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import SCORE_LIMIT, Deal, DealChange, Round, TournamentChange
-from tournaments.services.results import (
-    DealConflict,
-    Device,
-    ResultError,
-    confirm_deal,
-    enter_deal,
-    enter_totals,
-    revise_deal,
-)
+from tournaments.services.paper_sheets import enter_totals
+from tournaments.services.phone_entry import confirm_deal, enter_deal, revise_deal
+from tournaments.services.results_common import DealConflict, Device, ResultError
 from tournaments.views.device import COOKIE
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,8 @@ from tournaments.models import Deal, DealChange, SheetTyping, Tournament, Tourna
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services import double_entry
 from tournaments.services.double_entry import TypingConflict
-from tournaments.services.results import ResultError, WrittenRow
+from tournaments.services.paper_sheets import WrittenRow
+from tournaments.services.results_common import ResultError
 
 # Halbe at four (swm): won, 20 from each defender; lost, 40 to each.
 HALBE_WON_1 = WrittenRow(1, "halbe", 1, (None, 60, None, None))

@@ -9,7 +9,7 @@ from tests.tournaments.results.test_concurrency import run_together
 from tournaments.models import Deal, SheetTyping, TournamentChange
 from tournaments.services import double_entry
 from tournaments.services.double_entry import TypingConflict
-from tournaments.services.results import WrittenRow
+from tournaments.services.paper_sheets import WrittenRow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,9 +15,10 @@ from tournaments import sheet_compare
 from tournaments.models import Deal, SheetTyping, Tournament, TournamentChange
 from tournaments.selectors.round_status import round_status
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services import double_entry, results
+from tournaments.services import double_entry, paper_sheets, phone_entry
 from tournaments.services.double_entry import TypingConflict
-from tournaments.services.results import ResultError, WrittenRow
+from tournaments.services.paper_sheets import WrittenRow
+from tournaments.services.results_common import ResultError
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,7 @@ def test_totals_typed_once_do_not_count(double_table, organiser):
     assert not any(str(t) in str(logged.after) for t in (30, -10, -40))  # blind: no values
     # a single entry of new totals is refused by the service itself, not only by the page
     with pytest.raises(ResultError, match="doppelt"):
-        results.enter_totals(table=double_table, totals=TOTALS, user=organiser)
+        paper_sheets.enter_totals(table=double_table, totals=TOTALS, user=organiser)
     assert not Deal.objects.filter(table=double_table).exists()
 
 
@@ -340,7 +341,7 @@ def test_the_service_refuses_a_deal_while_the_sheet_waits_and_takes_it_after(
     typing = _typed_once(double_table, organiser, "deals")
     for via in ("desk", "table"):
         with pytest.raises(ResultError, match="wartet auf seine Zweiteingabe"):
-            results.enter_deal(
+            phone_entry.enter_deal(
                 table=double_table,
                 number=5,
                 inputs={"contract": "eine", "declarer": 2, "declarer_points": 41},
@@ -349,7 +350,7 @@ def test_the_service_refuses_a_deal_while_the_sheet_waits_and_takes_it_after(
             )
     assert not Deal.objects.exists()
     double_entry.discard_typing(typing=typing, user=organiser, reason="falscher Bogen")
-    deal = results.enter_deal(
+    deal = phone_entry.enter_deal(
         table=double_table,
         number=5,
         inputs={"contract": "eine", "declarer": 2, "declarer_points": 41},

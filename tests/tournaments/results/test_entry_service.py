@@ -8,18 +8,11 @@ from django.utils import translation
 from tests.factories import TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, DealChange, Round
-from tournaments.services.results import (
-    DealConflict,
-    ResultError,
-    annul_deal,
-    confirm_deal,
-    enter_deal,
-    enter_totals,
-    restore_deal,
-    revise_deal,
-    set_round_state,
-    void_table,
-)
+from tournaments.services.desk_entry import annul_deal, restore_deal
+from tournaments.services.paper_sheets import enter_totals
+from tournaments.services.phone_entry import confirm_deal, enter_deal, revise_deal
+from tournaments.services.results_common import DealConflict, ResultError
+from tournaments.services.round_state import set_round_state, void_table
 
 pytestmark = pytest.mark.django_db
 
@@ -56,13 +49,15 @@ def test_bad_input_names_the_field_and_stores_nothing(table, inputs, field):
 def test_deal_number_outside_the_round_is_refused(table):
     with pytest.raises(ResultError) as caught:
         enter_deal(table=table, number=25, inputs=EINE_WON)
+    assert caught.value.code == "deal_number_range"
     assert caught.value.field == "number"
 
 
 def test_same_number_twice_is_a_conflict_not_an_overwrite(table):
     enter_deal(table=table, number=1, inputs=EINE_WON)
-    with pytest.raises(DealConflict):
+    with pytest.raises(DealConflict) as caught:
         enter_deal(table=table, number=1, inputs={**EINE_WON, "declarer_points": 20})
+    assert caught.value.code == "deal_taken"
     assert Deal.objects.get().declarer_points == 41
 
 
@@ -78,15 +73,17 @@ def test_repeated_submission_key_stores_one_deal(table):
 def test_submission_key_reused_for_another_deal_is_refused(table):
     key = uuid.uuid4()
     enter_deal(table=table, number=1, inputs=EINE_WON, submission_key=key)
-    with pytest.raises(DealConflict):
+    with pytest.raises(DealConflict) as caught:
         enter_deal(table=table, number=2, inputs=EINE_WON, submission_key=key)
+    assert caught.value.code == "form_reused"
 
 
 def test_table_entry_needs_a_second_player(table):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON, via="table", entered_by_position=0)
     assert deal.status == Deal.Status.PENDING
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         confirm_deal(deal=deal, confirmer_position=0, expected_version=1)
+    assert caught.value.code == "same_seat"
     confirmed = confirm_deal(deal=deal, confirmer_position=3, expected_version=1)
     assert confirmed.status == Deal.Status.CONFIRMED
     # A double tap (the same page sends version 1 again) changes nothing.
@@ -117,7 +114,7 @@ def test_stale_edit_is_a_conflict(table, organiser):
         user=organiser,
         reason="Zählfehler",
     )
-    with pytest.raises(DealConflict):
+    with pytest.raises(DealConflict) as caught:
         revise_deal(
             deal=deal,
             inputs={**EINE_WON, "declarer_points": 60},
@@ -125,13 +122,15 @@ def test_stale_edit_is_a_conflict(table, organiser):
             user=organiser,
             reason="zweite Korrektur",
         )
+    assert caught.value.code == "version_changed"
     assert Deal.objects.get().declarer_points == 50
 
 
 def test_correction_keeps_history_with_reason(table, organiser):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON)
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         revise_deal(deal=deal, inputs=EINE_WON, expected_version=1, user=organiser, reason=" ")
+    assert caught.value.code == "reason_required"
     corrected = revise_deal(
         deal=deal,
         inputs={"contract": "eine", "declarer": 2, "declarer_points": 34},
@@ -149,14 +148,16 @@ def test_correction_keeps_history_with_reason(table, organiser):
 
 def test_players_cannot_change_a_confirmed_deal(table):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON)
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         revise_deal(deal=deal, inputs=EINE_WON, expected_version=1, entered_by_position=1)
+    assert caught.value.code == "organiser_only"
 
 
 def test_annul_and_restore(table, organiser):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON)
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         annul_deal(deal=deal, reason="", user=organiser)
+    assert caught.value.code == "reason_required"
     assert annul_deal(deal=deal, reason="falsch gegeben", user=organiser).status == "annulled"
     assert restore_deal(deal=deal, reason="doch gültig", user=organiser).status == "confirmed"
 
@@ -165,20 +166,24 @@ def test_annul_and_restore(table, organiser):
 def test_a_closed_round_is_a_lock_until_reopened_with_a_reason(table, organiser):
     deal = enter_deal(table=table, number=1, inputs=EINE_WON)
     set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser, close_open=True)
-    with pytest.raises(ResultError, match="reopen"):
+    with pytest.raises(ResultError, match="reopen") as caught:
         enter_deal(table=table, number=2, inputs=EINE_WON)
+    assert caught.value.code == "round_closed"
     # not even the organiser with a reason: the round must be reopened first
     with pytest.raises(ResultError, match="reopen"):
         enter_deal(
             table=table, number=2, inputs=EINE_WON, user=organiser, reason="nachgetragen vom Blatt"
         )
-    with pytest.raises(ResultError, match="reopen"):
+    with pytest.raises(ResultError, match="reopen") as caught:
         annul_deal(deal=deal, reason="Schreibfehler", user=organiser)
-    with pytest.raises(ResultError, match="reopen"):
+    assert caught.value.code == "round_closed"
+    with pytest.raises(ResultError, match="reopen") as caught:
         void_table(table=table, reason="Blatt unleserlich", user=organiser)
+    assert caught.value.code == "round_closed"
     assert Deal.objects.filter(table=table).count() == 1
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         set_round_state(round=table.round, state=Round.State.PLAYING, user=organiser)
+    assert caught.value.code == "reason_required"
     reopened = set_round_state(
         round=table.round, state=Round.State.PLAYING, user=organiser, reason="Nachzählung"
     )
@@ -188,11 +193,13 @@ def test_a_closed_round_is_a_lock_until_reopened_with_a_reason(table, organiser)
 
 
 def test_voided_table_takes_no_more_deals(table, organiser):
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         void_table(table=table, reason="", user=organiser)
+    assert caught.value.code == "reason_required"
     void_table(table=table, reason="Schreibfehler, nicht rekonstruierbar", user=organiser)
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         enter_deal(table=table, number=1, inputs=EINE_WON)
+    assert caught.value.code == "table_voided"
 
 
 def test_table_of_five_dealer_sits_out_and_pays_like_a_defender(db):
@@ -214,12 +221,14 @@ def test_table_of_five_dealer_sits_out_and_pays_like_a_defender(db):
 def test_totals_only_round(db, organiser):
     tournament = TournamentFactory(entry_mode="totals")
     table = seat_table(tournament=tournament)
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         enter_totals(table=table, totals=[10, 20, -30, 5], user=organiser)
+    assert caught.value.code == "totals_sum"
     deal = enter_totals(table=table, totals=[110, 20, -90, -40], user=organiser)
     assert deal.kind == Deal.Kind.TOTAL
-    with pytest.raises(DealConflict):
+    with pytest.raises(DealConflict) as caught:
         enter_totals(table=table, totals=[0, 0, 0, 0], user=organiser)
+    assert caught.value.code == "totals_changed"
     corrected = enter_totals(
         table=table,
         totals=[100, 30, -90, -40],
@@ -228,8 +237,9 @@ def test_totals_only_round(db, organiser):
         reason="Übertragungsfehler",
     )
     assert corrected.scores[:4] == [100, 30, -90, -40]
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         enter_deal(table=table, number=1, inputs=EINE_WON)
+    assert caught.value.code == "totals_only"
 
 
 def test_rule_source_writing_only_the_declarer_is_refused_clearly(db):
@@ -239,22 +249,24 @@ def test_rule_source_writing_only_the_declarer_is_refused_clearly(db):
     data["distribution"] = "declarer_only"
     tournament = TournamentFactory(rules_slug="swm", rules_snapshot=data)
     table = seat_table(tournament=tournament)
-    with translation.override("en"), pytest.raises(ResultError, match="add up to 0"):
+    with translation.override("en"), pytest.raises(ResultError, match="add up to 0") as caught:
         enter_deal(table=table, number=1, inputs=EINE_WON)
+    assert caught.value.code == "declarer_only_rules"
     assert Deal.objects.count() == 0
 
 
 def test_round_and_table_changes_are_logged_with_reasons(table, organiser):
     from tournaments.models import RoundChange
-    from tournaments.services.results import unvoid_table
+    from tournaments.services.round_state import unvoid_table
 
     set_round_state(round=table.round, state=Round.State.CLOSED, user=organiser, close_open=True)
     set_round_state(
         round=table.round, state=Round.State.PLAYING, user=organiser, reason="Nachzählung Tisch 1"
     )
     void_table(table=table, reason="Blatt unleserlich", user=organiser)
-    with pytest.raises(ResultError):
+    with pytest.raises(ResultError) as caught:
         unvoid_table(table=table, reason="", user=organiser)
+    assert caught.value.code == "reason_required"
     unvoid_table(table=table, reason="Blatt doch rekonstruiert", user=organiser)
     log = list(RoundChange.objects.order_by("pk").values_list("action", "reason", "table"))
     assert log == [

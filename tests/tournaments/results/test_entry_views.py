@@ -209,18 +209,18 @@ def test_phone_revise_pending_then_other_confirms(client, table):
 
 
 def test_phone_pending_list_names_the_players_beside_their_numbers(client, table):
-    from tournaments.services import results
+    from tournaments.services import phone_entry
 
     seats = list(table.seats.order_by("position").select_related("entry__player"))
     short = [f"{s.entry.player.first_name} {s.entry.player.last_name[:1]}." for s in seats]
-    results.enter_deal(
+    phone_entry.enter_deal(
         table=table,
         number=1,
         inputs={"contract": "raeuber", "declarer": 1, "points": [30, 20, 19, 10]},
         via="table",
         entered_by_position=1,
     )
-    results.enter_deal(table=table, number=2, inputs=deal_post(number=2), via="table")
+    phone_entry.enter_deal(table=table, number=2, inputs=deal_post(number=2), via="table")
     url = phone(client, table, 0)
     page = client.get(url).content.decode()
     pending = page[page.index('id="pending-1"') : page.index('id="pending-2"')]

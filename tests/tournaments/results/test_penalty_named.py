@@ -18,7 +18,7 @@ from tests.factories import EntryFactory, PlayerFactory, SeasonFactory, Tourname
 from tests.tournaments.standings.conftest import table_of
 from tournaments.selectors.changelog import tournament_log
 from tournaments.selectors.table_sheet import table_sheet
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, Table
 from tournaments.rule_snapshot import rule_source_of
 from tournaments.selectors.plain import locked_table, table_by_token, table_deals
-from tournaments.services import results
+from tournaments.services import phone_entry
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def _locked(pk):
 
 def test_the_deals_as_the_orm_reads_them(table):
     for number in (2, 1):  # stored out of order: read by number
-        results.enter_deal(
+        phone_entry.enter_deal(
             table=table,
             number=number,
             inputs={"contract": "cego", "declarer": 0, "declarer_points": 40 + number},
@@ -96,7 +96,7 @@ def test_a_plain_insert_stores_what_save_stores(table):
     from tournaments.models import DealChange
     from tournaments.services.plain_insert import insert
 
-    deal = results.enter_deal(
+    deal = phone_entry.enter_deal(
         table=table,
         number=1,
         inputs={"contract": "cego", "declarer": 0, "declarer_points": 50},

@@ -13,7 +13,7 @@ from clubs.services.admin import save_club, update_membership
 from clubs.services.players import update_player
 from tests.factories import TournamentFactory
 from tournaments.models import Tournament
-from tournaments.services import results
+from tournaments.services import phone_entry
 
 pytestmark = pytest.mark.django_db
 CEGO = {"contract": "cego", "declarer": 0, "declarer_points": 60}
@@ -26,7 +26,7 @@ def revision(tournament) -> int:
 @pytest.fixture
 def shown(swm_tournament, table):
     """A tournament with results whose first player is a member of a club."""
-    results.enter_deal(table=table, number=1, inputs=CEGO)
+    phone_entry.enter_deal(table=table, number=1, inputs=CEGO)
     player = table.seats.get(position=0).entry.player
     club = Club.objects.create(name="Cegofreunde Unterkirnach", short_name="CFU", town="U")
     Membership.objects.create(player=player, club=club)

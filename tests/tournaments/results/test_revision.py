@@ -6,7 +6,16 @@ from django.core.exceptions import ValidationError
 
 from tests.factories import EntryFactory, two_officials
 from tournaments.models import Deal, Round, Tournament
-from tournaments.services import checkin, draws, fairness, results, setup
+from tournaments.services import (
+    checkin,
+    desk_entry,
+    draws,
+    fairness,
+    phone_entry,
+    results_common,
+    round_state,
+    setup,
+)
 from tournaments.services.standings import draw_lots
 
 CEGO = {"contract": "cego", "declarer": 0, "declarer_points": 60}
@@ -31,7 +40,7 @@ def bumps(swm_tournament):
 def test_deal_services_bump_the_revision(bumps, table, organiser):
     assert (
         bumps(
-            results.enter_deal,
+            phone_entry.enter_deal,
             table=table,
             number=1,
             inputs=CEGO,
@@ -43,7 +52,7 @@ def test_deal_services_bump_the_revision(bumps, table, organiser):
     deal = Deal.objects.get(table=table, number=1)
     assert (
         bumps(
-            results.revise_deal,
+            phone_entry.revise_deal,
             deal=deal,
             inputs=CEGO | {"declarer_points": 70},
             expected_version=1,
@@ -54,7 +63,7 @@ def test_deal_services_bump_the_revision(bumps, table, organiser):
     deal.refresh_from_db()
     assert (
         bumps(
-            results.confirm_deal,
+            phone_entry.confirm_deal,
             deal=deal,
             confirmer_position=1,
             expected_version=deal.version,
@@ -62,13 +71,13 @@ def test_deal_services_bump_the_revision(bumps, table, organiser):
         == 1
     )
     deal.refresh_from_db()
-    assert bumps(results.annul_deal, deal=deal, reason="x", user=organiser) == 1
-    assert bumps(results.restore_deal, deal=deal, reason="x", user=organiser) == 1
-    assert bumps(results.void_table, table=table, reason="x", user=organiser) == 1
-    assert bumps(results.unvoid_table, table=table, reason="x", user=organiser) == 1
+    assert bumps(desk_entry.annul_deal, deal=deal, reason="x", user=organiser) == 1
+    assert bumps(desk_entry.restore_deal, deal=deal, reason="x", user=organiser) == 1
+    assert bumps(round_state.void_table, table=table, reason="x", user=organiser) == 1
+    assert bumps(round_state.unvoid_table, table=table, reason="x", user=organiser) == 1
     assert (
         bumps(
-            results.set_round_state,
+            round_state.set_round_state,
             round=table.round,
             state=Round.State.CLOSED,
             user=organiser,
@@ -78,7 +87,7 @@ def test_deal_services_bump_the_revision(bumps, table, organiser):
     )
     assert (
         bumps(
-            results.set_round_state,
+            round_state.set_round_state,
             round=table.round,
             state=Round.State.PLAYING,
             user=organiser,
@@ -89,9 +98,9 @@ def test_deal_services_bump_the_revision(bumps, table, organiser):
 
 
 def test_refused_changes_leave_the_revision(bumps, table):
-    results.enter_deal(table=table, number=1, inputs=CEGO)
-    with pytest.raises(results.DealConflict):
-        bumps(results.enter_deal, table=table, number=1, inputs=CEGO)
+    phone_entry.enter_deal(table=table, number=1, inputs=CEGO)
+    with pytest.raises(results_common.DealConflict):
+        bumps(phone_entry.enter_deal, table=table, number=1, inputs=CEGO)
     assert revision(table.round.tournament) == 1
 
 
@@ -138,8 +147,8 @@ def test_editing_and_registering_bump_the_revision(bumps, swm_tournament):
 
 def test_a_stale_instance_saved_never_lowers_the_revision(swm_tournament, table):
     stale = Tournament.objects.get(pk=swm_tournament.pk)
-    results.enter_deal(table=table, number=1, inputs=CEGO)
-    results.enter_deal(table=table, number=2, inputs=CEGO)
+    phone_entry.enter_deal(table=table, number=1, inputs=CEGO)
+    phone_entry.enter_deal(table=table, number=2, inputs=CEGO)
     stale.venue = "Saal"
     stale.save()  # e.g. the admin, with the number it read before the two deals
     assert revision(swm_tournament) == 3
@@ -163,7 +172,7 @@ def test_fees_bulk_registration_and_the_round_clock_bump_the_revision(
     assert bumps(checkin.set_fee_paid, entry=entry, paid=True) == 1
     players = [PlayerFactory() for _ in range(3)]
     assert bumps(register_players, tournament=swm_tournament, players=players) == 1
-    assert bumps(results.set_round_clock, round=table.round, minutes=90, user=organiser) == 1
+    assert bumps(round_state.set_round_clock, round=table.round, minutes=90, user=organiser) == 1
 
 
 def test_saving_chosen_fields_bumps_the_revision_too(swm_tournament):

@@ -1,4 +1,4 @@
-"""A round's deals stored at once (``results.enter_round_deals``, issue 26: the demo of any
+"""A round's deals stored at once (``desk_entry.enter_round_deals``, issue 26: the demo of any
 size): scored as the desk scores one deal, each with its history row, all or nothing."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tournaments.models import Deal, DealChange, Round
-from tournaments.services.results import (
+from tournaments.services.desk_entry import enter_round_deals
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.results_common import (
     DealConflict,
     ResultError,
     compute_scores,
-    enter_deal,
-    enter_round_deals,
     table_facts,
 )
 

@@ -9,7 +9,8 @@ from django.utils import translation
 
 from tournaments.models import Deal, DealChange
 from tournaments.selectors.changelog import tournament_log
-from tournaments.services.results import Device, confirm_deal, enter_deal
+from tournaments.services.phone_entry import confirm_deal, enter_deal
+from tournaments.services.results_common import Device
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,9 @@ from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Deal, LotDraw, Round, Substitution, Tournament
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import annul_deal, enter_deal, void_table
+from tournaments.services.desk_entry import annul_deal
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import void_table
 from tournaments.services.standings import draw_lots
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from printing import printouts
 from tests.tournaments.setup.factories import tournament_with_players
 from tournaments.models import Round, Seat, Tournament, TournamentChange
 from tournaments.services import checkin, draws
-from tournaments.services.results import set_round_state
+from tournaments.services.round_state import set_round_state
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ import pytest
 from tests.factories import EntryFactory, TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tournaments.models import Round, Seat, Table
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 
 def cego(declarer: int, points: int) -> dict:

@@ -19,7 +19,7 @@ from tests.tournaments.standings.conftest import cego
 from tournaments.caching import RECENT_REVISIONS
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 from tournaments.tables_standings import signed_html
 from venue.serving import TwoLanes, crowd_channel
 

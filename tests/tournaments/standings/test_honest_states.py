@@ -9,7 +9,8 @@ from tests.factories import EntryFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, table_of
 from tournaments.models import Round
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import enter_deal, set_round_state
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import set_round_state
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,8 @@ from tests.tournaments.standings.conftest import cego, table_of
 from tournaments.models import Entry, Round, TournamentChange
 from tournaments.selectors.standings import tournament_standings
 from tournaments.services import finish
-from tournaments.services.results import enter_deal, set_round_state
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import set_round_state
 from treasury.selectors import tournament_money
 
 pytestmark = pytest.mark.django_db

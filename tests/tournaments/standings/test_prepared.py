@@ -14,7 +14,9 @@ from tests.tournaments.standings.conftest import cego
 from tournaments.models import Deal, Entry, Seat, Substitution, Team, Tournament
 from tournaments.selectors import standings as selector
 from tournaments.selectors.prepared import PreparedValues
-from tournaments.services.results import annul_deal, enter_deal, void_table
+from tournaments.services.desk_entry import annul_deal
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import void_table
 from tournaments.services.standings import draw_lots
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.tournaments.results.conftest import seat_table
 from tests.tournaments.standings.conftest import cego, fill
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = pytest.mark.django_db
 

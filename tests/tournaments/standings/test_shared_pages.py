@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Tournament
 from tournaments.selectors.standings import tournament_standings
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 from tournaments.tables_standings import signed_html
 
 pytestmark = pytest.mark.django_db

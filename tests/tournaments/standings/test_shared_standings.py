@@ -13,7 +13,7 @@ from tests.tournaments.standings.conftest import cego
 from tournaments.caching import revision_key
 from tournaments.models import Tournament
 from tournaments.selectors import standings as selector
-from tournaments.services.results import enter_deal
+from tournaments.services.phone_entry import enter_deal
 from tournaments.services.revision import bump_revision
 from tournaments.tables_standings import signed_html
 from tournaments.views import player_day as player_day_views

@@ -8,7 +8,8 @@ from clubs.models import Category
 from tests.factories import EntryFactory, SeasonFactory, TournamentFactory
 from tests.tournaments.standings.conftest import cego, entries_of, table_of
 from tournaments.models import Entry, LotDraw, Round
-from tournaments.services.results import enter_deal, set_round_state
+from tournaments.services.phone_entry import enter_deal
+from tournaments.services.round_state import set_round_state
 
 pytestmark = pytest.mark.django_db
 
