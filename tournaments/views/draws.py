@@ -13,7 +13,7 @@ from collections import Counter
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db.models import Max
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -79,81 +79,109 @@ def round_draw(request, pk, round):  # noqa: A002
     drawn = tournament.round_set.aggregate(highest=Max("number"))["highest"] or 0
     if round_ is None and (round != drawn + 1 or round > tournament.rounds):
         raise Http404(_("This round cannot be drawn yet."))
-    swap_form = SwapForm(round=round_) if round_ is not None else None
     if request.method != "POST":
         printouts_ahead.send(sender=Tournament)  # the sheets are rendered right after the draw
-    if request.method == "POST":
-        action = request.POST.get("action", "")
-        if action == "swap" and round_ is not None:
-            swap_form = SwapForm(request.POST, round=round_)
-            if swap_form.is_valid():
-                try:
-                    swap = fairness.request_swap(
-                        round=round_, user=request.user, **swap_form.cleaned_data
-                    )
-                except ValidationError as error:
-                    add_service_errors(swap_form, error)
-                else:
-                    # nothing changes until a second official approves it
-                    messages.success(
-                        request,
-                        _(
-                            "Seat swap requested. A second official of the tournament must "
-                            "approve it; until then the seats stay as drawn."
-                        ),
-                    )
-                    return redirect(
-                        reverse("tournaments:seat_swaps", args=[tournament.pk]) + f"#swap-{swap.pk}"
-                    )
-        else:
-            try:
-                if action in OPTION_ACTIONS and round_ is None:
-                    # one click: the rules' way to fit the count, then the draw (services)
-                    option = OPTION_ACTIONS[action]
-                    fill_ins = []
-                    if option == player_count.FILL_INS:
-                        wanted = [v for v in request.POST.getlist("fill_in") if v.isdigit()]
-                        fill_ins = list(Player.objects.filter(pk__in=wanted))
-                    player_count.draw_with(
-                        tournament=tournament,
-                        number=round,
-                        option=option,
-                        players=fill_ins,
-                        user=request.user,
-                        while_previous_open=bool(request.POST.get("while_previous_open")),
-                    )
-                    messages.success(request, _("Round %(number)s drawn.") % {"number": round})
-                elif action == "draw" and round_ is None:
-                    services.draw_next_round(
-                        tournament=tournament,
-                        number=round,
-                        user=request.user,
-                        while_previous_open=bool(request.POST.get("while_previous_open")),
-                    )
-                    messages.success(request, _("Round %(number)s drawn.") % {"number": round})
-                elif action in ("redraw_same", "redraw_new") and round_ is not None:
-                    services.redraw_round(
-                        round=round_, same_seed=action == "redraw_same", user=request.user
-                    )
-                    messages.success(
-                        request, _("Round %(number)s drawn again.") % {"number": round}
-                    )
-                else:
-                    messages.error(request, _("This action is not possible now."))
-            except ValidationError as error:
-                for message in error.messages:
-                    messages.error(request, message)
-            else:
-                _prerender(request, tournament, round)
-            return redirect("tournaments:round_draw", pk=tournament.pk, round=round)
+        swap_form = SwapForm(round=round_) if round_ is not None else None
+        return _draw_page(request, tournament, round, round_, swap_form)
+    action = request.POST.get("action", "")
+    if action == "swap" and round_ is not None:
+        return _request_swap(request, tournament, round_)
+    return _draw_action(request, tournament, round, round_, action)
 
+
+def _request_swap(request, tournament: Tournament, round_: Round) -> HttpResponse:
+    """A seat swap asked for: on to the swaps page, where a second official approves it, or
+    the draw page again with the form's errors."""
+    swap_form = SwapForm(request.POST, round=round_)
+    if swap_form.is_valid():
+        try:
+            swap = fairness.request_swap(round=round_, user=request.user, **swap_form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(swap_form, error)
+        else:
+            # nothing changes until a second official approves it
+            messages.success(
+                request,
+                _(
+                    "Seat swap requested. A second official of the tournament must "
+                    "approve it; until then the seats stay as drawn."
+                ),
+            )
+            return redirect(
+                reverse("tournaments:seat_swaps", args=[tournament.pk]) + f"#swap-{swap.pk}"
+            )
+    return _draw_page(request, tournament, round_.number, round_, swap_form)
+
+
+def _draw_action(
+    request, tournament: Tournament, number: int, round_: Round | None, action: str
+) -> HttpResponse:
+    """The draw's buttons (draw, a way to fit the count then draw, draw again): done or
+    refused, each said in a message, and back to the draw page."""
+    try:
+        done = _draw_or_redraw(request, tournament, number, round_, action)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        if done:
+            messages.success(request, done)
+        else:
+            messages.error(request, _("This action is not possible now."))
+        _prerender(request, tournament, number)
+    return redirect("tournaments:round_draw", pk=tournament.pk, round=number)
+
+
+def _draw_or_redraw(
+    request, tournament: Tournament, number: int, round_: Round | None, action: str
+) -> str | None:
+    """Carry out ``action`` (services); what to tell the organiser, or None when the action
+    does not fit the round (drawn already, or not yet)."""
+    while_previous_open = bool(request.POST.get("while_previous_open"))
+    if action in OPTION_ACTIONS and round_ is None:
+        # one click: the rules' way to fit the count, then the draw (services)
+        option = OPTION_ACTIONS[action]
+        player_count.draw_with(
+            tournament=tournament,
+            number=number,
+            option=option,
+            players=_fill_ins(request) if option == player_count.FILL_INS else [],
+            user=request.user,
+            while_previous_open=while_previous_open,
+        )
+        return _("Round %(number)s drawn.") % {"number": number}
+    if action == "draw" and round_ is None:
+        services.draw_next_round(
+            tournament=tournament,
+            number=number,
+            user=request.user,
+            while_previous_open=while_previous_open,
+        )
+        return _("Round %(number)s drawn.") % {"number": number}
+    if action in ("redraw_same", "redraw_new") and round_ is not None:
+        services.redraw_round(round=round_, same_seed=action == "redraw_same", user=request.user)
+        return _("Round %(number)s drawn again.") % {"number": number}
+    return None
+
+
+def _fill_ins(request) -> list[Player]:
+    """The members ticked as fill-ins on the draw page."""
+    wanted = [v for v in request.POST.getlist("fill_in") if v.isdigit()]
+    return list(Player.objects.filter(pk__in=wanted))
+
+
+def _draw_page(
+    request, tournament: Tournament, number: int, round_: Round | None, swap_form
+) -> HttpResponse:
+    """The draw page: who would be drawn and how (a round not drawn yet), or the drawn
+    round's seats, warnings and the swap form."""
     context = {
         "tournament": tournament,
-        "round_number": round,
+        "round_number": number,
         "round": round_,
-        "missing": services.not_checked_in(tournament=tournament, round_number=round),
+        "missing": services.not_checked_in(tournament=tournament, round_number=number),
         "previous_open": (
-            Round.objects.filter(tournament=tournament, number=round - 1)
+            Round.objects.filter(tournament=tournament, number=number - 1)
             .exclude(state=Round.State.CLOSED)
             .first()
             if round_ is None
@@ -161,18 +189,7 @@ def round_draw(request, pk, round):  # noqa: A002
         ),
     }
     if round_ is None:
-        options = player_count.count_options(tournament=tournament, round_number=round)
-        context.update(
-            {
-                "players": options.advice.players,
-                "plan": list(options.advice.plan) if options.advice.plan else None,
-                "options": options,
-                "plan_text": tables_text(options.advice.plan),
-                "fives_text": tables_text(options.fives),
-                "threes_text": tables_text(options.threes),
-                "allowed_sizes": ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes)),
-            }
-        )
+        context.update(_count_context(tournament, number))
     else:
         report = services.seating_report(round=round_)
         context.update(
@@ -184,6 +201,20 @@ def round_draw(request, pk, round):  # noqa: A002
             }
         )
     return render(request, "tournaments/draws/round_draw.html", context)
+
+
+def _count_context(tournament: Tournament, number: int) -> dict:
+    """A round not drawn yet: the players, the table plan and the ways to fit the count."""
+    options = player_count.count_options(tournament=tournament, round_number=number)
+    return {
+        "players": options.advice.players,
+        "plan": list(options.advice.plan) if options.advice.plan else None,
+        "options": options,
+        "plan_text": tables_text(options.advice.plan),
+        "fives_text": tables_text(options.fives),
+        "threes_text": tables_text(options.threes),
+        "allowed_sizes": ", ".join(str(s) for s in sorted(tournament.allowed_table_sizes)),
+    }
 
 
 @tournament_permission(MANAGE_TOURNAMENT)

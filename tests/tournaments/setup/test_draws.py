@@ -275,3 +275,26 @@ def test_draw_page_shows_repeat_and_keep_apart_warnings(staff_client):
     page = staff_client.get(reverse("tournaments:round_draw", args=[tournament.pk, 2]))
     assert page.status_code == 200
     assert "Players who met before" in page.content.decode() or round_1
+
+
+def test_a_draw_button_that_does_not_fit_the_round_changes_nothing(staff_client):
+    """The draw page's actions each fit one state: drawing a drawn round, redrawing or
+    swapping in one not drawn yet, or an unknown action, are refused with a message."""
+    tournament, entries = tournament_with_players(8)
+    draw_url = reverse("tournaments:round_draw", args=[tournament.pk, 1])
+    for action in ("redraw_same", "redraw_new", "swap", "nonsense"):
+        response = staff_client.post(draw_url, {"action": action}, follow=True)
+        assert response.status_code == 200
+        assert [str(m) for m in response.context["messages"]] == [
+            "This action is not possible now."
+        ]
+    assert not Round.objects.filter(tournament=tournament).exists()
+    staff_client.post(draw_url, {"action": "draw"}, follow=True)
+    before = seating(Round.objects.get(tournament=tournament, number=1))
+    for action in ("draw", "draw_fives", "draw_fill_ins"):
+        response = staff_client.post(draw_url, {"action": action}, follow=True)
+        assert [str(m) for m in response.context["messages"]] == [
+            "This action is not possible now."
+        ]
+    assert seating(Round.objects.get(tournament=tournament, number=1)) == before
+    assert Round.objects.filter(tournament=tournament).count() == 1
