@@ -155,7 +155,9 @@ def certificates_pdf(*, tournament: Tournament, places: int) -> bytes:
     """A certificate for each of the first ``places`` places of the overall ranking, of each
     category's and of the team ranking (:mod:`printing.certificates`)."""
     standings = tournament_standings(tournament=tournament)
-    placings = certificate_placings(standings, team_standings(standings=standings), places=places)
+    placings = certificate_placings(
+        standings, teams=team_standings(standings=standings), places=places
+    )
     town = tournament.host_club.town if tournament.host_club_id else ""
     date = date_format(tournament.date, "DATE_FORMAT")
     occasion = certificates.Occasion(

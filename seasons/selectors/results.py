@@ -105,7 +105,7 @@ def work_out_results(*, tournament: Tournament) -> list[TournamentResult]:
         )
     )
     tallies = _tally(seats=seats, substitutions=substitutions, deals=deals, bucket="round__number")
-    add_paper_totals(tallies, entries, bucket=lambda entry: 1)
+    add_paper_totals(tallies, entries=entries, bucket=lambda entry: 1)
     totals = {
         e["id"]: tallies[e["id"]].total
         for e in entries

@@ -467,7 +467,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
     tallies = _season_tallies(season, bucket="round__number")
     # Tournaments imported from a paper list: one total per entry, shown as round 1.
     paper = {e["tournament_id"] for e in entries if e["paper_total"] is not None}
-    add_paper_totals(tallies, entries, bucket=lambda entry: 1)
+    add_paper_totals(tallies, entries=entries, bucket=lambda entry: 1)
     lots: dict[int, list[list[int]]] = defaultdict(list)
     for draw in (
         LotDraw.objects.filter(tournament__season=season, purpose="tie_break")

@@ -36,7 +36,7 @@ def ranked(played):  # noqa: F811
 
 def placings(tournament, places):
     standings = tournament_standings(tournament=tournament)
-    return certificate_placings(standings, team_standings(standings=standings), places=places)
+    return certificate_placings(standings, teams=team_standings(standings=standings), places=places)
 
 
 def test_places_of_every_ranking(ranked):

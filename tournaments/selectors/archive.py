@@ -416,7 +416,7 @@ def _settings(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def fairness_records(tournament: Tournament, number_of: dict[int, int]) -> dict[str, Any]:
+def fairness_records(tournament: Tournament, *, number_of: dict[int, int]) -> dict[str, Any]:
     """The final rulings (``rulings``) and approved seat swaps (``seat_swaps``) as the
     archive's tournament part holds them, each key only where there are any: an archive
     without them keeps the content hash it had (2 queries). Rulings in the order they came to
@@ -485,7 +485,10 @@ def _document(tournament: Tournament, user: Any) -> dict[str, Any]:
         "archive_id": str(tournament.archive_id),
         "revision": tournament.revision,
         "exported_at": timezone.now().isoformat(),
-        "tournament": {**_settings(tournament), **fairness_records(tournament, number_of)},
+        "tournament": {
+            **_settings(tournament),
+            **fairness_records(tournament, number_of=number_of),
+        },
         "clubs": list(people.clubs.values()),
         "players": people.players,
         "entries": [_entry_data(e, people.team_of.get(e.pk)) for e in people.entries],

@@ -64,7 +64,7 @@ def shown_announcements(*, tournament: Tournament) -> tuple[Shown, ...]:
     )
 
 
-def still_shown(items: tuple[Shown, ...], now: datetime | None = None) -> tuple[Shown, ...]:
+def still_shown(items: tuple[Shown, ...], *, now: datetime | None = None) -> tuple[Shown, ...]:
     """Of announcements read earlier (a cached list), those whose time is not over yet."""
     now = now or timezone.now()
     return tuple(item for item in items if item.until is None or item.until > now)

@@ -32,7 +32,7 @@ class _Part:
     converters: tuple[tuple[int, tuple[Callable, ...], Any], ...]  # (index, converters, column)
 
     def instance(self, values: Sequence[Any]) -> Any:
-        values = converted(values, self.converters, connection)
+        values = converted(values, converters=self.converters, connection=connection)
         return self.model.from_db(connection.alias, self.attnames, values)
 
 

@@ -32,7 +32,10 @@ _MAX_LIST = 999
 
 
 def converted(
-    row: Sequence[Any], converters: Sequence[tuple[int, Sequence[Callable], Any]], connection: Any
+    row: Sequence[Any],
+    *,
+    converters: Sequence[tuple[int, Sequence[Callable], Any]],
+    connection: Any,
 ) -> list[Any]:
     """A fetched row's values as the ORM gives them: each (column, its converters, what it
     selects) applied as the ORM's compiler applies them."""
@@ -89,7 +92,7 @@ class PreparedValues:
             return [dict(zip(names, row, strict=True)) for row in fetched]
         out = []
         for row in fetched:
-            values = converted(row, compiled.converters, connection)
+            values = converted(row, converters=compiled.converters, connection=connection)
             out.append(dict(zip(names, values, strict=True)))
         return out
 

@@ -80,7 +80,7 @@ def _placed(rows: list[StandingRow], places: int) -> list[tuple[int, StandingRow
 
 
 def certificate_placings(
-    standings: Standings, teams: Sequence[TeamRow], *, places: int
+    standings: Standings, *, teams: Sequence[TeamRow], places: int
 ) -> list[Placing]:
     """The places ``1 … places`` of the overall ranking, of every category's side ranking that
     has a player (places counted among its players), and of the complete teams: players who

@@ -363,7 +363,7 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         skip_tables=voided_tables,
     )
     round_numbers = tuple(sorted(r["number"] for r in rounds))
-    if add_paper_totals(tallies, entries, bucket=lambda entry: 1):
+    if add_paper_totals(tallies, entries=entries, bucket=lambda entry: 1):
         round_numbers = round_numbers or (1,)
     rows = ranked_rows(
         tournament=tournament,
@@ -420,7 +420,7 @@ def _team_infos(entries: Sequence[Row]) -> tuple[TeamInfo, ...]:
     )
 
 
-def add_paper_totals(tallies: dict[int, Tally], entries: Iterable[Row], bucket) -> bool:
+def add_paper_totals(tallies: dict[int, Tally], *, entries: Iterable[Row], bucket) -> bool:
     """A tournament imported from a paper list has one total per entry (``paper_total``) and
     no deals: it counts as that entry's result (as round 1 of its tournament)."""
     found = False

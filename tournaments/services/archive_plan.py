@@ -612,7 +612,7 @@ def stored_digests(tournament: Tournament) -> tuple[dict[str, str], bool]:
     return item_digests(tournament_items(tournament=tournament)), True
 
 
-def stored_items(tournament: Tournament, kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def stored_items(tournament: Tournament, *, kinds: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     """The stored content of the tournament and club items (the others keep digests only)."""
     rows = ArchiveItem.objects.filter(tournament=tournament, data__isnull=False)
     return {
@@ -889,7 +889,7 @@ def plan_batch(
             )
             % {"state": batch.state[:12]}
         )
-    here = stored_items(existing, ("tournament", "club")) if existing is not None else {}
+    here = stored_items(existing, kinds=("tournament", "club")) if existing is not None else {}
     merged = {**here, **{k: v for k, v in batch.upserts.items() if kind_of(k) == "club"}}
     settings = batch.upserts.get("tournament") or here.get("tournament") or {}
     if action in APPLICABLE and not settings:

@@ -654,7 +654,7 @@ def _write_fairness(here: _Here, settings: Mapping[str, Any]) -> None:
     tournament = here.tournament
     number_of = {entry.pk: number for number, entry in here.entries().items()}
     wanted = {key: list(settings.get(key) or []) for key in ("rulings", "seat_swaps")}
-    stored = fairness_records(tournament, number_of)
+    stored = fairness_records(tournament, number_of=number_of)
     if all(wanted[key] == stored.get(key, []) for key in wanted):
         return
     Ruling.objects.filter(tournament=tournament, decided_at__isnull=False).delete()

@@ -96,7 +96,7 @@ def _open_typing(table: Table) -> SheetTyping | None:
 def _checked_rows(table: Table, rows: Sequence[WrittenRow]) -> list[dict[str, Any]]:
     """Each line checked as a single typing is (numbers, engine); as stored in a typing."""
     checked = []
-    for row, written in checked_written_rows(table, rows):
+    for row, written in checked_written_rows(table, rows=rows):
         checked.append(
             {
                 "number": row.number,
@@ -116,7 +116,7 @@ def _totals_rows(table: Table, totals: Sequence[int]) -> list[dict[str, Any]]:
         raise DealConflict(
             _("The totals of this table were entered meanwhile; check them."), code="totals_changed"
         )
-    checked = checked_totals(table, totals)
+    checked = checked_totals(table, totals=totals)
     return [{"number": 1, "contract": "", "declarer": None, "amounts": checked, "scores": checked}]
 
 

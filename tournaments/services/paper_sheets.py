@@ -98,7 +98,7 @@ def check_totals_table(table: Table) -> None:
         )
 
 
-def checked_totals(table: Table, totals: Sequence[int]) -> list[int]:
+def checked_totals(table: Table, *, totals: Sequence[int]) -> list[int]:
     """One total per player of the table, each within the bounds, adding up to zero."""
     totals = list(totals)
     size = table.seats.count()
@@ -143,7 +143,7 @@ def enter_totals(
         return replay
     check_totals_table(table)
     _check_open(table)
-    totals = checked_totals(table, totals)
+    totals = checked_totals(table, totals=totals)
     existing = Deal.objects.filter(table=table, number=1).first()
     if existing is None:
         _check_typed_twice(table, typed_twice=typed_twice)
@@ -250,7 +250,7 @@ def enter_written_deals(
     _check_typed_twice(table, typed_twice=typed_twice)
     facts = table_facts(table)
     deals = []
-    for row, written in checked_written_rows(table, rows, facts=facts):
+    for row, written in checked_written_rows(table, rows=rows, facts=facts):
         deal = Deal(
             table=table,
             number=row.number,
@@ -268,7 +268,7 @@ def enter_written_deals(
 
 
 def checked_written_rows(
-    table: Table, rows: Sequence[WrittenRow], *, facts: TableFacts | None = None
+    table: Table, *, rows: Sequence[WrittenRow], facts: TableFacts | None = None
 ) -> list[tuple[WrittenRow, WrittenScore]]:
     """The lines of a table's paper sheet, each checked as it would be stored: a number of
     this table's round not entered yet nor typed twice, and the engine's check of the line

@@ -176,7 +176,7 @@ def add_fill_ins(
             tournament=locked,
             player=player,
             number=highest + index,
-            category=entry_category(locked, player),
+            category=entry_category(locked, player=player),
             checked_in=True,
             fill_in=True,
         )

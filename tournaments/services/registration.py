@@ -24,7 +24,7 @@ from tournaments.models import Entry, HallRegistration, Round, Seat, Substitutio
 from tournaments.services.revision import bump_revision
 
 
-def entry_category(tournament: Tournament, player: Player) -> str:
+def entry_category(tournament: Tournament, *, player: Player) -> str:
     """The player's category in this tournament: by birth year where its season has a youth
     cut-off (``Season.youth_born_from``), else the registry's category."""
     season = tournament.season
@@ -121,7 +121,7 @@ def register_players(
             tournament=locked,
             player=player,
             number=highest + index,
-            category=entry_category(locked, player),
+            category=entry_category(locked, player=player),
         )
         for index, player in enumerate(new, start=1)
     ]

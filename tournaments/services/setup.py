@@ -360,7 +360,7 @@ def register_player(
         tournament=tournament,
         player=player,
         number=highest + 1,
-        category=category or entry_category(tournament, player),
+        category=category or entry_category(tournament, player=player),
         checked_in=checked_in,
         fee_paid=fee_paid,
     )

@@ -251,7 +251,7 @@ def late_entry(request, pk):
     found = list(services.search_players(tournament=tournament, query=query, limit=SHOWN + 1))
     for player in [*found, *duplicates]:  # no fee to tick for those who would play free
         player.plays_free = plays_free(
-            tournament=tournament, category=entry_category(tournament, player)
+            tournament=tournament, category=entry_category(tournament, player=player)
         )
     return render(
         request,
