@@ -1,0 +1,143 @@
+"""Check that the files and names docs/ARCHITECTURE.md and docs/architecture/*.md mention exist.
+
+Run from the checkout: ``python docs/check_references.py [FILE ...]``. It reads every `backticked`
+mention that looks like a path (``tournaments/caching.py``, ``views/hall.py``, a folder ``venue/``)
+or a dotted name of the project (``tournaments.caching.season_stamp``) and looks for it:
+a path in the checkout (a short one, ``services/teams.py``, anywhere under an area), a dotted
+name as a module, or as a ``def``/``class``/assignment in the module its prefix names. Prints
+what it cannot find; exit status 1 if anything. Static only: it imports nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("venue", "scoring", "rules", "clubs", "tournaments", "seasons", "ratings",
+            "publishing", "signups", "treasury", "printing", "exports", "api", "handbook",
+            "cego_club", "tests", "bench", "packaging")  # fmt: skip
+# Mentions that look like paths or names but are none: a build's output, a system check's
+# id, a URL.
+NOT_PATHS = {"dist/release-<version>/", "cego_club.W001", "players/<pk>/results/"}
+SKIP_PARTS = {".venv", ".git", "node_modules", "__pycache__", "dist", "build"}
+PATH = re.compile(r"^[\w.<>\-]+(/[\w.<>*\-]+)*/?$")
+DOTTED = re.compile(r"^[a-z_][\w]*(\.[A-Za-z_][\w]*)+$")
+EXTENSIONS = (".py", ".js", ".css", ".html", ".md", ".json", ".txt", ".toml", ".cfg", ".po")
+
+
+def files() -> list[str]:
+    found = []
+    for path in ROOT.rglob("*"):
+        if not SKIP_PARTS.intersection(path.relative_to(ROOT).parts):
+            found.append(path.relative_to(ROOT).as_posix() + ("/" if path.is_dir() else ""))
+    return found
+
+
+ALL = files()
+
+
+def path_exists(mention: str) -> bool:
+    if "<" in mention or "*" in mention:  # a pattern: its folder must exist
+        mention = mention.split("<")[0].split("*")[0].rsplit("/", 1)[0] + "/"
+        if mention == "/":
+            return True
+    if (ROOT / mention).exists():
+        return True
+    tail = "/" + mention
+    return any(("/" + name).endswith(tail) for name in ALL)
+
+
+def module_file(dotted: str) -> Path | None:
+    for candidate in (dotted.replace(".", "/") + ".py", dotted.replace(".", "/") + "/__init__.py"):
+        if (ROOT / candidate).is_file():
+            return ROOT / candidate
+    return None
+
+
+def name_exists(dotted: str) -> bool:
+    parts = dotted.split(".")
+    if (ROOT / "/".join(parts)).is_dir():
+        return True
+    for cut in range(len(parts), 0, -1):
+        module = module_file(".".join(parts[:cut]))
+        if module is None:
+            continue
+        rest = parts[cut:]
+        if not rest:
+            return True
+        text = module.read_text(encoding="utf-8")
+        if module.name == "__init__.py":  # a package: its modules' names count too
+            text += "".join(
+                p.read_text(encoding="utf-8") for p in module.parent.rglob("*.py") if p != module
+            )
+        first = re.escape(rest[0])
+        return bool(
+            re.search(rf"^\s*(async\s+)?(def|class)\s+{first}\b", text, re.M)
+            or re.search(rf"^\s*{first}\s*(:[^=\n]*)?=", text, re.M)
+            or re.search(rf"\bimport\b[^\n]*\b{first}\b", text)
+            or re.search(rf"^\s+{first}\s*(:|=)", text, re.M)  # a field, a member
+        )
+    return False
+
+
+def short_modules(first: str) -> list[str]:
+    """The project's modules and packages named ``first`` (``draws``: tournaments.services.draws)."""
+    found = []
+    for name in ALL:
+        if name.split("/")[0] not in PACKAGES or name.startswith(("tests/", "bench/")):
+            continue
+        if name.endswith("/" + first + ".py"):
+            found.append(name[: -len(".py")].replace("/", "."))
+        elif name.endswith("/" + first + "/") and (ROOT / name / "__init__.py").is_file():
+            found.append(name.rstrip("/").replace("/", "."))
+    return found
+
+
+def test_exists(mention: str) -> bool:
+    path, _, name = mention.partition("::")
+    file = ROOT / path
+    return file.is_file() and re.search(rf"def {re.escape(name)}\b", file.read_text()) is not None
+
+
+def check(document: Path) -> list[str]:
+    problems = []
+    text = document.read_text(encoding="utf-8")
+    for number, line in enumerate(text.splitlines(), 1):
+        for mention in re.findall(r"`([^`\n]+)`", line):
+            mention = mention.strip().rstrip(",;:")
+            head = mention.split(" ")[0].split("(")[0].split(":")[0] if "::" not in mention else mention
+            if head in NOT_PATHS:
+                continue
+            if "::" in mention and mention.startswith("tests/"):
+                ok = test_exists(mention.split(" ")[0])
+            elif "/" in head and PATH.match(head) and (
+                head.endswith(EXTENSIONS) or head.endswith("/")
+            ) and not head.startswith(("/", "http")):
+                ok = path_exists(head)
+            elif "/" not in head and head.endswith(EXTENSIONS) and re.fullmatch(r"\w[\w.\-]*", head):
+                ok = any(name.rsplit("/", 1)[-1] == head for name in ALL)
+            elif DOTTED.match(head) and head.split(".")[0] in PACKAGES:
+                ok = name_exists(head)
+            elif DOTTED.match(head) and short_modules(head.split(".")[0]):
+                ok = any(name_exists(m + head[head.index("."):]) for m in short_modules(head.split(".")[0]))
+            else:
+                continue
+            if not ok:
+                problems.append(f"{document}:{number}: {head}")
+    return problems
+
+
+def main(arguments: list[str]) -> int:
+    documents = [Path(a).resolve() for a in arguments] or [
+        ROOT / "docs" / "ARCHITECTURE.md",
+        *sorted((ROOT / "docs" / "architecture").glob("*.md")),
+    ]
+    problems = [problem for document in documents for problem in check(document)]
+    print("\n".join(problems) or "every mention found")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
