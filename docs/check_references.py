@@ -10,6 +10,8 @@ what it cannot find; exit status 1 if anything. Static only: it imports nothing.
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import sys
 from pathlib import Path
@@ -28,10 +30,15 @@ EXTENSIONS = (".py", ".js", ".css", ".html", ".md", ".json", ".txt", ".toml", ".
 
 
 def files() -> list[str]:
+    """Every file and folder of the checkout, relative, folders ending in "/"."""
     found = []
-    for path in ROOT.rglob("*"):
-        if not SKIP_PARTS.intersection(path.relative_to(ROOT).parts):
-            found.append(path.relative_to(ROOT).as_posix() + ("/" if path.is_dir() else ""))
+    for folder, folders, names in os.walk(ROOT):
+        folders[:] = [
+            name for name in folders if name not in SKIP_PARTS and not name.startswith(".")
+        ]
+        relative = Path(folder).relative_to(ROOT).as_posix()
+        prefix = "" if relative == "." else relative + "/"
+        found += [prefix + name + "/" for name in folders] + [prefix + name for name in names]
     return found
 
 
@@ -82,7 +89,8 @@ def name_exists(dotted: str) -> bool:
     return False
 
 
-def short_modules(first: str) -> list[str]:
+@functools.cache
+def short_modules(first: str) -> tuple[str, ...]:
     """The project's modules and packages named ``first`` (``draws``: tournaments.services.draws)."""
     found = []
     for name in ALL:
@@ -92,7 +100,7 @@ def short_modules(first: str) -> list[str]:
             found.append(name[: -len(".py")].replace("/", "."))
         elif name.endswith("/" + first + "/") and (ROOT / name / "__init__.py").is_file():
             found.append(name.rstrip("/").replace("/", "."))
-    return found
+    return tuple(found)
 
 
 def test_exists(mention: str) -> bool:
@@ -101,27 +109,69 @@ def test_exists(mention: str) -> bool:
     return file.is_file() and re.search(rf"def {re.escape(name)}\b", file.read_text()) is not None
 
 
-def check(document: Path) -> list[str]:
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(document: Path) -> set[str]:
+    return {
+        slug(line.lstrip("#"))
+        for line in document.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+
+
+def broken_links(document: Path) -> list[str]:
+    """Links to other files of the checkout (and their headings) that lead nowhere."""
     problems = []
+    text = re.sub(r"```.*?```", "", document.read_text(encoding="utf-8"), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (document.parent / path).resolve() if path else document
+        if not linked.is_file():
+            problems.append(f"{document}: link to {target}: no such file")
+        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+            problems.append(f"{document}: link to {target}: no such heading")
+    return problems
+
+
+def check(document: Path) -> list[str]:
+    problems = broken_links(document)
     text = document.read_text(encoding="utf-8")
     for number, line in enumerate(text.splitlines(), 1):
         for mention in re.findall(r"`([^`\n]+)`", line):
             mention = mention.strip().rstrip(",;:")
-            head = mention.split(" ")[0].split("(")[0].split(":")[0] if "::" not in mention else mention
+            head = (
+                mention.split(" ")[0].split("(")[0].split(":")[0]
+                if "::" not in mention
+                else mention
+            )
             if head in NOT_PATHS:
                 continue
             if "::" in mention and mention.startswith("tests/"):
                 ok = test_exists(mention.split(" ")[0])
-            elif "/" in head and PATH.match(head) and (
-                head.endswith(EXTENSIONS) or head.endswith("/")
-            ) and not head.startswith(("/", "http")):
+            elif (
+                "/" in head
+                and PATH.match(head)
+                and (head.endswith(EXTENSIONS) or head.endswith("/"))
+                and not head.startswith(("/", "http"))
+            ):
                 ok = path_exists(head)
-            elif "/" not in head and head.endswith(EXTENSIONS) and re.fullmatch(r"\w[\w.\-]*", head):
+            elif (
+                "/" not in head and head.endswith(EXTENSIONS) and re.fullmatch(r"\w[\w.\-]*", head)
+            ):
                 ok = any(name.rsplit("/", 1)[-1] == head for name in ALL)
             elif DOTTED.match(head) and head.split(".")[0] in PACKAGES:
                 ok = name_exists(head)
             elif DOTTED.match(head) and short_modules(head.split(".")[0]):
-                ok = any(name_exists(m + head[head.index("."):]) for m in short_modules(head.split(".")[0]))
+                ok = any(
+                    name_exists(m + head[head.index(".") :])
+                    for m in short_modules(head.split(".")[0])
+                )
             else:
                 continue
             if not ok:

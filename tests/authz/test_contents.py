@@ -8,7 +8,7 @@ names a URL (with its query or POST data) and, per persona, the markers the answ
 contain; every other marker of the row must be absent. Personas left out of a row must be
 refused. HTML and JSON are read as text, workbooks with openpyxl, PDFs with pypdf.
 
-The rule (``clubs.permissions``, docs/ARCHITECTURE.md "Who sees what"): a player's personal
+The rule (``clubs.permissions``, docs/architecture/security.md, "Who sees what"): a player's personal
 data (birth year, member number, e-mail, fees) only for the organisers of the player's
 clubs (any club's organisers for a player of no club) and superusers; names and clubs as on
 the public standings; a club's member list only for that club.
