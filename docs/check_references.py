@@ -1,11 +1,14 @@
-"""Check that the files and names docs/ARCHITECTURE.md and docs/architecture/*.md mention exist.
+"""Check that the files, names and links docs/ARCHITECTURE.md and docs/architecture/*.md
+mention exist.
 
 Run from the checkout: ``python docs/check_references.py [FILE ...]``. It reads every `backticked`
 mention that looks like a path (``tournaments/caching.py``, ``views/hall.py``, a folder ``venue/``)
 or a dotted name of the project (``tournaments.caching.season_stamp``) and looks for it:
 a path in the checkout (a short one, ``services/teams.py``, anywhere under an area), a dotted
-name as a module, or as a ``def``/``class``/assignment in the module its prefix names. Prints
-what it cannot find; exit status 1 if anything. Static only: it imports nothing.
+name as a module, or as a ``def``/``class``/assignment in the module its prefix names; and
+every relative link ``[text](page.md#heading)``. Inside a fenced block (a text diagram) the
+words that look like files or dotted names are checked too. Prints what it cannot find; exit
+status 1 if anything. Static only: it imports nothing.
 """
 
 from __future__ import annotations
@@ -139,43 +142,47 @@ def broken_links(document: Path) -> list[str]:
     return problems
 
 
+def mentions(text: str) -> list[tuple[int, str]]:
+    """(line number, mention): the `backticked` ones, and inside a fenced block (a text
+    diagram) every word that looks like a file (``api/views.py``) or a dotted name."""
+    found, fenced = [], False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif fenced:
+            words = re.findall(r"[A-Za-z_][\w/]*\.py\b|\b[a-z_]+(?:\.[A-Za-z_]\w*)+", line)
+            found += [(number, word) for word in words]
+        else:
+            found += [(number, mention) for mention in re.findall(r"`([^`\n]+)`", line)]
+    return found
+
+
+def found(mention: str) -> bool | None:
+    """Whether ``mention`` exists; None where it is no path or name of the project."""
+    mention = mention.strip().rstrip(",;:")
+    if "::" in mention and mention.startswith("tests/"):
+        return test_exists(mention.split(" ")[0])
+    head = mention.split(" ")[0].split("(")[0].split(":")[0]
+    first = head.split(".")[0]
+    if head in NOT_PATHS:
+        return None
+    if "/" in head and PATH.match(head) and head.endswith((*EXTENSIONS, "/")):
+        return None if head.startswith(("/", "http")) else path_exists(head)
+    if "/" not in head and head.endswith(EXTENSIONS) and re.fullmatch(r"\w[\w.\-]*", head):
+        return any(name.rsplit("/", 1)[-1] == head for name in ALL)
+    if DOTTED.match(head) and first in PACKAGES:
+        return name_exists(head)
+    if DOTTED.match(head) and short_modules(first):
+        return any(name_exists(m + head[len(first) :]) for m in short_modules(first))
+    return None
+
+
 def check(document: Path) -> list[str]:
     problems = broken_links(document)
-    text = document.read_text(encoding="utf-8")
-    for number, line in enumerate(text.splitlines(), 1):
-        for mention in re.findall(r"`([^`\n]+)`", line):
-            mention = mention.strip().rstrip(",;:")
-            head = (
-                mention.split(" ")[0].split("(")[0].split(":")[0]
-                if "::" not in mention
-                else mention
-            )
-            if head in NOT_PATHS:
-                continue
-            if "::" in mention and mention.startswith("tests/"):
-                ok = test_exists(mention.split(" ")[0])
-            elif (
-                "/" in head
-                and PATH.match(head)
-                and (head.endswith(EXTENSIONS) or head.endswith("/"))
-                and not head.startswith(("/", "http"))
-            ):
-                ok = path_exists(head)
-            elif (
-                "/" not in head and head.endswith(EXTENSIONS) and re.fullmatch(r"\w[\w.\-]*", head)
-            ):
-                ok = any(name.rsplit("/", 1)[-1] == head for name in ALL)
-            elif DOTTED.match(head) and head.split(".")[0] in PACKAGES:
-                ok = name_exists(head)
-            elif DOTTED.match(head) and short_modules(head.split(".")[0]):
-                ok = any(
-                    name_exists(m + head[head.index(".") :])
-                    for m in short_modules(head.split(".")[0])
-                )
-            else:
-                continue
-            if not ok:
-                problems.append(f"{document}:{number}: {head}")
+    for number, mention in mentions(document.read_text(encoding="utf-8")):
+        if found(mention) is False:
+            head = mention.split("::")[0] if "::" in mention else mention
+            problems.append(f"{document}:{number}: {head.split(' ')[0].split('(')[0]}")
     return problems
 
 

@@ -40,7 +40,8 @@ def test_a_stale_mention_or_link_is_found(tmp_path):
     page.write_text(
         "`tournaments/caching.py` `tournaments.caching.season_stamp` `caching.revisions_moved`\n"
         "`tournaments/no_such_module.py` `tournaments.caching.no_such_function`"
-        " `caching.no_such_either` [x](no-such-page.md)\n",
+        " `caching.no_such_either` [x](no-such-page.md)\n"
+        "```\n [1] front.KEPT in api/views.py, front.NO_SUCH_CACHE in api/no_such.py\n```\n",
         encoding="utf-8",
     )
     found = checker().check(page)
@@ -49,4 +50,6 @@ def test_a_stale_mention_or_link_is_found(tmp_path):
         "tournaments/no_such_module.py",
         "tournaments.caching.no_such_function",
         "caching.no_such_either",
+        "front.NO_SUCH_CACHE",
+        "api/no_such.py",
     ]
