@@ -233,6 +233,7 @@ MATRIX: dict[str, Spec] = {
     "tournaments:my_seat_search": Spec(day, EVERYONE),
     "tournaments:my_seat": Spec(lambda w: {"pk": w.day.pk, "number": 1}, EVERYONE),
     "seasons:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    "seasons:season_projector": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     # the tournament calendar, its feeds and the roll of honour: public, read only
     "seasons:calendar": Spec(lambda w: {}, EVERYONE, get_only=True),
     "seasons:calendar_feed": Spec(lambda w: {}, EVERYONE, get_only=True),
