@@ -334,6 +334,7 @@ def test_the_page_the_box_and_the_download(client, organiser):
     assert "P0 Hall gewinnt das Cego-Turnier „Herbst“" in html
     assert "Text kopieren" in html and "press-copy.js" in html
     assert "Jüngster und ältester Spieler werden nicht genannt" in html
+    assert 'href="/hilfe/#pressebericht"' in html
     response = client.post(url, {"text": "Bearbeitet:\r\nAnna gewinnt."})
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert response["Content-Disposition"].startswith('attachment; filename="pressebericht-')
