@@ -135,10 +135,23 @@ def chances_context(season: Season, result, stamp=None) -> dict:
     return built or {}
 
 
+# During the final the season page's "who can still win" refreshes itself this often (seconds).
+CHANCES_SECONDS = 30
+
+
 def season_standings_view(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
+    if request.GET.get("partial") == "chances":  # the live part during the final
+        stamp = season_stamp(season)
+        result = season_cached(
+            season, "standings", build=lambda: season_standings(season=season), stamp=stamp
+        )
+        chances = chances_context(season, result, stamp)
+        if not chances:
+            return HttpResponse("")
+        return render(request, "seasons/_chances.html", chances)
     context = season_context(season, request.user)
-    context.update(chances_context(season, context["result"]))
+    context.update(chances_context(season, context["result"]), chances_seconds=CHANCES_SECONDS)
     return render(request, "seasons/standings.html", context)
 
 

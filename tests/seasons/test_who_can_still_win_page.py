@@ -56,6 +56,7 @@ def test_before_the_final_each_contender_told_what_it_takes(client):
     assert "needs 51 points more than Anna Hall" in html
     assert "Points in the final are not bounded" in html
     assert reverse("seasons:season_projector", args=[season.pk]) in html
+    assert "data-live-url" not in html  # nothing moves before the final
 
 
 def test_cup_points_bounded_and_out_of_reach_said(client):
@@ -76,10 +77,15 @@ def test_during_the_final_live_as_its_deals_arrive(client):
     html = page(client, season)
     assert "The final is on: who can still win?" in html
     assert "needs 11 points more than Anna Hall" in html
+    url = reverse("seasons:season_standings", args=[season.pk])
+    assert f'data-live-url="{url}?partial=chances"' in html and "live-refresh.js" in html
     enter_deal(table=table, number=2, inputs=cego(1, 45))  # Bert 160, Anna 130
     html = page(client, season)
     assert "needs 31 points more than Bert Hall" in html
     assert "needs 11 points more than Anna Hall" not in html
+    # the live part alone, as the page's script fetches it
+    part = client.get(url + "?partial=chances").content.decode()
+    assert "<html" not in part and "needs 31 points more than Bert Hall" in part
 
 
 def test_not_shown_while_other_tournaments_are_to_come_nor_after_the_final(client):
