@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 
 def season_rule_text(season) -> str:
@@ -156,7 +156,7 @@ def chance_text(chance, *, leaders, scoring: str, during: bool) -> str:
             return str(_("leader (shared)"))
         return str(_("leader"))
     if kind == "out_of_reach":
-        return str(_("out of reach"))
+        return str(pgettext("the season's leader", "out of reach"))
     if kind == "any_result":
         return str(_("a result in the final is enough"))
     leader = _names(leaders)

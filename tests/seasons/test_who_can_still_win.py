@@ -245,3 +245,76 @@ def test_best_n_replaces_the_weakest_counted_result():
 def test_nobody_ranked_nobody_told():
     rule = SeasonRule(ranking.SUM, min_tournaments=5)
     assert ranking.chances([Contender("a", {"t1": 1}, {})], rule, final_key=FINAL) == []
+
+
+def test_the_words_in_german():
+    from django.utils import translation
+
+    from seasons.words import chance_text
+
+    one = ("Anna Maier",)
+    two = ("Anna Maier", "Bert Hall")
+    cases = [
+        (ranking.Chance("a", ranking.LEADER, 10), one, "sum", False, "Spitzenreiter"),
+        (ranking.Chance("a", ranking.LEADER, 10), two, "sum", False, "Spitzenreiter (geteilt)"),
+        (
+            ranking.Chance("c", ranking.NEEDS, 9, points=41),
+            one,
+            "sum",
+            False,
+            "braucht 41 Punkte mehr als Anna Maier",
+        ),
+        (
+            ranking.Chance("c", ranking.NEEDS, 9, points=1),
+            two,
+            "sum",
+            False,
+            "braucht 1 Punkt mehr als Anna Maier und Bert Hall",
+        ),
+        (
+            # not ranked yet, ahead of the leader: a result in the final, not too far below
+            ranking.Chance("c", ranking.NEEDS, 99, points=-5),
+            one,
+            "sum",
+            False,
+            "braucht ein Ergebnis im Finale, höchstens 5 Punkte unter dem von Anna Maier",
+        ),
+        (
+            ranking.Chance("c", ranking.NEEDS, 9, points=61),
+            one,
+            "best_n",
+            False,
+            "braucht 61 Punkte im Finale, wenn Anna Maier sich nicht verbessert",
+        ),
+        (
+            ranking.Chance("c", ranking.NEEDS, 9, points=61),
+            one,
+            "best_n",
+            True,
+            "braucht noch 61 Punkte, wenn Anna Maier sich nicht verbessert",
+        ),
+        (
+            ranking.Chance("c", ranking.NEEDS, 9, points=6, bound=25),
+            one,
+            "cup",
+            False,
+            "braucht 6 Cup-Punkte mehr als Anna Maier (höchstens 25 möglich)",
+        ),
+        (
+            ranking.Chance("c", ranking.OUT_OF_REACH, 9, bound=25),
+            one,
+            "cup",
+            False,
+            "nicht mehr einholbar",
+        ),
+        (
+            ranking.Chance("c", ranking.ANY_RESULT, 9),
+            one,
+            "best_n",
+            False,
+            "ein Ergebnis im Finale genügt",
+        ),
+    ]
+    with translation.override("de"):
+        for chance, leaders, scoring, during, words in cases:
+            assert chance_text(chance, leaders=leaders, scoring=scoring, during=during) == words
