@@ -275,21 +275,23 @@ def season_report(facts: SeasonFacts) -> str:
     """The season's paragraph: after the final, its winner; before, the standings so far."""
     winners = [p for p in facts.podium if p.place == 1]
     if facts.decided and len(winners) == 1:
-        headline = _("%(name)s wins the Cego season %(season)s") % {
+        headline = _("%(name)s wins the season standings %(season)s") % {
             "name": winners[0].name,
             "season": facts.season,
         }
     else:
-        headline = _("Cego season %(season)s") % {"season": facts.season}
+        headline = _("Season standings %(season)s") % {"season": facts.season}
     sentences = []
     played = ngettext("after %(n)s tournament", "after %(n)s tournaments", facts.tournaments) % {
         "n": facts.tournaments
     }
     if winners and len(winners) == 1:
         lead = (
-            _("The Cego season %(season)s is decided %(played)s: %(name)s wins with %(points)s")
+            _(
+                "The season standings %(season)s are decided %(played)s: %(name)s wins with %(points)s"
+            )
             if facts.decided
-            else _("In the Cego season %(season)s, %(name)s leads %(played)s with %(points)s")
+            else _("In the season standings %(season)s, %(name)s leads %(played)s with %(points)s")
         ) % {
             "season": facts.season,
             "played": played,
@@ -306,7 +308,7 @@ def season_report(facts: SeasonFacts) -> str:
     elif winners:
         sentences.append(
             _(
-                "In the Cego season %(season)s, %(names)s share first place %(played)s with %(points)s each."
+                "In the season standings %(season)s, %(names)s share first place %(played)s with %(points)s each."
             )
             % {
                 "season": facts.season,

@@ -187,15 +187,15 @@ SEASON = SeasonFacts(
 
 def test_the_season_report_after_the_final():
     text = german(lambda: season_report(SEASON))
-    assert text.startswith("Anna Maier gewinnt die Cego-Saison 2026/27\n\n")
+    assert text.startswith("Anna Maier gewinnt die Saisonwertung 2026/27\n\n")
     assert (
-        "Die Cego-Saison 2026/27 ist nach 13 Turnieren entschieden: Anna Maier (Löffingen) "
+        "Die Saisonwertung 2026/27 ist nach 13 Turnieren entschieden: Anna Maier (Löffingen) "
         "gewinnt mit 2.210 Punkten, 85 Punkte vor Bert Hall." in text
     )
     assert "Das Finale, „Finale Brauerei“, gewann Carl Ruf (Bachheim) mit 512 Punkten." in text
     assert "In der Wertung stehen 84 Spielerinnen und Spieler, darunter 17 Frauen." in text
     english_text = english(lambda: season_report(SEASON))
-    assert "Anna Maier wins the Cego season 2026/27" in english_text
+    assert "Anna Maier wins the season standings 2026/27" in english_text
 
 
 def test_the_season_report_before_it_is_decided_and_its_optional_parts():
@@ -206,7 +206,7 @@ def test_the_season_report_before_it_is_decided_and_its_optional_parts():
             )
         )
     )
-    assert text.startswith("Cego-Saison 2026/27\n\n")
+    assert text.startswith("Saisonwertung 2026/27\n\n")
     assert "führt nach 13 Turnieren Anna Maier (Löffingen) mit 2.210 Punkten" in text
     for absent in ("Finale", "Beste Frau", "Frauen", "entschieden"):
         assert absent not in text
@@ -343,4 +343,4 @@ def test_the_page_the_box_and_the_download(client, organiser):
     html = client.get(url).content.decode()
     assert "P0 Hall wins the Cego tournament “Herbst”" in html and "Copy text" in html
     season_html = client.get(reverse("seasons:season_press", args=[season.pk])).content.decode()
-    assert "Cego season Saison 2026/27" in season_html
+    assert "Season standings Saison 2026/27" in season_html
