@@ -102,6 +102,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.ical",
             "seasons.ranking",
             "seasons.words",
+            "seasons.press",
             "ratings.rating",
             "printing.drawing",
             "printing.pdf",

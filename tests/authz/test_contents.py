@@ -319,6 +319,9 @@ CONTENTS: tuple[Row, ...] = (
     Row("printing:print_standings", day, same(HOST, NOTHING), format="pdf"),
     Row("printing:print_prizes", day, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_standings", season, same(EVERYONE, NOTHING)),
+    Row("seasons:season_projector", season, same(EVERYONE, NOTHING)),
+    Row("seasons:season_press", season, same(HOST, NOTHING)),
+    Row("seasons:tournament_press", day, same(HOST, NOTHING)),
     Row("seasons:season_statistics", season, same(EVERYONE, NOTHING)),
     Row("exports:season_standings_xlsx", season, same(HOST, NOTHING), format="xlsx"),
     # online sign-ups: what people typed into the public form, never the registry's data

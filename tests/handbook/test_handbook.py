@@ -110,3 +110,13 @@ def test_after_an_update_the_handbook_says_what_an_older_program_does(handbook_h
     update = handbook_html.split('id="update"', 1)[1].split("</section>", 1)[0]
     assert "Sicherung" in update and "CHANGELOG.md" in update and "cego-club --version" in update
     assert "Diese Daten sind von Version" in update and "ändert nichts" in update
+
+
+def test_who_can_still_win_and_the_press_report_are_explained(handbook_html, client):
+    """Issue 41: what "the final" is, the rules' bounds, and why youngest and oldest are
+    missing from the press report; the press page links there."""
+    chances = handbook_html.split('id="wer-kann-gewinnen"', 1)[1].split("<h3", 1)[0]
+    for phrase in ("Spitzenreiter", "nicht mehr einholbar", "Cup-Punkte", "letzte Turnier"):
+        assert phrase in chances
+    press = handbook_html.split('id="pressebericht"', 1)[1].split("</section>", 1)[0]
+    assert "Text kopieren" in press and "Einwilligung" in press
