@@ -120,3 +120,27 @@ def test_who_can_still_win_and_the_press_report_are_explained(handbook_html, cli
         assert phrase in chances
     press = handbook_html.split('id="pressebericht"', 1)[1].split("</section>", 1)[0]
     assert "Text kopieren" in press and "Einwilligung" in press
+
+
+@pytest.mark.django_db
+def test_installing_is_the_windows_download_checked_unpacked_and_double_clicked(handbook_html):
+    setup = handbook_html.split('id="einrichten"', 1)[1].split("</section>", 1)[0]
+    install = setup.split("Einmal zu Hause installieren", 1)[1].split("Andere Wege", 1)[0]
+    steps = [
+        "CegoClub-Windows-x64-",  # download
+        "ssh-keygen -Y verify -f allowed_signers",  # check
+        'Good "cego-club" signature',
+        "Alle extrahieren",  # unpack
+        "Cego Club starten",  # double-click
+        "Zugriff zulassen",  # firewall
+        "Neue Version",  # update
+    ]
+    for step in steps:
+        assert step in install, step
+    positions = [install.index(step) for step in steps]
+    assert positions == sorted(positions)  # in the order a secretary goes
+    # python.org and the starter script of a source copy only among the other ways
+    assert "start_cego_club.py" not in install and "python.org" not in setup
+    assert "start_cego_club.py" in setup.split("Andere Wege", 1)[1]
+    backups = handbook_html.split('id="sicherung"', 1)[1].split("</section>", 1)[0]
+    assert "start_cego_club.py" not in backups and r".\cego-club.cmd backup" in backups
