@@ -8,8 +8,8 @@ application = get_wsgi_application()
 # Ready before the first request (the season server's gunicorn workers, waitress-serve):
 # the URLs and views loaded, and what the start made set aside from the garbage collector.
 # Django's request state stays as Django keeps it here: the per-thread locals
-# (``readiness.per_thread_locals``) were measured to pay in the venue only (docs/
-# ARCHITECTURE.md, "Framework overrides").
+# (``readiness.per_thread_locals``) were measured to pay in the venue only
+# (docs/architecture/framework-overrides.md).
 from cego_club.readiness import load_urls, settle_memory  # noqa: E402
 
 load_urls()

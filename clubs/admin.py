@@ -62,7 +62,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(ClubRole)
 class ClubRoleAdmin(admin.ModelAdmin):
-    """Who organises which club: given here by a superuser (see docs/ARCHITECTURE.md)."""
+    """Who organises which club: given here by a superuser (see docs/architecture/security.md)."""
 
     list_display = ["user", "club", "role"]
     list_filter = ["club", "role"]
@@ -74,7 +74,7 @@ class ClubRoleAdmin(admin.ModelAdmin):
 @admin.register(AssociationRole)
 class AssociationRoleAdmin(admin.ModelAdmin):
     """Who is the association's season scorer (appeals, early confirmations, sanctions):
-    given here by a superuser (see docs/ARCHITECTURE.md)."""
+    given here by a superuser (see docs/architecture/security.md)."""
 
     list_display = ["user", "role"]
     list_filter = ["role"]

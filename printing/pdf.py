@@ -25,9 +25,11 @@ Also here: the HTTP response of any PDF (:func:`pdf_response`, :func:`content_di
 from __future__ import annotations
 
 import gc
+import io
 import re
+import sys
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from functools import cache
 from typing import Any
 from urllib.parse import quote
@@ -41,12 +43,37 @@ class PdfUnavailable(Exception):
     """WeasyPrint, or a system library it needs (Pango), cannot be loaded on this computer."""
 
 
+# What WeasyPrint prints (into the secretary's console, in English) when it cannot load Pango,
+# before it raises: the 503 page says it in German instead.
+BANNER = "WeasyPrint could not import some external libraries"
+_importing = threading.Lock()
+
+
 def _import_weasyprint():
-    try:
-        import weasyprint
-    except (ImportError, OSError) as error:  # OSError: cffi found no Pango library
-        raise PdfUnavailable(str(error)) from error
+    """WeasyPrint, or :class:`PdfUnavailable`. Its import's printing goes to a buffer while it
+    runs (one import at a time); anything but WeasyPrint's banner is handed on to the console
+    afterwards (a line another thread printed meanwhile)."""
+    with _importing:
+        printed = io.StringIO()
+        try:
+            with redirect_stdout(printed):
+                import weasyprint
+        except (ImportError, OSError) as error:  # OSError: cffi found no Pango library
+            raise PdfUnavailable(str(error)) from error
+        finally:
+            _hand_on(printed.getvalue())
     return weasyprint
+
+
+def _hand_on(text: str) -> None:
+    """What was printed during the import, without WeasyPrint's banner (its block between
+    two lines of dashes)."""
+    if BANNER in text:
+        before, _, after = text.partition("-----")
+        _banner, _, rest = after.partition("-----")
+        text = before.removesuffix("\n") + rest.lstrip("\n")
+    if text.strip():
+        sys.stdout.write(text)
 
 
 @cache

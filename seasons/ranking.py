@@ -246,3 +246,139 @@ def movements(before: dict[Key, int | None], after: dict[Key, int | None]) -> di
         else:
             result[key] = Movement(SAME)
     return result
+
+
+# Who can still win: before and during the season's final (``chances``).
+LEADER, NEEDS, ANY_RESULT, OUT_OF_REACH = "leader", "needs", "any_result", "out_of_reach"
+
+
+@dataclass(frozen=True)
+class Contender:
+    """One player going into (or through) the season's final, as ``chances`` reads them.
+
+    ``results``/``places``: the season's tournaments *other than the final* (tournament ->
+    total, tournament -> place; the places are needed for cup points only); ``final_total``
+    and ``final_place``: the final's result so far (None: none yet); ``can_play``: the
+    player may still score in the final (before it: anyone; during it: an entry that has not
+    withdrawn)."""
+
+    key: Hashable
+    results: dict[Key, int]
+    places: dict[Key, int]
+    final_total: int | None = None
+    final_place: int | None = None
+    can_play: bool = True
+
+
+@dataclass(frozen=True)
+class Chance:
+    """What a contender needs in the (rest of the) final to pass the leader.
+
+    ``kind``: LEADER (first, alone or sharing the place); NEEDS (``points``, see below);
+    ANY_RESULT (a result in the final is enough: a player who is not ranked yet and ranked
+    with it above the leader); OUT_OF_REACH (nothing the final gives passes the leader).
+    ``points`` under NEEDS: sum, "this many points more than the leader" in the rest of the
+    final (exact: if the leader plays no further deal, that many points); best N, this many
+    further points in the final if the leader does not improve; cup, this many cup points
+    more than the leader (the final's places may still change both sides). ``bound``: the
+    most the rest of the final can swing (cup points, bounded by the table), None where
+    points are not bounded (game points)."""
+
+    key: Hashable
+    kind: str
+    score: int  # the season score now
+    points: int | None = None
+    bound: int | None = None
+
+
+def _with_final(contender: Contender, final_key: Key, total: int | None, place: int | None):
+    results = dict(contender.results)
+    places = dict(contender.places)
+    if total is not None:
+        results[final_key] = total
+        if place is not None:
+            places[final_key] = place
+    return results, places
+
+
+def current_score(contender: Contender, rule: SeasonRule, *, final_key: Key) -> SeasonScore:
+    """The contender's season score as it stands (the final's result so far included)."""
+    results, places = _with_final(
+        contender, final_key, contender.final_total, contender.final_place
+    )
+    return season_score(results, rule, places if rule.scoring == CUP else None)
+
+
+def _best_n_needed(prior: Sequence[int], n: int, target: int) -> int | None:
+    """The smallest final result x with best-n(prior + [x]) > target; None: any x does."""
+    best = sorted(prior, reverse=True)
+    if len(best) < n:
+        return target - sum(best) + 1
+    top = best[:n]
+    if sum(top) > target:
+        return None
+    # best-n(prior + [x]) = sum(top) + max(0, x - weakest counted)
+    return target - sum(top) + top[-1] + 1
+
+
+def chances(contenders: Sequence[Contender], rule: SeasonRule, *, final_key: Key) -> list[Chance]:
+    """Each contender's chance to pass the season's leader in the final (``final_key``: the
+    final's tournament key, absent from every ``results``), in the order given.
+
+    The leader: the best season score as it stands among the ranked players (the final's
+    results so far included); equal scores share the place (the season's tie rule), so all of
+    them are LEADER, and to *pass* means a higher score than every one of them. A player with
+    too few tournaments to be ranked even with the final is OUT_OF_REACH, and so is one who
+    can no longer score in it. Empty when nobody is ranked."""
+    now = {c.key: current_score(c, rule, final_key=final_key) for c in contenders}
+    ranked = [score.score for score in now.values() if score.ranked]
+    if not ranked:
+        return []
+    top = max(ranked)
+    leaders = [c for c in contenders if now[c.key].ranked and now[c.key].score == top]
+    cup_max = max((*rule.cup_points, 0)) if rule.scoring == CUP else 0
+    result: list[Chance] = []
+    for contender in contenders:
+        score = now[contender.key]
+        if score.ranked and score.score == top:
+            result.append(Chance(contender.key, LEADER, score.score))
+            continue
+        in_final = contender.can_play or contender.final_total is not None
+        played_after = len(contender.results) + (1 if in_final else 0)
+        if played_after < rule.min_tournaments:
+            result.append(Chance(contender.key, OUT_OF_REACH, score.score))
+            continue
+        gap = top - score.score
+        if rule.scoring == SUM:
+            # "more than the leader": a contender who can score no more passes only if every
+            # leader can still lose points
+            if contender.can_play or all(c.can_play for c in leaders):
+                result.append(Chance(contender.key, NEEDS, score.score, points=gap + 1))
+            else:
+                result.append(Chance(contender.key, OUT_OF_REACH, score.score))
+        elif rule.scoring == BEST_N:
+            # the leader's best N never fall: only the contender's own final can do it
+            assert rule.best_of is not None
+            needed = _best_n_needed(list(contender.results.values()), rule.best_of, top)
+            if not contender.can_play:
+                result.append(Chance(contender.key, OUT_OF_REACH, score.score))
+            elif needed is None:
+                result.append(Chance(contender.key, ANY_RESULT, score.score))
+            else:
+                so_far = contender.final_total or 0
+                result.append(Chance(contender.key, NEEDS, score.score, points=needed - so_far))
+        else:
+            # the final's places may still change for whoever has a result in it: the
+            # contender may rise to the table's best, every leader fall to nothing; passing all
+            # leaders is bounded by the one with the fewest cup points to lose
+            own_now = cup_points_for(contender.final_place or 0, rule.cup_points)
+            can_rise = contender.can_play or contender.final_place is not None
+            leaders_now = min(cup_points_for(c.final_place or 0, rule.cup_points) for c in leaders)
+            bound = (cup_max - own_now if can_rise else 0) + leaders_now
+            if gap + 1 > bound:
+                result.append(Chance(contender.key, OUT_OF_REACH, score.score, bound=bound))
+            else:
+                result.append(
+                    Chance(contender.key, NEEDS, score.score, points=gap + 1, bound=bound)
+                )
+    return result

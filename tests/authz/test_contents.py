@@ -8,7 +8,7 @@ names a URL (with its query or POST data) and, per persona, the markers the answ
 contain; every other marker of the row must be absent. Personas left out of a row must be
 refused. HTML and JSON are read as text, workbooks with openpyxl, PDFs with pypdf.
 
-The rule (``clubs.permissions``, docs/ARCHITECTURE.md "Who sees what"): a player's personal
+The rule (``clubs.permissions``, docs/architecture/security.md, "Who sees what"): a player's personal
 data (birth year, member number, e-mail, fees) only for the organisers of the player's
 clubs (any club's organisers for a player of no club) and superusers; names and clubs as on
 the public standings; a club's member list only for that club.
@@ -319,6 +319,9 @@ CONTENTS: tuple[Row, ...] = (
     Row("printing:print_standings", day, same(HOST, NOTHING), format="pdf"),
     Row("printing:print_prizes", day, same(HOST, NOTHING), format="pdf"),
     Row("seasons:season_standings", season, same(EVERYONE, NOTHING)),
+    Row("seasons:season_projector", season, same(EVERYONE, NOTHING)),
+    Row("seasons:season_press", season, same(HOST, NOTHING)),
+    Row("seasons:tournament_press", day, same(HOST, NOTHING)),
     Row("seasons:season_statistics", season, same(EVERYONE, NOTHING)),
     Row("exports:season_standings_xlsx", season, same(HOST, NOTHING), format="xlsx"),
     # online sign-ups: what people typed into the public form, never the registry's data

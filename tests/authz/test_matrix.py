@@ -233,6 +233,7 @@ MATRIX: dict[str, Spec] = {
     "tournaments:my_seat_search": Spec(day, EVERYONE),
     "tournaments:my_seat": Spec(lambda w: {"pk": w.day.pk, "number": 1}, EVERYONE),
     "seasons:season_standings": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    "seasons:season_projector": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
     # the tournament calendar, its feeds and the roll of honour: public, read only
     "seasons:calendar": Spec(lambda w: {}, EVERYONE, get_only=True),
     "seasons:calendar_feed": Spec(lambda w: {}, EVERYONE, get_only=True),
@@ -571,6 +572,8 @@ MATRIX: dict[str, Spec] = {
         lambda w: {"pk": w.day.pk, "entry_pk": w.spare.pk}, MANAGE, post_only=True, changes=None
     ),
     "treasury:prize_money": Spec(day, MANAGE, changes=None),
+    # the press report: a POST downloads the text as edited, nothing changes
+    "seasons:tournament_press": Spec(day, MANAGE),
     "tournaments:results_import": Spec(day, MANAGE, changes=None),
     # teams, seasons, player pages, archives (main's season10b)
     "tournaments:teams": Spec(day, MANAGE, changes=None),
@@ -638,6 +641,7 @@ MATRIX: dict[str, Spec] = {
     ),
     "printing:season_pdf": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     "seasons:season_rules": Spec(lambda w: {"pk": w.season.pk}, SEASON, changes=None),
+    "seasons:season_press": Spec(lambda w: {"pk": w.season.pk}, SEASON),
     # The results page of a player whose club keeps it private: that club's organisers.
     "seasons:player_detail": Spec(lambda w: {"pk": w.membership.player_id}, MANAGE),
     # organisers and the tournament's referees

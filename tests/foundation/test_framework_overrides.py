@@ -1,4 +1,4 @@
-"""The framework overrides are listed in docs/ARCHITECTURE.md ("Framework overrides"), with
+"""The framework overrides are listed in docs/architecture/framework-overrides.md, with
 the versions they were checked against: an installed version that differs fails here, so an
 upgrade re-checks the rows that lean on that package before it lands."""
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
-DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "ARCHITECTURE.md"
+DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "architecture" / "framework-overrides.md"
 # The packages whose private behaviour the application relies on; each must be in the table.
 WATCHED = ("Django", "waitress", "asgiref", "openskill", "msgspec", "weasyprint", "reportlab",
            "segno", "openpyxl", "whitenoise")  # fmt: skip
@@ -15,8 +15,7 @@ WATCHED = ("Django", "waitress", "asgiref", "openskill", "msgspec", "weasyprint"
 
 def checked_against() -> dict[str, str]:
     text = DOCUMENT.read_text(encoding="utf-8")
-    section = text.split("## Framework overrides", 1)[1].split("\n## ", 1)[0]
-    table = section.split("Checked against", 1)[1]
+    table = text.split("Checked against", 1)[1]
     return dict(re.findall(r"^\| ([A-Za-z0-9_.-]+) \| ([0-9][^ |]*) \|$", table, re.M))
 
 
@@ -31,7 +30,7 @@ def test_every_watched_package_is_listed_with_the_version_installed():
     assert not found, (
         "installed ≠ checked against: "
         + "; ".join(f"{p} {now} (list: {then})" for p, (now, then) in found.items())
-        + ". Re-check that package's rows in docs/ARCHITECTURE.md (“Framework overrides”: run "
+        + ". Re-check that package's rows in docs/architecture/framework-overrides.md (run "
         "the test each names), then raise its version there."
     )
 

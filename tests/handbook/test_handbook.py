@@ -110,3 +110,37 @@ def test_after_an_update_the_handbook_says_what_an_older_program_does(handbook_h
     update = handbook_html.split('id="update"', 1)[1].split("</section>", 1)[0]
     assert "Sicherung" in update and "CHANGELOG.md" in update and "cego-club --version" in update
     assert "Diese Daten sind von Version" in update and "ändert nichts" in update
+
+
+def test_who_can_still_win_and_the_press_report_are_explained(handbook_html, client):
+    """Issue 41: what "the final" is, the rules' bounds, and why youngest and oldest are
+    missing from the press report; the press page links there."""
+    chances = handbook_html.split('id="wer-kann-gewinnen"', 1)[1].split("<h3", 1)[0]
+    for phrase in ("Spitzenreiter", "nicht mehr einholbar", "Cup-Punkte", "letzte Turnier"):
+        assert phrase in chances
+    press = handbook_html.split('id="pressebericht"', 1)[1].split("</section>", 1)[0]
+    assert "Text kopieren" in press and "Einwilligung" in press
+
+
+@pytest.mark.django_db
+def test_installing_is_the_windows_download_checked_unpacked_and_double_clicked(handbook_html):
+    setup = handbook_html.split('id="einrichten"', 1)[1].split("</section>", 1)[0]
+    install = setup.split("Einmal zu Hause installieren", 1)[1].split("Andere Wege", 1)[0]
+    steps = [
+        "CegoClub-Windows-x64-",  # download
+        "ssh-keygen -Y verify -f allowed_signers",  # check
+        'Good "cego-club" signature',
+        "Alle extrahieren",  # unpack
+        "Cego Club starten",  # double-click
+        "Zugriff zulassen",  # firewall
+        "Neue Version",  # update
+    ]
+    for step in steps:
+        assert step in install, step
+    positions = [install.index(step) for step in steps]
+    assert positions == sorted(positions)  # in the order a secretary goes
+    # python.org and the starter script of a source copy only among the other ways
+    assert "start_cego_club.py" not in install and "python.org" not in setup
+    assert "start_cego_club.py" in setup.split("Andere Wege", 1)[1]
+    backups = handbook_html.split('id="sicherung"', 1)[1].split("</section>", 1)[0]
+    assert "start_cego_club.py" not in backups and r".\cego-club.cmd backup" in backups

@@ -100,3 +100,54 @@ def test_the_program_s_own_packages_come_on_the_path(start, tmp_path, monkeypatc
     monkeypatch.setattr(sys, "path", list(sys.path))
     start.use_program_packages(program)
     assert str(program / "site-packages") in sys.path
+
+
+HOLD = """
+import sys, time
+from pathlib import Path
+from venue.folder_lock import FolderLock
+lock = FolderLock(Path(sys.argv[1])).acquire()
+print("held", flush=True)
+time.sleep(300)
+"""
+
+
+def test_a_second_double_click_says_at_once_that_it_starts_and_is_refused(tmp_path):
+    """The secretary's second double-click while the first start still runs (it holds the
+    data folder, answers no request yet): the window says at once that Cego Club starts, then
+    why this one stops, in German; nothing is made in the data folder."""
+    import subprocess
+
+    from tests.servers import clean_env, free_port
+
+    data = tmp_path / "Cego Club"
+    env = clean_env(PYTHONPATH=str(ROOT), CEGO_CLUB_DATA=str(data), CEGO_CLUB_BROWSER="none")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(data)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        port = str(free_port())
+        second = subprocess.run(
+            [sys.executable, str(STARTER), "--port", port, "--bind", "127.0.0.1", "--no-qr"],
+            cwd=tmp_path,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            encoding="utf-8",
+            timeout=60,
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    lines = second.stdout.splitlines()
+    assert second.returncode != 0, second.stdout
+    assert lines[0].startswith("Cego Club startet …"), second.stdout
+    assert "Cego Club läuft schon mit diesem Datenordner" in second.stdout
+    assert not (data / "db.sqlite3").exists()

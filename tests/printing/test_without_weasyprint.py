@@ -149,3 +149,48 @@ def test_a_fresh_server_without_weasyprint_serves_every_tournament_day_printout(
     lines = result.stdout.splitlines()
     assert sum("%%EOF" in line for line in lines) == 5  # five whole PDFs
     assert "weasyprint imported: False" in lines
+
+
+@pytest.fixture
+def pango_missing(monkeypatch):
+    """WeasyPrint itself imported, cffi failing to open Pango's libraries (a Windows laptop):
+    WeasyPrint's own code runs, prints its English banner and raises."""
+    import cffi
+
+    saved = {m: sys.modules[m] for m in list(sys.modules) if m.split(".")[0] == "weasyprint"}
+    for name in saved:
+        del sys.modules[name]
+    pdf._html_class.cache_clear()
+
+    def no_library(self, name, flags=0):
+        raise OSError(f"cannot load library '{name}': error 0x7e")
+
+    monkeypatch.setattr(cffi.FFI, "dlopen", no_library)
+    yield
+    monkeypatch.undo()
+    for name in [m for m in sys.modules if m.split(".")[0] == "weasyprint"]:
+        del sys.modules[name]
+    sys.modules.update(saved)
+    pdf._html_class.cache_clear()
+
+
+def test_weasyprint_s_english_banner_stays_out_of_the_secretary_s_window(
+    german_organiser, pango_missing, capsys
+):
+    for _attempt in range(2):  # each request tries the import again
+        response = german_organiser.get(reverse("printing:tariff_card_pdf", args=["swm"]))
+        assert response.status_code == 503
+        assert (
+            "Dieses PDF kann auf diesem Computer nicht erstellt werden" in response.content.decode()
+        )
+    printed = capsys.readouterr()
+    assert pdf.BANNER not in printed.out + printed.err
+    assert "courtbouillon" not in printed.out + printed.err
+
+
+def test_other_output_during_the_import_is_handed_on(capsys):
+    pdf._hand_on(
+        "vorher\n\n-----\n\nWeasyPrint could not import some external libraries. Please "
+        "carefully follow https://doc.courtbouillon.org/ \n\n-----\n\nnachher\n"
+    )
+    assert capsys.readouterr().out == "vorher\nnachher\n"

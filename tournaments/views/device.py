@@ -5,7 +5,7 @@ one phone cannot enter and confirm the same deal by choosing another seat, and t
 can see where that was tried. It identifies a browser, not a person: clearing cookies gives a
 new id, which is why the address is kept too, and why a deal entered from one address and
 browser (User-Agent) cannot be confirmed from the same address and browser either
-(``Device.client``; docs/ARCHITECTURE.md, "Every change is a row").
+(``Device.client``; docs/architecture/tournaments.md, "Phones and devices").
 """
 
 from __future__ import annotations

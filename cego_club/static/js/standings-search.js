@@ -1,5 +1,5 @@
 // The ranking's search and the reader's own row, both in the browser: the standings page is
-// one cached page for every spectator (docs/ARCHITECTURE.md, "Caching by revision"), so
+// one cached page for every spectator (docs/architecture/tournaments.md, "Caching by revision"), so
 // nothing of one reader's goes to the server.
 // - Typing a name (every word, umlauts spelt either way: "Muller", "Mueller" and "Müller"
 //   find Müller) or a start number (the number exactly) hides the other rows.

@@ -22,6 +22,7 @@ from cego_club.front import front, is_crowd
 from cego_club.readiness import load_urls, per_thread_locals, settle_memory
 from venue.backups import backup_folder_problem
 from venue.environment import command_line, is_loopback, lan_address, venue_arguments
+from venue.folder_lock import FolderInUse, FolderLock
 from venue.laptop import (
     FIREWALL_TIMEOUT,
     firewall_advice,
@@ -80,6 +81,18 @@ class Command(BaseCommand):
             )
         for stream in (sys.stdout, sys.stderr):
             forgiving(stream)  # a path or a name the console's code page lacks: "?", no crash
+        folder = Path(os.environ["SECRET_KEY_FILE"]).parent
+        # One venue per data folder, refused before anything is changed (venue/folder_lock.py):
+        # a second double-click while the first start still migrates. Creating an organiser
+        # beside a running venue stays possible.
+        lock = None if options["create_organiser"] else hold(folder)
+        try:
+            self.run_venue(options, folder=folder, lock=lock)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def run_venue(self, options, *, folder: Path, lock: FolderLock | None) -> None:
         # Before anything else: data of a newer version are refused, untouched (German, both
         # versions named); on SQLite the file is only read (venue/versions.py).
         refuse_newer_data()
@@ -127,12 +140,13 @@ class Command(BaseCommand):
                 % {"port": options["port"], "error": error}
             ) from error
         port = server.effective_port
+        if lock is not None:
+            lock.note(url=f"http://localhost:{port}/")
         bind = options["bind"]
         local_only = is_loopback(bind)
         lan = None if local_only else (lan_address() if bind in ("0.0.0.0", "::", "") else bind)
         out = self.stdout
         out.write(_("Cego Club is running for the tournament day (stop it with Ctrl+C)."))
-        folder = Path(os.environ["SECRET_KEY_FILE"]).parent
         out.write(_("Data folder: %(path)s") % {"path": folder})
         service = synced_by(folder)
         if service:
@@ -213,6 +227,23 @@ class Command(BaseCommand):
         finally:
             server.close()
         out.write(_("Stopped."))
+
+
+def hold(folder: Path) -> FolderLock:
+    """The data folder's lock, or the German refusal naming the folder (and the running
+    venue's address when it serves already)."""
+    try:
+        return FolderLock(folder).acquire()
+    except FolderInUse as busy:
+        message = _(
+            "Cego Club is already running on this data folder (%(folder)s), or is starting in "
+            "another window. Close this window and use the other one: it opens the browser as "
+            "soon as Cego Club is ready. Nothing was changed."
+        ) % {"folder": folder}
+        url = busy.holder.get("url")
+        if url:
+            message += " " + _("It serves at %(url)s") % {"url": url}
+        raise CommandError(message) from None
 
 
 class FirewallCheck:
