@@ -3,7 +3,7 @@
 The walk, top to bottom: ``views.changes_endpoint`` reads the body (size-capped, gzip) →
 ``receive_changes`` here checks the token, every number the batch declares
 (``archive_format.parse_batch``) and the batch's base against what this server holds of the
-tournament → ``tournaments.services.archive_plan`` says what the items would change (players
+tournament → ``tournaments.services.archive_plan`` (``archive_diff``) says what the items would change (players
 matched, clubs known, the season) → ``tournaments.services.archive_write`` writes those rows
 only and bumps the tournament's revision → the public standings, cached by revision, show the
 change on the next read.
@@ -52,7 +52,7 @@ from tournaments.archive_format import ArchiveError, Batch, kind_of, parse_batch
 from tournaments.caching import revisions_moved
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.archive_plan import Held, stored_digests
+from tournaments.services.archive_diff import Held, stored_digests
 from tournaments.services.archive_write import ArchiveWriteClash, apply_batch
 
 logger = logging.getLogger(__name__)

@@ -306,7 +306,13 @@ def test_a_climbing_import_would_be_caught():
 ARCHIVE_WALK = [
     "tournaments.archive_format",  # parse
     "tournaments.selectors.archive",  # read
-    "tournaments.services.archive_plan",  # plan
+    "tournaments.services.archive_deals",  # plan: each deal scored again
+    "tournaments.services.archive_players",  # plan: who the clubs and players are here
+    "tournaments.services.archive_season",  # plan: the season it joins
+    "tournaments.services.archive_diff",  # plan: the action and the items to write
+    "tournaments.services.archive_plan",  # plan: the above, put together
+    "tournaments.services.archive_rows",  # write: the items' rows
+    "tournaments.services.archive_log",  # write: what changed, in the log
     "tournaments.services.archive_write",  # write
 ]
 
