@@ -10,7 +10,7 @@ A confirmed sign-up becomes the tournament's registration (``tournaments.service
 registration.register_players``: an entry, not checked in; a ``HallRegistration`` once a
 venue laptop holds the tournament), with the registry's player found by name and club where
 that is unambiguous, else a new player record. So it travels to the hall with the
-tournament (``publishing.handover``) and becomes the check-in list there.
+tournament (``publishing.server.handover``) and becomes the check-in list there.
 """
 
 from __future__ import annotations

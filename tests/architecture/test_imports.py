@@ -108,10 +108,10 @@ LAYERS: list[tuple[str, list[str]]] = [
             "printing.qr_codes",
             "exports.xlsx",
             "exports.xlsx_rows",
-            "publishing.client",
+            "publishing.laptop.client",
             "publishing.bodies",
-            "publishing.registry_answer",
-            "publishing.merge_plan",
+            "publishing.laptop.registry_answer",
+            "publishing.laptop.merge_plan",
         ],
     ),
     (
@@ -133,13 +133,13 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "*.services",
             "*.services.*",
-            "publishing.outbox",
-            "publishing.position",
-            "publishing.inbox",
-            "publishing.sender",
-            "publishing.merging",
-            "publishing.handover",
-            "publishing.fetching",
+            "publishing.laptop.outbox",
+            "publishing.laptop.position",
+            "publishing.server.inbox",
+            "publishing.laptop.sender",
+            "publishing.laptop.merging",
+            "publishing.server.handover",
+            "publishing.laptop.fetching",
         ],
     ),
     ("forms", ["*.forms", "*.forms.*"]),
@@ -299,6 +299,21 @@ def test_a_climbing_import_would_be_caught():
     rank = {name: index for index, name in enumerate(LAYER_NAMES)}
     assert rank[layer_of("tournaments.views.entry")] > rank[layer_of("tournaments.models")]
     assert AREA_RANK[area_of("tournaments.models")] > AREA_RANK[area_of("clubs.models")]
+
+
+def test_the_laptop_and_the_server_sides_of_publishing_import_nothing_of_each_other(graph):
+    """``publishing.laptop`` (the hall's outbox, sender, merge, fetch and pages) and
+    ``publishing.server`` (the season server's API, inbox, hand-over and token page) meet only
+    in what they share at the top of ``publishing`` (models, bodies) and over HTTP."""
+    sides = ("publishing.laptop", "publishing.server")
+    crossing = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in _imports(graph)
+        for side, other in (sides, sides[::-1])
+        if importer.startswith(side + ".") and imported.startswith(other + ".")
+    ]
+    assert not crossing, "\n".join(crossing)
+    assert graph.find_children("publishing.laptop") and graph.find_children("publishing.server")
 
 
 # An archive's walk (docs/ARCHITECTURE.md, "Archives, item by item"): each step may call the

@@ -11,20 +11,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Category, Club, Membership, Player
-from publishing.client import PublishError, check_url
+from publishing.laptop.client import PublishError, check_url
+from publishing.laptop.outbox import due_publications
+from publishing.laptop.registry_answer import parse_registry
+from publishing.laptop.sender import send
+from publishing.laptop.services import follow, load_registry
 from publishing.models import Publication, PublishToken
-from publishing.outbox import due_publications
-from publishing.registry_answer import parse_registry
-from publishing.selectors import registry
-from publishing.sender import send
-from publishing.services import (
-    follow,
-    hash_token,
-    issue_token,
-    load_registry,
-    revoke_token,
-    token_for,
-)
+from publishing.server.selectors import registry
+from publishing.server.services import hash_token, issue_token, revoke_token, token_for
 from tests.factories import EntryFactory, TournamentFactory
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from clubs.models import Club, ClubRole
 from publishing.models import PublishToken
-from publishing.services import issue_token, token_for
+from publishing.server.services import issue_token, token_for
 from tests.factories import TournamentFactory
 from venue.tokens import TOKEN_VARIABLE, publish_token
 

@@ -147,7 +147,7 @@ def apply_items(
     except IntegrityError as error:
         # Either the archive contradicts itself or a concurrent writer got there first (two
         # imports creating the same new player): the caller may try again once the other
-        # has committed (``publishing.inbox`` does); the database's words stay in the log.
+        # has committed (``publishing.server.inbox`` does); the database's words stay in the log.
         logger.info("archive write clash: %s", error)
         raise ArchiveWriteClash(
             _(

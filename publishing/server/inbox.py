@@ -14,7 +14,7 @@ taken on trust:
 - A batch applies only onto the state this server holds now (its ``base``); onto anything
   else the answer is ``lost_track`` with the state and item digests held here (and whether
   this server ever acknowledged the laptop's base), and the laptop merges: it takes back
-  what only the server holds before publishing on top (``publishing.merging``).
+  what only the server holds before publishing on top (``publishing.laptop.merging``).
 - The laptop's revision orders nothing: it is stored, within bounds, and shown. A batch "at
   revision + 5" cannot lock the real laptop out.
 - Deletes are checked against this server's own record (``AcknowledgedState``): a batch
@@ -45,9 +45,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from publishing.handover import mark_delivered
 from publishing.models import AcknowledgedState, PublishToken
-from publishing.services import NotYourClub, host_club_of, played_in
+from publishing.server.handover import mark_delivered
+from publishing.server.services import NotYourClub, host_club_of, played_in
 from tournaments.archive_format import ArchiveError, Batch, kind_of, parse_batch, state_digest
 from tournaments.caching import revisions_moved
 from tournaments.models import Tournament
