@@ -34,7 +34,7 @@ from typing import Any
 from django.db.models import F, Q
 from django.utils import timezone
 
-from cego_club.sqlite.reads import read_snapshot
+from cego_club.platform.sqlite.reads import read_snapshot
 from publishing.laptop.merge_plan import effective_digests
 from publishing.laptop.position import move, position
 from publishing.models import Publication, PublishConflict

@@ -63,15 +63,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.sessions",
             "venue.tokens",
             "venue.versions",
-            "cego_club.catalogues",
-            "cego_club.formats*",
-            "cego_club.language",
-            "cego_club.csp",
-            "cego_club.front",
-            "cego_club.readiness",
-            "cego_club.staticfiles",
-            "cego_club.sqlite",
-            "cego_club.sqlite.*",
+            "cego_club.platform",
+            "cego_club.platform.*",  # the SQLite backend, the venue's front, CSP, language …
         ],
     ),
     (
@@ -177,6 +170,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.wsgi",
             "cego_club.cli",  # the cego-club command
             "cego_club.__main__",  # python -m cego_club
+            "cego_club.catalogues",  # python -m cego_club.catalogues; at start (apps, cli)
         ],
     ),
 ]
@@ -263,6 +257,50 @@ def test_no_import_climbs_an_area(graph):
             continue
         climbing.append(f"{importer}:{line} ({source}) imports {imported} ({target})")
     assert not climbing, "\n".join(climbing)
+
+
+# The project's own package: the platform below every area, the entry points above them.
+PLATFORM = ["cego_club", "cego_club.settings", "cego_club.test_settings", "cego_club.platform"]
+
+
+def _in_platform(module: str) -> bool:
+    return module in PLATFORM or module.startswith("cego_club.platform.")
+
+
+def test_the_platform_imports_no_area_app(graph):
+    """``cego_club.platform`` (and the settings that name it) runs before or below every app:
+    it imports nothing of the areas and nothing of the entry points at the top of
+    ``cego_club`` (urls, wsgi, cli), so a picture of the packages shows no import climbing."""
+    platform = [module for module in graph.modules if _in_platform(module)]
+    assert "cego_club.platform.front" in platform and "cego_club.platform.sqlite.base" in platform
+    reaching = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in _imports(graph)
+        if _in_platform(importer) and not _in_platform(imported)
+    ]
+    assert not reaching, "\n".join(reaching)
+
+
+def test_the_top_of_cego_club_holds_only_entry_points(graph):
+    """Outside ``cego_club.platform`` and the settings, every module of ``cego_club`` is an
+    entry point (what Django or a person starts) or the health view: they may import any
+    area, and nothing below imports them."""
+    misplaced = sorted(
+        module
+        for module in graph.modules
+        if module.split(".")[0] == "cego_club"
+        and not _in_platform(module)
+        and layer_of(module) not in ("entry", "views")
+    )
+    assert not misplaced, misplaced
+    reaching = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in _imports(graph)
+        if imported.split(".")[0] == "cego_club"
+        and not _in_platform(imported)
+        and importer.split(".")[0] != "cego_club"
+    ]
+    assert not reaching, "\n".join(reaching)
 
 
 def test_the_registry_knows_nothing_of_the_areas_above_it(graph):
