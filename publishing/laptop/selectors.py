@@ -137,7 +137,7 @@ def open_conflicts(*, tournament_id: int) -> list[dict[str, Any]]:
         shown.append(
             {
                 "conflict": conflict,
-                "title": item_title(conflict.key),
+                "title": item_title(key=conflict.key),
                 "rows": [
                     (_FIELD_WORDS.get(name, name), laptop.get(name), server.get(name))
                     for name in fields
@@ -163,7 +163,7 @@ _FIELD_WORDS = {
 }
 
 
-def item_title(key: str) -> str:
+def item_title(*, key: str) -> str:
     """``deal:r1-t2-d3`` → "Runde 1, Tisch 2, Spiel 3" (the key itself where unknown)."""
     kind, _sep, tail = key.partition(":")
     numbers = [int(part) for part in re.findall(r"\d+", tail)]

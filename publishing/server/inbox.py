@@ -86,7 +86,7 @@ class Busy(Exception):
     connection): the laptop tries again in a moment (503)."""
 
 
-def knows_state(tournament: Tournament, state: str | None) -> bool:
+def knows_state(*, tournament: Tournament, state: str | None) -> bool:
     """Whether this server ever acknowledged ``state`` of ``tournament`` to a laptop."""
     return bool(state) and (
         AcknowledgedState.objects.filter(tournament=tournament, state=state).exists()
@@ -100,7 +100,7 @@ def _held(tournament: Tournament, digests: dict[str, str], base: str | None) -> 
         # False: the laptop's base is no state this server acknowledged (it was restored from
         # an older backup, or the tournament came before the record began): the laptop then
         # takes back only what it never had, and asks the desk where both differ.
-        "knows_base": knows_state(tournament, base),
+        "knows_base": knows_state(tournament=tournament, state=base),
     }
 
 
@@ -148,7 +148,7 @@ def held_state(
     }
     if digests:
         answer["digests"] = stored
-        answer["knows_base"] = knows_state(tournament, base)
+        answer["knows_base"] = knows_state(tournament=tournament, state=base)
     return answer
 
 
@@ -205,7 +205,7 @@ def _receive(*, token: PublishToken, batch: Batch) -> Applied:
     if tournament is None:
         if not batch.snapshot:
             raise _lost_track(None)
-        if host_club_of(_settings_and_clubs(batch.upserts)) != token.club:
+        if host_club_of(data=_settings_and_clubs(batch.upserts)) != token.club:
             raise _not_your_club(token)
     else:
         if tournament.host_club_id != token.club_id:

@@ -35,7 +35,7 @@ class NotYourClub(Exception):
     """The token's club does not host this tournament."""
 
 
-def hash_token(raw: str) -> str:
+def hash_token(*, raw: str) -> str:
     return hashlib.sha256(raw.strip().encode()).hexdigest()
 
 
@@ -48,7 +48,7 @@ def issue_token(
     token = PublishToken.objects.create(
         club=club,
         label=label.strip()[:80],
-        token_hash=hash_token(raw),
+        token_hash=hash_token(raw=raw),
         created_by=user if getattr(user, "pk", None) else None,
     )
     return token, raw
@@ -63,13 +63,13 @@ def revoke_token(*, token: PublishToken) -> PublishToken:
     return locked
 
 
-def token_for(raw: str) -> PublishToken | None:
+def token_for(*, raw: str) -> PublishToken | None:
     """The live token ``raw`` is, or None (unknown or revoked)."""
     if not raw:
         return None
     return (
         PublishToken.objects.select_related("club")
-        .filter(token_hash=hash_token(raw), revoked_at__isnull=True)
+        .filter(token_hash=hash_token(raw=raw), revoked_at__isnull=True)
         .first()
     )
 
@@ -86,7 +86,7 @@ def _registry_id(value: Any) -> uuid.UUID | None:
         return None
 
 
-def host_club_of(data: Mapping[str, Any]) -> Club | None:
+def host_club_of(*, data: Mapping[str, Any]) -> Club | None:
     settings = data.get("tournament") or {}
     short = settings.get("host_club") or ""
     for club in data.get("clubs") or []:
@@ -104,7 +104,9 @@ def receive_archive(*, token: PublishToken, data: Mapping[str, Any]) -> ImportOu
     ArchiveError if it cannot be imported (nothing written)."""
     archive_id = _registry_id(data.get("archive_id"))
     existing = Tournament.objects.filter(archive_id=archive_id).first() if archive_id else None
-    if host_club_of(data) != token.club or (existing and existing.host_club_id != token.club_id):
+    if host_club_of(data=data) != token.club or (
+        existing and existing.host_club_id != token.club_id
+    ):
         raise NotYourClub(
             _("This token publishes the tournaments of %(club)s only.") % {"club": token.club}
         )

@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 
 def _token(request):
     header = request.headers.get("Authorization", "")
-    return token_for(header[len("Bearer ") :].strip() if header.startswith("Bearer ") else "")
+    return token_for(raw=header[len("Bearer ") :].strip() if header.startswith("Bearer ") else "")
 
 
 def _refused(message: str, *, status: int, code: str = "", **more) -> JsonResponse:

@@ -117,7 +117,9 @@ def test_the_standings_the_season_and_the_side_rankings_show_them(
     assert [row.last_name for row in prizes.best_youth] == ["Jung"]
     table = season_standings(season=season)
     assert {row.last_name: row.club for row in table.rows} == clubs
-    sides = {side.key: [item.row.last_name for item in side.rows] for side in season_sides(table)}
+    sides = {
+        side.key: [item.row.last_name for item in side.rows] for side in season_sides(result=table)
+    }
     assert (sides["woman"], sides["youth"], sides["senior"]) == (["Frei"], ["Jung"], ["Gast"])
     # The season workbook's standings sheet, and the public pages.
     book = load_workbook(io.BytesIO(season_workbook(season)), read_only=True)
