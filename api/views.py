@@ -228,7 +228,7 @@ def ratings(request: HttpRequest) -> dict:
     provisional = flag == "1"
 
     def make(items: list) -> list:
-        shown = clubs_of(item["player_id"] for item in items)
+        shown = clubs_of(player_ids=(item["player_id"] for item in items))
         return [
             documents.rating_row(
                 item, club=shown.get(item["player_id"], ""), provisional=provisional

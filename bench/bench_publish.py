@@ -169,7 +169,7 @@ class SeasonServer:
         self.manage("migrate", "-v", "0")
         self.manage("collectstatic", "--no-input", "-v", "0")
         script = (
-            "from clubs.models import Club; from publishing.services import issue_token; "
+            "from clubs.models import Club; from publishing.server.services import issue_token; "
             f"club = Club.objects.create(name={CLUB[0]!r}, short_name={CLUB[1]!r}, town={CLUB[2]!r}); "
             "print(issue_token(club=club, label='bench')[1])"
         )
@@ -455,7 +455,7 @@ def batch_cpu_at(size: int, url: str, token: str) -> None:
         players=160, rounds_played=rounds, open_round=True, deals_per_round=per_round,
         name=f"Stapel {size}",
     )  # fmt: skip
-    from publishing import outbox, sender
+    from publishing.laptop import outbox, sender
     from tournaments import demo, rule_snapshot
     from tournaments.models import Table, Tournament
     from tournaments.services import phone_entry

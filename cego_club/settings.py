@@ -124,10 +124,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "cego_club.csp.ContentSecurityPolicyMiddleware",  # the app's own scripts and styles only
+    "cego_club.platform.csp.ContentSecurityPolicyMiddleware",  # the app's own scripts and styles only
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "cego_club.language.ChosenLanguageMiddleware",  # German unless the switch says otherwise
+    "cego_club.platform.language.ChosenLanguageMiddleware",  # German unless the switch says otherwise
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -176,8 +176,8 @@ if os.environ.get("SQLITE_PATH"):
 # A kept connection is checked before a request uses it, so a restarted database is no error.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Django's, with this process's writers queued in the process (cego_club/sqlite/base.py).
-    DATABASES["default"]["ENGINE"] = "cego_club.sqlite"
+    # Django's, with this process's writers queued in the process (cego_club/platform/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = "cego_club.platform.sqlite"
     # Wait for a concurrent writer instead of failing at once: phones and the desk
     # write at the same time on a laptop running SQLite.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -239,7 +239,7 @@ LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [PACKAGE_DIR / "locale"]
 # Dates and times per language: 28.11.2026, 11:13 Uhr in German; 28 Nov 2026 in English.
-FORMAT_MODULE_PATH = "cego_club.formats"
+FORMAT_MODULE_PATH = "cego_club.platform.formats"
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True
@@ -251,7 +251,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "cego_club.staticfiles.KeptAddressesStorage"  # whitenoise's, addresses kept
+            "cego_club.platform.staticfiles.KeptAddressesStorage"  # whitenoise's, addresses kept
             if not DEBUG
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )

@@ -10,7 +10,7 @@ application = get_wsgi_application()
 # Django's request state stays as Django keeps it here: the per-thread locals
 # (``readiness.per_thread_locals``) were measured to pay in the venue only
 # (docs/architecture/framework-overrides.md).
-from cego_club.readiness import load_urls, settle_memory  # noqa: E402
+from cego_club.platform.readiness import load_urls, settle_memory  # noqa: E402
 
 load_urls()
 settle_memory()

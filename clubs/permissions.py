@@ -280,7 +280,7 @@ class HeldInHall(PermissionDenied):
 
 def held_in_hall(tournament: Any) -> bool:
     """On the season server: the tournament was set up here and fetched by a venue laptop
-    (``publishing.handover``), which writes it from then on. Its registration, draw, results
+    (``publishing.server.handover``), which writes it from then on. Its registration, draw, results
     and settings are read-only here; only a registration for the hall may still be made
     (``tournaments.services.registration``: kept apart until the laptop takes it)."""
     tournament = tournament_of(tournament)

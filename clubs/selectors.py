@@ -114,7 +114,7 @@ def tournaments_played(*, player_ids) -> dict[int, list[tuple]]:
     return played
 
 
-def season_fee_cents(fees, status: str) -> int | None:
+def season_fee_cents(*, fees, status: str) -> int | None:
     """The season's fee for a member of ``status``, as the club charged it: the amount most of
     its fee rows of that status carry (``fees``: the club's fee rows of the season). None
     when nothing was charged yet."""

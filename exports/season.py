@@ -349,7 +349,7 @@ def season_workbook(
         ),
         Sheet(
             _("Side rankings"),
-            season_side_rows(season_sides(standings)),
+            season_side_rows(season_sides(result=standings)),
             widths=widths_for(next(season_side_rows(())), [14, 7, 16, 18, 22, 10]),
         ),
         Sheet(

@@ -7,4 +7,4 @@ class PublishingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from publishing import receivers  # noqa: F401 (connects the venue's signal)
+        from publishing.laptop import receivers  # noqa: F401 (connects the venue's signal)

@@ -49,7 +49,7 @@ class Publication(models.Model):
 
     The position is what the server acknowledged last: the tournament's revision, its state
     (the digest of all its archive items) and each item's digest, so that the next batch holds
-    only the items whose digest differs (``publishing.outbox``)."""
+    only the items whose digest differs (``publishing.laptop.outbox``)."""
 
     tournament = models.ForeignKey(
         Tournament,
@@ -61,7 +61,7 @@ class Publication(models.Model):
     token = models.CharField(_("token"), max_length=100)
     # Sent and acknowledged by the server: the revision, the state digest ("" = the server
     # holds nothing we know of: the next batch is a snapshot) and the digest of each item.
-    # The digest of each item: ``PublishedItem`` rows (``publishing.position``).
+    # The digest of each item: ``PublishedItem`` rows (``publishing.laptop.position``).
     sent_revision = models.PositiveIntegerField(_("revision sent"), null=True, blank=True)
     sent_hash = models.CharField(_("content sent"), max_length=64, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
@@ -81,7 +81,7 @@ class Publication(models.Model):
     failures = models.PositiveIntegerField(_("failed attempts"), default=0)
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True)
-    # A tournament fetched from this server (``publishing.fetching``): the id of the last
+    # A tournament fetched from this server (``publishing.laptop.fetching``): the id of the last
     # registration made there since that this laptop has taken (``HallRegistration``);
     # None: not fetched from there (nothing to ask for).
     registrations_after = models.PositiveIntegerField(
@@ -110,7 +110,7 @@ class Publication(models.Model):
 
 
 class PublishedItem(models.Model):
-    """On the laptop: one item of a publication's position (``publishing.position``): the
+    """On the laptop: one item of a publication's position (``publishing.laptop.position``): the
     digest the server acknowledged (``sent``, "" where it holds none) and this laptop's own
     digest at the publication's ``local_revision`` (``local``, "" where it has none). They
     differ only where a batch is on its way or the desk has a conflict to settle. A row per
@@ -146,7 +146,7 @@ class AcknowledgedState(models.Model):
 
     The server's own record of what each laptop has seen, so that nothing a laptop declares
     is taken on trust: a batch may delete only items of a state acknowledged to its own
-    epoch (``publishing.inbox``), and a laptop's merge base is known to the server or not
+    epoch (``publishing.server.inbox``), and a laptop's merge base is known to the server or not
     (a server restored from an older backup does not know the laptop's newer states).
     ``how``: the state a batch made, or the state a laptop took back before publishing on
     top of it."""
@@ -189,7 +189,7 @@ class PublishConflict(models.Model):
     """On the laptop: an item entered differently here and on the season server since the
     last state both knew (a restored or second laptop). Both versions are kept: the laptop's
     in its tables, the server's here; neither is sent over the other until the desk chooses
-    (``publishing.merging.settle``), and the server shows the table as provisional."""
+    (``publishing.laptop.merging.settle``), and the server shows the table as provisional."""
 
     class Choice(models.TextChoices):
         LAPTOP = "laptop", _("this laptop's version")

@@ -1,4 +1,5 @@
-from publishing.views import urlpatterns
+from publishing.laptop.views import urlpatterns as laptop_urlpatterns
+from publishing.server.views import urlpatterns as server_urlpatterns
 
 app_name = "publishing"
-__all__ = ["urlpatterns"]
+urlpatterns = [*server_urlpatterns, *laptop_urlpatterns]

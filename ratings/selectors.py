@@ -97,7 +97,7 @@ def tournament_matches(*, tournament_ids: Sequence[int]) -> dict[int, list[Match
     return {pk: table_matches(found) for pk, found in rows.items()}
 
 
-def matches_digest(matches: Iterable[Match]) -> str:
+def matches_digest(*, matches: Iterable[Match]) -> str:
     """What a tournament's rating depends on, in 16 hex digits: a new revision that changes
     none of it (a name corrected, a club renamed) is not rated again."""
     text = repr([(m.round_number, m.table_number, m.points) for m in matches])
@@ -218,7 +218,7 @@ def ratings_list(*, provisional: bool) -> QuerySet[PlayerRating]:
     )
 
 
-def clubs_of(player_ids: Iterable[int]) -> dict[int, str]:
+def clubs_of(*, player_ids: Iterable[int]) -> dict[int, str]:
     """The club shown beside each name, as on the public standings (one query)."""
     return home_clubs(pk__in=list(player_ids))
 

@@ -130,7 +130,7 @@ def _marks(
         known.update(tournament_matches(tournament_ids=[f.tournament_id for f in moved]))
         for finished in moved:
             if (
-                matches_digest(known[finished.tournament_id])
+                matches_digest(matches=known[finished.tournament_id])
                 != rated[finished.tournament_id].digest
             ):
                 marks.append(finished.key)
@@ -205,7 +205,7 @@ def _replay(*, start: Key | None, todo: list[Finished], matches: dict[int, list[
                 tournament_id=finished.tournament_id,
                 date=finished.date,
                 revision=finished.revision,
-                digest=matches_digest(found),
+                digest=matches_digest(matches=found),
                 players=len(outcome.before),
                 matches=len(found),
             )

@@ -26,7 +26,7 @@ def rating_list(request: HttpRequest) -> HttpResponse:
     )
     rows = list(page.object_list)
     ids = [row["player_id"] for row in rows]
-    clubs = clubs_of(ids)
+    clubs = clubs_of(player_ids=ids)
     linked = player_pages_visible(request.user, ids)
     for row in rows:
         row["club"] = clubs.get(row["player_id"], "")

@@ -180,7 +180,7 @@ def save_season(
         raise ValidationError({"name": _("A season of this name exists already.")})
     season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
     season.youth_born_from = youth_born_from
-    return save_checked(season, _("A season of this name exists already."))
+    return save_checked(instance=season, unique_message=_("A season of this name exists already."))
 
 
 # --- appeals and early confirmation (the association's season scorer) --------------------

@@ -22,12 +22,12 @@ from signups.models import Signup, SignupChange, SignupSheet
 from tournaments.models import Round, Tournament
 
 
-def token_hash(token: str) -> str:
+def token_hash(*, token: str) -> str:
     """What is stored of a personal link's token (SHA-256, hex)."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def email_code(signup: Signup) -> str:
+def email_code(*, signup: Signup) -> str:
     """The code in the first mail's link that confirms the address: a keyed hash (the
     site's SECRET_KEY) of the sign-up and its current address, so it is in that mail only
     (not on the page the sender sees after signing up) and stops fitting when the address
@@ -36,11 +36,11 @@ def email_code(signup: Signup) -> str:
     return salted_hmac("signups.email_code", value, algorithm="sha256").hexdigest()[:32]
 
 
-def email_code_fits(signup: Signup, code: str) -> bool:
-    return bool(signup.email) and constant_time_compare(email_code(signup), code or "")
+def email_code_fits(*, signup: Signup, code: str) -> bool:
+    return bool(signup.email) and constant_time_compare(email_code(signup=signup), code or "")
 
 
-def sheet_of(tournament: Tournament) -> SignupSheet | None:
+def sheet_of(*, tournament: Tournament) -> SignupSheet | None:
     return SignupSheet.objects.filter(tournament=tournament).first()
 
 
@@ -98,7 +98,7 @@ def counts(*, tournament: Tournament, sheet: SignupSheet | None) -> Counts:
     )
 
 
-def waiting_position(signup: Signup) -> int | None:
+def waiting_position(*, signup: Signup) -> int | None:
     """1 for the first on the waiting list; None when not waiting (one query)."""
     if signup.status != Signup.Status.WAITING:
         return None
@@ -108,13 +108,13 @@ def waiting_position(signup: Signup) -> int | None:
     return ahead.count() + 1
 
 
-def signup_by_token(token: str) -> Signup | None:
+def signup_by_token(*, token: str) -> Signup | None:
     """The sign-up a personal link names (by the hash of its token), or None."""
     if not token or len(token) > 100:
         return None
     return (
         Signup.objects.select_related("tournament", "tournament__host_club", "club")
-        .filter(token_hash=token_hash(token))
+        .filter(token_hash=token_hash(token=token))
         .first()
     )
 
@@ -145,7 +145,7 @@ def organiser_list(*, tournament: Tournament) -> list[ListRow]:
     )
 
 
-def named_club(signup: Signup, clubs: Mapping[str, Club]) -> Club | None:
+def named_club(*, signup: Signup, clubs: Mapping[str, Club]) -> Club | None:
     """The club of the server a sign-up names: the one chosen on the form, else the one
     whose name, short name or remembered spelling the "other club" text is (``clubs``:
     ``clubs.selectors.clubs_by_key``); None for other text or none."""
@@ -184,7 +184,7 @@ def guests(*, tournament: Tournament, rows: list[ListRow], user: Any) -> dict[in
     clubs = clubs_by_key()
     runs = set(manageable_clubs(user).values_list("pk", flat=True)) if user else set()
     named = {
-        row.signup.pk: named_club(row.signup, clubs)
+        row.signup.pk: named_club(signup=row.signup, clubs=clubs)
         for row in rows
         if row.signup.status != Signup.Status.CANCELLED
     }

@@ -49,7 +49,7 @@ def _public_tournament(pk: int) -> Tournament:
 def signup_form(request, pk: int):
     """The public form: shown while the sign-up is open, else the reason."""
     tournament = _public_tournament(pk)
-    sheet = selectors.sheet_of(tournament)
+    sheet = selectors.sheet_of(tournament=tournament)
     closed = selectors.closed_reason(tournament=tournament, sheet=sheet)
     counts = selectors.counts(tournament=tournament, sheet=sheet)
     # Bound on every POST, an empty one too: it is answered with the fields' messages.
@@ -83,7 +83,7 @@ def signup_form(request, pk: int):
                 link = request.build_absolute_uri(
                     reverse("signups:status", kwargs={"token": done.token})
                 )
-                code = urlencode({CONFIRM_PARAMETER: selectors.email_code(done.signup)})
+                code = urlencode({CONFIRM_PARAMETER: selectors.email_code(signup=done.signup)})
                 mailed = send_signed_up(signup=done.signup, link=f"{link}?{code}")
                 request.session["signups_new"] = "mailed" if mailed else "shown"
                 return HttpResponseRedirect(link)
@@ -112,7 +112,7 @@ def signup_form(request, pk: int):
 
 def signup_status(request, token: str):
     """The person's own page by their link: what they hold, and cancelling."""
-    signup = selectors.signup_by_token(token)
+    signup = selectors.signup_by_token(token=token)
     if signup is None:
         raise Http404
     if request.method == "GET" and CONFIRM_PARAMETER in request.GET:
@@ -141,7 +141,7 @@ def signup_status(request, token: str):
         {
             "signup": signup,
             "tournament": signup.tournament,
-            "position": selectors.waiting_position(signup),
+            "position": selectors.waiting_position(signup=signup),
             "link": request.build_absolute_uri(),
             "new": request.session.pop("signups_new", False),
         },
@@ -215,7 +215,7 @@ def _save_categories(request, tournament: Tournament) -> None:
 @organiser_required
 def signup_list(request, pk: int):
     tournament = _managed(request, pk)
-    sheet = selectors.sheet_of(tournament)
+    sheet = selectors.sheet_of(tournament=tournament)
     form = SheetForm(request.POST or None, initial=_sheet_initial(sheet))
     if request.method == "POST":
         if request.POST.get("action") == "confirm_all":

@@ -111,7 +111,7 @@ def fresh_cache(settings):
 def no_remembered_position():
     # The sender remembers each publication's position by its primary key; a test's rows
     # are rolled back and the next test's publication may get the same key.
-    from publishing.position import forget
+    from publishing.laptop.position import forget
 
     forget()
     yield

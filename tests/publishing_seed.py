@@ -139,7 +139,7 @@ def main() -> None:
         deal = enter_deal(table=table, number=int(sys.argv[4]), inputs=contract, actor="desk")
         print(json.dumps({"scores": list(deal.scores)}))
     elif action in ("conflicts", "settle"):
-        from publishing import merging
+        from publishing.laptop import merging
         from publishing.models import PublishConflict
 
         waiting = PublishConflict.objects.filter(

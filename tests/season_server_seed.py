@@ -32,7 +32,7 @@ def main() -> None:
 
         call_command("migrate", interactive=False, verbosity=0)
         from clubs.models import Club, Membership, Player
-        from publishing.services import issue_token
+        from publishing.server.services import issue_token
         from seasons.models import Season
 
         club = Club.objects.create(name="Cegofreunde Bräunlingen", short_name="CF Br", town="Br")

@@ -15,9 +15,9 @@ class TournamentsConfig(AppConfig):
 
 def share_spectator_pages() -> None:
     """The standings page, its live part and the projector's board, as every spectator sees
-    them, answered by the venue's front (``cego_club/front.py``) by the tournament's
+    them, answered by the venue's front (``cego_club/platform/front.py``) by the tournament's
     revision."""
-    from cego_club.front import share
+    from cego_club.platform.front import share
     from tournaments.caching import RECENT_REVISIONS
     from tournaments.views.standings import SHARED_QUERIES, stamp_projector, stamp_standings
 

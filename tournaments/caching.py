@@ -77,7 +77,7 @@ def current_revision(tournament_id: int) -> int | None:
 
 class RecentRevisions:
     """Tournaments' revisions as read in the last ``max_age`` seconds, for the venue's front
-    (``cego_club/front.py``), which needs one on every spectator's request: with 500
+    (``cego_club/platform/front.py``), which needs one on every spectator's request: with 500
     spectators' connections open, that query was nine tenths of the front's own time (py-spy;
     each query lets go of the interpreter and waits to get it back behind the other threads).
 

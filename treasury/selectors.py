@@ -141,7 +141,8 @@ def treasurer_view(*, club: Club, season) -> TreasurerView:
         elif entry_fee_cents(entry):
             unpaid[entry.player_id] = unpaid.get(entry.player_id, 0) + 1
     season_fee = {
-        status: season_fee_cents(fees.values(), status) for status in Membership.Status.values
+        status: season_fee_cents(fees=fees.values(), status=status)
+        for status in Membership.Status.values
     }
 
     def cash_cents(membership: Membership) -> int | None:

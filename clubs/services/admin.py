@@ -20,7 +20,7 @@ from clubs.services.players import place_named_guests
 from clubs.signals import club_shown_changed, player_shown_changed
 
 
-def save_checked(instance, unique_message: str):
+def save_checked(*, instance, unique_message: str):
     """Validate and save ``instance``; a clash with a unique constraint becomes ``unique_message``."""
     instance.full_clean(validate_unique=False)
     try:
@@ -55,7 +55,7 @@ def save_club(
         errors["short_name"] = _("Another club has this short name.")
     if errors:
         raise ValidationError(errors)
-    saved = save_checked(club, _("A club of this name exists already."))
+    saved = save_checked(instance=club, unique_message=_("A club of this name exists already."))
     # Guests who typed this club's name when signing up are shown with it from now on.
     place_named_guests(club=saved, keys=[club_key(saved.name), club_key(saved.short_name)])
     _bump_tournaments(club_id=saved.pk)
@@ -154,7 +154,7 @@ def record_cash_today(*, membership: Membership, season, user: User | None = Non
             % {"name": name, "day": date_format(cast(dt.date, fee.paid_on), "SHORT_DATE_FORMAT")}
         )
     status = fee.status if fee is not None else locked.status
-    amount = fee.amount_cents if fee is not None else season_fee_cents(fees, status)
+    amount = fee.amount_cents if fee is not None else season_fee_cents(fees=fees, status=status)
     if amount is None:
         raise ValidationError(
             _("No fee for this season is entered yet: enter the season's fee, or record this one.")

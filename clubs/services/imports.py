@@ -192,7 +192,7 @@ def _town_and_prefix(name: str) -> tuple[str, str]:
     return " ".join(town), "".join(prefix)
 
 
-def propose_short_name(name: str, taken: set[str]) -> str:
+def propose_short_name(*, name: str, taken: set[str]) -> str:
     """A short name for a club created from a list, in the clubs' own style ("CC
     Bräunlingen"), not ``taken`` (club keys of the short names and names in use)."""
     town, prefix = _town_and_prefix(name)
@@ -283,7 +283,7 @@ class ClubNames:
         if best is not None and score >= SUGGEST_FROM:
             unknown.suggestion, unknown.suggestion_usable = best, self.may_use(best)
         taken = set(self.by_key) | self.new_short_keys
-        unknown.short_name = propose_short_name(text, taken | self.proposed_keys)
+        unknown.short_name = propose_short_name(name=text, taken=taken | self.proposed_keys)
         self.proposed_keys.add(club_key(unknown.short_name))
         unknown.town = (_town_and_prefix(text)[0] or text.strip())[:80]
         choice = self.choices.get(key)
@@ -534,9 +534,9 @@ def _club_identity(row: PlanRow) -> object:
 
 
 def plan_table(
+    *,
     table: Table,
     default_club: Club | None,
-    *,
     want_total: bool,
     user: Any = None,
     club_choices: dict[str, ClubChoice] | None = None,
@@ -638,10 +638,12 @@ def plan_players(
     """What importing this member list would do, row by row; writes nothing. ``user``
     limits the clubs the lines may name and the players they may match (None: all);
     ``club_choices`` answers the unknown club names (by their key)."""
-    return plan_table(table, club, want_total=False, user=user, club_choices=club_choices)
+    return plan_table(
+        table=table, default_club=club, want_total=False, user=user, club_choices=club_choices
+    )
 
 
-def write_rows(rows: list[PlanRow]) -> dict[int, Player]:
+def write_rows(*, rows: list[PlanRow]) -> dict[int, Player]:
     """Create the new rows' players and fill in the blanks of the matched ones (never
     overwriting), with their memberships; one insert per table for the new rows, so a list
     of 1,500 members is a handful of queries. Returns line -> player."""
@@ -708,7 +710,7 @@ class Outcome:
     spellings_remembered: int = 0
 
 
-def check_blocked(plan: Plan, skip_errors: bool) -> None:
+def check_blocked(*, plan: Plan, skip_errors: bool) -> None:
     if plan.has_errors and not skip_errors:
         raise ImportBlocked(
             _(
@@ -785,21 +787,21 @@ def apply_players(
     plan = plan_players(table=table, club=club, user=user, club_choices=club_choices)
     if plan.club_errors:
         raise ValidationError(plan.club_errors)
-    check_blocked(plan, skip_errors)
+    check_blocked(plan=plan, skip_errors=skip_errors)
     created_ids, remembered = _apply_club_choices(plan, user=user)
     if created_ids or remembered:
         # The new clubs and spellings are found by name now: the rows link to saved clubs.
         plan = plan_table(
-            table,
-            club,
+            table=table,
+            default_club=club,
             want_total=False,
             user=user,
             club_choices=club_choices,
             created_ids=created_ids,
         )
-        check_blocked(plan, skip_errors)
+        check_blocked(plan=plan, skip_errors=skip_errors)
     created = updated = unchanged = skipped = 0
-    write_rows([row for row in plan.rows if row.status in (NEW, MATCH)])
+    write_rows(rows=[row for row in plan.rows if row.status in (NEW, MATCH)])
     for row in plan.rows:
         if row.status in (ERROR, AMBIGUOUS):
             skipped += 1

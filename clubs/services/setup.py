@@ -44,12 +44,12 @@ def _locked_row() -> FirstRun:
     return FirstRun.objects.select_for_update().get(pk=ROW)
 
 
-def normalise_code(code: str) -> str:
+def normalise_code(*, code: str) -> str:
     """As printed ("ABCD-EFGH") or typed ("abcd efgh"): upper case, no spaces or dashes."""
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-def format_code(code: str) -> str:
+def format_code(*, code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
@@ -66,14 +66,14 @@ def issue_setup_code(*, renew: bool = False) -> str | None:
         row.code_issued_at = timezone.now()
         row.wrong_codes = 0
         row.save()
-    return format_code(row.code)
+    return format_code(code=row.code)
 
 
 def check_setup_code(*, code: str) -> None:
     """Accept the code printed in the terminal or raise ``ValidationError`` on ``code``.
     Compared in constant time; every wrong try is counted (and kept, though the claim
     fails), and after ``MAX_WRONG_CODES`` the code is void until the server prints a new one."""
-    given = normalise_code(code).encode()
+    given = normalise_code(code=code).encode()
     with transaction.atomic():
         row = _locked_row()
         if get_user_model().objects.exists():

@@ -76,7 +76,7 @@ def roll_of_honour(*, today: dt.date) -> list[SeasonHonours]:
             Honoured(row.name, row.club, row.total) for row in ranked if row.rank == 1
         )
         sides = []
-        for side in season_sides(ranking):
+        for side in season_sides(result=ranking):
             if not side.rows:
                 continue
             best = side.rows[0].rank

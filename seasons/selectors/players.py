@@ -222,7 +222,7 @@ def _season_rankings(
         places[season_id][player_id][tournament_id] = place  # type: ignore[assignment]
         players[season_id][tournament_id] += 1
     for season_id, stamp in missing.items():
-        rule = season_rule(seasons[season_id])
+        rule = season_rule(season=seasons[season_id])
         scores = {
             pid: season_ranking.season_score(res, rule, places[season_id][pid])
             for pid, res in per_player[season_id].items()

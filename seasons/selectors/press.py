@@ -169,7 +169,7 @@ def season_facts(*, season: Season) -> SeasonFacts:
             final_winner = Placed(
                 1, firsts[0].name, firsts[0].club, firsts[0].tournament_totals[index] or 0
             )
-    women_side = next(side for side in season_sides(result) if side.key == "woman")
+    women_side = next(side for side in season_sides(result=result) if side.key == "woman")
     best_woman = women_side.rows[0].row if women_side.rows else None
     podium = [row for row in ranked if row.rank is not None and row.rank <= PODIUM]
     second = next((row for row in ranked if row.rank != 1), None)

@@ -143,7 +143,7 @@ def _tournament_entries(tournaments) -> list[CalendarEntry]:
     ]
 
 
-def entries_digest(entries: list[CalendarEntry], *parts: object) -> str:
+def entries_digest(*, entries: list[CalendarEntry], parts: tuple[object, ...] = ()) -> str:
     """What a feed shows, as one digest: the feed's ETag and the key its body is cached by
     (a tournament renamed, moved or added gives another)."""
     raw = repr((parts, [tuple(vars(entry).values()) for entry in entries]))

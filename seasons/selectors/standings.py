@@ -128,10 +128,10 @@ class SeasonStandings:
 
     @property
     def rule(self) -> season_ranking.SeasonRule:
-        return season_rule(self.season)
+        return season_rule(season=self.season)
 
 
-def season_rule(season: Season) -> season_ranking.SeasonRule:
+def season_rule(*, season: Season) -> season_ranking.SeasonRule:
     return season_ranking.SeasonRule(
         scoring=season.scoring,
         best_of=season.best_of,
@@ -241,7 +241,7 @@ def _season_rows(
     remaining: int | None,
 ) -> list[SeasonRow]:
     """``remaining``: the season's tournaments still to come (``SeasonPlan.to_come``)."""
-    rule = season_rule(season)
+    rule = season_rule(season=season)
     by_tournament: dict[int, dict[int, int]] = defaultdict(dict)
     for player_id, totals in per_player.items():
         for tournament_id, total in totals.items():
@@ -412,7 +412,7 @@ def _category_ranks(rows: list[SeasonRow]) -> tuple[SideRow, ...]:
     )
 
 
-def season_sides(result: SeasonStandings) -> tuple[SeasonSide, ...]:
+def season_sides(*, result: SeasonStandings) -> tuple[SeasonSide, ...]:
     """The season's side rankings: women, youth and seniors (each with its own ranks, ranked
     players only) and the last place among the ranked players."""
     ranked = [row for row in result.rows if row.ranked]

@@ -110,7 +110,7 @@ def _event(request: HttpRequest, entry: CalendarEntry) -> FeedEvent:
 
 def _feed(request: HttpRequest, entries: list[CalendarEntry], *, name: str) -> HttpResponse:
     base = request.build_absolute_uri("/")
-    digest = entries_digest(entries, name, base, get_language())
+    digest = entries_digest(entries=entries, parts=(name, base, get_language()))
     etag = f'W/"{digest}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response: HttpResponse = HttpResponseNotModified()

@@ -60,7 +60,9 @@ def season_context(season: Season, user=None) -> dict:
     linked = (
         player_pages_visible(user, [row.player_id for row in result.rows]) if user else frozenset()
     )
-    sides = [(side_label(side.key), season_side_shown(side)) for side in season_sides(result)]
+    sides = [
+        (side_label(side.key), season_side_shown(side)) for side in season_sides(result=result)
+    ]
     # The tournaments whose results are still provisional (the appeal window, appeals): read
     # per request, as the window closes by the calendar, without a new revision.
     provisional = provisional_ids(tournament_ids=[t.pk for t in result.tournaments])

@@ -46,7 +46,7 @@ def send_signed_up(*, signup: Signup, link: str) -> bool:
     address (``throttle.mail_allowed``); False when none was sent."""
     if not signup.email:
         return False
-    if not mail_allowed(signup.email):
+    if not mail_allowed(email=signup.email):
         logger.warning("sign-up mail to %s not sent: the address had its mails today", signup.pk)
         return False
     return _send(signup=signup, template="signups/mail/signed_up.txt", context={"link": link})

@@ -94,7 +94,7 @@ def _category_note(player: Player, wanted: str, *, new: bool) -> tuple[bool, str
 
 def player_for(*, signup: Signup, registry: Registry) -> Found:
     """The registry's player for ``signup`` (found, completed or created; see the module)."""
-    club = named_club(signup, registry.clubs)
+    club = named_club(signup=signup, clubs=registry.clubs)
     text = "" if club is not None else signup.club_text.strip()
     candidates = _candidates(signup, club, text)
     new = len(candidates) != 1

@@ -10,7 +10,7 @@ A confirmed sign-up becomes the tournament's registration (``tournaments.service
 registration.register_players``: an entry, not checked in; a ``HallRegistration`` once a
 venue laptop holds the tournament), with the registry's player found by name and club where
 that is unambiguous, else a new player record. So it travels to the hall with the
-tournament (``publishing.handover``) and becomes the check-in list there.
+tournament (``publishing.server.handover``) and becomes the check-in list there.
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def clean_person(
     )
 
 
-def clean_category(category: str | None) -> str:
+def clean_category(*, category: str | None) -> str:
     """Not said ("") or one of the registry's categories; ``SignupError`` else."""
     value = (category or "").strip()
     if value and value not in Category.values:
@@ -233,7 +233,7 @@ def sign_up(
     person = clean_person(
         first_name=first_name, last_name=last_name, club=club, club_text=club_text, email=email
     )
-    category = clean_category(category)
+    category = clean_category(category=category)
     if not consent:
         raise SignupError(
             {
@@ -277,7 +277,7 @@ def sign_up(
                 consent_at=now or timezone.now(),
                 status=Signup.Status.WAITING if full else Signup.Status.HELD,
                 queue=_next_queue(locked),
-                token_hash=token_hash(token),
+                token_hash=token_hash(token=token),
             )
             _log(
                 tournament=locked,
@@ -290,7 +290,7 @@ def sign_up(
         raise _duplicate_error(person, tournament) from None
     from signups.selectors import waiting_position
 
-    return SignedUp(signup=signup, token=token, position=waiting_position(signup))
+    return SignedUp(signup=signup, token=token, position=waiting_position(signup=signup))
 
 
 # --- seats and the waiting list --------------------------------------------------------
@@ -521,7 +521,7 @@ def edit(
     person = clean_person(
         first_name=first_name, last_name=last_name, club=club, club_text=club_text, email=email
     )
-    wanted = None if category is None else clean_category(category)
+    wanted = None if category is None else clean_category(category=category)
     with transaction.atomic():
         _sheet, locked, tournament = _locked_signup(signup)
         _check_category(locked, wanted)
@@ -590,7 +590,7 @@ def set_categories(*, tournament: Tournament, user: User | None, categories: dic
     """The organisers set the categories in their list at once (sign-up id -> category, ""
     for not said): each changed one logged. ``SignupError`` (nothing written): a category
     not offered, or one of a confirmed sign-up changed. Returns how many changed."""
-    wanted = {pk: clean_category(value) for pk, value in categories.items()}
+    wanted = {pk: clean_category(category=value) for pk, value in categories.items()}
     with transaction.atomic():
         _lock_sheet(tournament)
         rows = list(
@@ -628,7 +628,7 @@ def confirm_email(*, signup: Signup, code: str) -> bool:
     current address (changed since, cancelled, or a wrong link)."""
     with transaction.atomic():
         _sheet, locked, tournament = _locked_signup(signup)
-        if not email_code_fits(locked, code):
+        if not email_code_fits(signup=locked, code=code):
             raise SignupError(
                 _(
                     "This confirmation link does not fit (any more): the e-mail address was "

@@ -102,7 +102,7 @@ def count_send(*, address: str | None, first_name: str, last_name: str) -> Refus
     return None
 
 
-def mail_allowed(email: str) -> bool:
+def mail_allowed(*, email: str) -> bool:
     """Count one first mail (the confirmation link) to ``email``; False once it has had
     ``SIGNUP_MAILS_PER_ADDRESS`` (20) in a day. Whoever types somebody else's address into
     the form, from however many connections, fills that inbox with at most that many."""

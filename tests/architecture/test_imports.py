@@ -63,15 +63,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.sessions",
             "venue.tokens",
             "venue.versions",
-            "cego_club.catalogues",
-            "cego_club.formats*",
-            "cego_club.language",
-            "cego_club.csp",
-            "cego_club.front",
-            "cego_club.readiness",
-            "cego_club.staticfiles",
-            "cego_club.sqlite",
-            "cego_club.sqlite.*",
+            "cego_club.platform",
+            "cego_club.platform.*",  # the SQLite backend, the venue's front, CSP, language …
         ],
     ),
     (
@@ -109,10 +102,10 @@ LAYERS: list[tuple[str, list[str]]] = [
             "printing.qr_codes",
             "exports.xlsx",
             "exports.xlsx_rows",
-            "publishing.client",
+            "publishing.laptop.client",
             "publishing.bodies",
-            "publishing.registry_answer",
-            "publishing.merge_plan",
+            "publishing.laptop.registry_answer",
+            "publishing.laptop.merge_plan",
         ],
     ),
     (
@@ -135,13 +128,13 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "*.services",
             "*.services.*",
-            "publishing.outbox",
-            "publishing.position",
-            "publishing.inbox",
-            "publishing.sender",
-            "publishing.merging",
-            "publishing.handover",
-            "publishing.fetching",
+            "publishing.laptop.outbox",
+            "publishing.laptop.position",
+            "publishing.server.inbox",
+            "publishing.laptop.sender",
+            "publishing.laptop.merging",
+            "publishing.server.handover",
+            "publishing.laptop.fetching",
         ],
     ),
     ("forms", ["*.forms", "*.forms.*"]),
@@ -179,6 +172,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "cego_club.wsgi",
             "cego_club.cli",  # the cego-club command
             "cego_club.__main__",  # python -m cego_club
+            "cego_club.catalogues",  # python -m cego_club.catalogues; at start (apps, cli)
         ],
     ),
 ]
@@ -267,6 +261,50 @@ def test_no_import_climbs_an_area(graph):
     assert not climbing, "\n".join(climbing)
 
 
+# The project's own package: the platform below every area, the entry points above them.
+PLATFORM = ["cego_club", "cego_club.settings", "cego_club.test_settings", "cego_club.platform"]
+
+
+def _in_platform(module: str) -> bool:
+    return module in PLATFORM or module.startswith("cego_club.platform.")
+
+
+def test_the_platform_imports_no_area_app(graph):
+    """``cego_club.platform`` (and the settings that name it) runs before or below every app:
+    it imports nothing of the areas and nothing of the entry points at the top of
+    ``cego_club`` (urls, wsgi, cli), so a picture of the packages shows no import climbing."""
+    platform = [module for module in graph.modules if _in_platform(module)]
+    assert "cego_club.platform.front" in platform and "cego_club.platform.sqlite.base" in platform
+    reaching = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in _imports(graph)
+        if _in_platform(importer) and not _in_platform(imported)
+    ]
+    assert not reaching, "\n".join(reaching)
+
+
+def test_the_top_of_cego_club_holds_only_entry_points(graph):
+    """Outside ``cego_club.platform`` and the settings, every module of ``cego_club`` is an
+    entry point (what Django or a person starts) or the health view: they may import any
+    area, and nothing below imports them."""
+    misplaced = sorted(
+        module
+        for module in graph.modules
+        if module.split(".")[0] == "cego_club"
+        and not _in_platform(module)
+        and layer_of(module) not in ("entry", "views")
+    )
+    assert not misplaced, misplaced
+    reaching = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in _imports(graph)
+        if imported.split(".")[0] == "cego_club"
+        and not _in_platform(imported)
+        and importer.split(".")[0] != "cego_club"
+    ]
+    assert not reaching, "\n".join(reaching)
+
+
 def test_the_registry_knows_nothing_of_the_areas_above_it(graph):
     """``clubs`` is the ground the day stands on: a model link or an import from it into the
     tournament day, the seasons, the money or the documents would make it climb again."""
@@ -304,12 +342,33 @@ def test_a_climbing_import_would_be_caught():
     assert AREA_RANK[area_of("tournaments.models")] > AREA_RANK[area_of("clubs.models")]
 
 
+def test_the_laptop_and_the_server_sides_of_publishing_import_nothing_of_each_other(graph):
+    """``publishing.laptop`` (the hall's outbox, sender, merge, fetch and pages) and
+    ``publishing.server`` (the season server's API, inbox, hand-over and token page) meet only
+    in what they share at the top of ``publishing`` (models, bodies) and over HTTP."""
+    sides = ("publishing.laptop", "publishing.server")
+    crossing = [
+        f"{importer}:{line} imports {imported}"
+        for importer, imported, line in _imports(graph)
+        for side, other in (sides, sides[::-1])
+        if importer.startswith(side + ".") and imported.startswith(other + ".")
+    ]
+    assert not crossing, "\n".join(crossing)
+    assert graph.find_children("publishing.laptop") and graph.find_children("publishing.server")
+
+
 # An archive's walk (docs/architecture/archives-and-publishing.md, "Archives, item by item"): each step may call the
 # ones before it, never a later one.
 ARCHIVE_WALK = [
     "tournaments.archive_format",  # parse
     "tournaments.selectors.archive",  # read
-    "tournaments.services.archive_plan",  # plan
+    "tournaments.services.archive_deals",  # plan: each deal scored again
+    "tournaments.services.archive_players",  # plan: who the clubs and players are here
+    "tournaments.services.archive_season",  # plan: the season it joins
+    "tournaments.services.archive_diff",  # plan: the action and the items to write
+    "tournaments.services.archive_plan",  # plan: the above, put together
+    "tournaments.services.archive_rows",  # write: the items' rows
+    "tournaments.services.archive_log",  # write: what changed, in the log
     "tournaments.services.archive_write",  # write
 ]
 

@@ -215,7 +215,7 @@ def signup_of(w: World):
             "last_name": "Matrix",
             "consent_at": timezone.now(),
             "status": "held",
-            "token_hash": token_hash(MATRIX_LINK),
+            "token_hash": token_hash(token=MATRIX_LINK),
         },
     )
     return signup

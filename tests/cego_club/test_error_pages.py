@@ -5,7 +5,7 @@ carries a Content-Security-Policy that allows the site's own scripts and styles 
 import pytest
 from django.test import Client
 
-from cego_club.csp import DEFAULT_POLICY
+from cego_club.platform.csp import DEFAULT_POLICY
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.cego_club.error_urls")]
 

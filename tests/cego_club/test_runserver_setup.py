@@ -41,7 +41,7 @@ def test_on_every_network_the_code_too(monkeypatch):
         "cego_club.management.commands.runserver.lan_address", lambda: "192.168.1.20"
     )
     text = started(monkeypatch, "0")
-    code = format_code(FirstRun.objects.get().code)
+    code = format_code(code=FirstRun.objects.get().code)
     assert "http://localhost:8000/setup/" in text
     assert f"http://192.168.1.20:8000/setup/  mit dem Code  {code}" in text
 

@@ -1,4 +1,4 @@
-"""The SQLite backend (cego_club/sqlite/base.py): a process's writers queue in the process, so a
+"""The SQLite backend (cego_club/platform/sqlite/base.py): a process's writers queue in the process, so a
 waiting writer begins the moment the other commits instead of sleeping in SQLite's busy handler
 (1, 2, 5, … 100 ms between tries); SQLite's own lock still guards the file."""
 
@@ -20,7 +20,7 @@ pytestmark = [
 
 
 def write_lock():
-    from cego_club.sqlite.base import write_lock
+    from cego_club.platform.sqlite.base import write_lock
 
     return write_lock(connection.settings_dict["NAME"])
 

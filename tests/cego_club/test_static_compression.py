@@ -21,7 +21,7 @@ def static_folders(tmp_path, settings):
     settings.STATIC_ROOT = root
     settings.STORAGES = {
         **settings.STORAGES,
-        "staticfiles": {"BACKEND": "cego_club.staticfiles.KeptAddressesStorage"},
+        "staticfiles": {"BACKEND": "cego_club.platform.staticfiles.KeptAddressesStorage"},
     }
     return source, root
 

@@ -107,10 +107,13 @@ def test_the_town_decides_which_club_a_spelling_is():
 
 
 def test_a_new_clubs_short_name_is_in_the_clubs_own_style():
-    assert propose_short_name("Cego-Club Bräunlingen", set()) == "CC Bräunlingen"
-    assert propose_short_name("Cegofreunde Triberg e.V.", set()) == "CF Triberg"
-    assert propose_short_name("Cego-Club Bräunlingen", {"cc braeunlingen"}) == "CC Bräunlingen 2"
-    assert len(propose_short_name("Cegofreunde Hinterzarten-Breitnau", set())) <= 20
+    assert propose_short_name(name="Cego-Club Bräunlingen", taken=set()) == "CC Bräunlingen"
+    assert propose_short_name(name="Cegofreunde Triberg e.V.", taken=set()) == "CF Triberg"
+    assert (
+        propose_short_name(name="Cego-Club Bräunlingen", taken={"cc braeunlingen"})
+        == "CC Bräunlingen 2"
+    )
+    assert len(propose_short_name(name="Cegofreunde Hinterzarten-Breitnau", taken=set())) <= 20
 
 
 def test_two_new_clubs_are_never_offered_one_short_name(db):

@@ -98,11 +98,11 @@ def test_setup_code_prints_the_address_and_the_code_that_works():
     text = out.getvalue()
     code = FirstRun.objects.get().code
     assert "http://localhost:8000/setup/" in text
-    assert f"http://192.168.1.20:8000/setup/  mit dem Code  {setup.format_code(code)}" in text
+    assert f"http://192.168.1.20:8000/setup/  mit dem Code  {setup.format_code(code=code)}" in text
     # A command line that works as printed: this Python, this manage.py.
     assert sys.executable in text and str(Path(settings.BASE_DIR) / "manage.py") in text
     assert "venue --data /daten --create-organiser" in text
-    setup.check_setup_code(code=setup.format_code(code))
+    setup.check_setup_code(code=setup.format_code(code=code))
 
 
 @pytest.mark.django_db

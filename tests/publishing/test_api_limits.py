@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from clubs.models import Club
 from publishing.bodies import MAX_BODY_BYTES, MAX_UNPACKED_BYTES, MB, BodyError, unpack
-from publishing.services import issue_token
+from publishing.server.services import issue_token
 from tests.factories import EntryFactory, TournamentFactory
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club
-from publishing.services import issue_token
+from publishing.server.services import issue_token
 from tests.tournaments.standings.conftest import cego
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
 from tournaments.models import Deal, DealChange, Round, Tournament

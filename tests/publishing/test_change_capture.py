@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Club, Player
-from publishing import merging, outbox, sender
+from publishing.laptop import merging, outbox, sender
 from publishing.models import Publication, PublishConflict
 from tournaments.models import Deal, RevisionScope, Round, Tournament
 from tournaments.services import (
@@ -212,7 +212,7 @@ def test_a_change_its_service_did_not_name_is_found_by_the_next_full_read(day, c
     outbox.acknowledge(batch=missed)
     publication.refresh_from_db()
     sender._full_read_at[publication.pk] = 0.0  # long ago: the sender's next batch is whole
-    with caplog.at_level(logging.WARNING, logger="publishing.outbox"):
+    with caplog.at_level(logging.WARNING, logger="publishing.laptop.outbox"):
         found = outbox.next_batch(publication=publication, full=True)
     assert set(found.body["upserts"]) == {"deal:r1-t1-d1"}
     assert "deal:r1-t1-d1" in caplog.text

@@ -14,11 +14,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from publishing import merging, outbox, position, sender
-from publishing.client import PublishError
-from publishing.merge_plan import MergePlan, effective_digests, plan_merge, settle_by_history
+from publishing.laptop import merging, outbox, position, sender
+from publishing.laptop.client import PublishError
+from publishing.laptop.merge_plan import MergePlan, effective_digests, plan_merge, settle_by_history
 from publishing.models import AcknowledgedState, Publication, PublishConflict
-from publishing.services import issue_token
+from publishing.server.services import issue_token
 from tests.publishing.test_batches import Laptop, copy_on_server, post
 from tests.tournaments.standings.conftest import cego
 from tournaments.archive_format import item_digest, item_digests, state_digest
@@ -192,7 +192,7 @@ def test_a_passing_clash_is_tried_again_not_refused(client, host, laptop, monkey
     _row, token = issue_token(club=host)
     device = Laptop(tournament, uuid.uuid4())
     body, _digests = device.batch()
-    from publishing import inbox
+    from publishing.server import inbox
 
     real, calls = inbox.apply_batch, []
 
@@ -215,7 +215,7 @@ def test_a_clash_that_repeats_is_refused_in_german_without_the_databases_words(
     tournament, _table = laptop
     _row, token = issue_token(club=host)
     body, _digests = Laptop(tournament, uuid.uuid4()).batch()
-    from publishing import inbox
+    from publishing.server import inbox
 
     def clashing(**kwargs):
         raise ArchiveWriteClash("Das Archiv kollidiert mit dem hier Gespeicherten.")
@@ -231,7 +231,7 @@ def test_the_servers_own_fault_is_json_with_a_code(client, host, laptop, monkeyp
     tournament, _table = laptop
     _row, token = issue_token(club=host)
     body, _digests = Laptop(tournament, uuid.uuid4()).batch()
-    from publishing import inbox
+    from publishing.server import inbox
 
     def broken(**kwargs):
         raise RuntimeError("a bug of the server's")

@@ -11,20 +11,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Category, Club, Membership, Player
-from publishing.client import PublishError, check_url
+from publishing.laptop.client import PublishError, check_url
+from publishing.laptop.outbox import due_publications
+from publishing.laptop.registry_answer import parse_registry
+from publishing.laptop.sender import send
+from publishing.laptop.services import follow, load_registry
 from publishing.models import Publication, PublishToken
-from publishing.outbox import due_publications
-from publishing.registry_answer import parse_registry
-from publishing.selectors import registry
-from publishing.sender import send
-from publishing.services import (
-    follow,
-    hash_token,
-    issue_token,
-    load_registry,
-    revoke_token,
-    token_for,
-)
+from publishing.server.selectors import registry
+from publishing.server.services import hash_token, issue_token, revoke_token, token_for
 from tests.factories import EntryFactory, TournamentFactory
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive
@@ -58,12 +52,14 @@ def post(client, archive, token):
 def test_only_the_hash_of_a_token_is_kept_and_a_revoked_one_is_dead(host):
     row, raw = issue_token(club=host, label="Laptop")
     stored = PublishToken.objects.values_list("token_hash", flat=True).get()
-    assert stored == hash_token(raw) != raw and raw not in json.dumps(
+    assert stored == hash_token(raw=raw) != raw and raw not in json.dumps(
         list(PublishToken.objects.values()), default=str
     )
-    assert token_for(raw) == row and token_for("guess") is None and token_for("") is None
+    assert (
+        token_for(raw=raw) == row and token_for(raw="guess") is None and token_for(raw="") is None
+    )
     revoke_token(token=row)
-    assert token_for(raw) is None
+    assert token_for(raw=raw) is None
 
 
 def test_the_endpoint_takes_its_clubs_tournaments_once_and_refuses_the_rest(client, host):
@@ -172,10 +168,10 @@ def test_the_token_page_shows_a_new_token_once_and_revokes(client, host, django_
     page = client.post(url, {"label": "Laptop Halle"}).content.decode()
     row = PublishToken.objects.get()
     raw = page.split('<code class="publish-token">')[1].split("</code>")[0]
-    assert token_for(raw) == row and row.label == "Laptop Halle"
+    assert token_for(raw=raw) == row and row.label == "Laptop Halle"
     assert raw not in client.get(url).content.decode()  # shown once
     client.post(url, {"revoke": row.pk})
-    assert token_for(raw) is None
+    assert token_for(raw=raw) is None
 
 
 def test_a_token_cannot_take_over_another_clubs_tournament(client, host):

@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from clubs.models import Club, Membership, Player
-from publishing.registry_answer import MAX_LENGTHS, RegistryError, parse_registry
-from publishing.services import load_registry
+from publishing.laptop.registry_answer import MAX_LENGTHS, RegistryError, parse_registry
+from publishing.laptop.services import load_registry
 from tests.servers import clean_env, manage
 
 pytestmark = pytest.mark.django_db

@@ -20,9 +20,10 @@ from django.urls import reverse
 from clubs.models import Membership, Player
 from clubs.permissions import club_registry_memberships, club_registry_players
 from clubs.services.sanctions import record_sanction
-from publishing.registry_answer import read_registry
-from publishing.selectors import registry
-from publishing.services import issue_token, load_registry, revoke_token
+from publishing.laptop.registry_answer import read_registry
+from publishing.laptop.services import load_registry
+from publishing.server.selectors import registry
+from publishing.server.services import issue_token, revoke_token
 from tests.authz.conftest import make_world
 from tests.authz.test_contents import MARKS, plant
 

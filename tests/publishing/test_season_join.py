@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from clubs.models import Club, Membership
-from publishing.services import issue_token
+from publishing.server.services import issue_token
 from tests.factories import EntryFactory, PlayerFactory, SeasonFactory, TournamentFactory
 from tests.publishing.test_batches import Laptop, post
 from tests.seasons.conftest import play

@@ -10,10 +10,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from publishing import outbox
+from publishing.laptop import outbox
+from publishing.laptop.receivers import start_lines
+from publishing.laptop.selectors import sync_states
 from publishing.models import Publication, PublishConflict
-from publishing.receivers import start_lines
-from publishing.selectors import sync_states
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Deal, TournamentChange
 from tournaments.selectors.archive import tournament_items

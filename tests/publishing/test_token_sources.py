@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from clubs.models import Club, ClubRole
 from publishing.models import PublishToken
-from publishing.services import issue_token, token_for
+from publishing.server.services import issue_token, token_for
 from tests.factories import TournamentFactory
 from venue.tokens import TOKEN_VARIABLE, publish_token
 
@@ -132,11 +132,11 @@ def test_the_token_page_revokes_one_token_with_one_click(clubs):
         assert f'name="revoke" value="{token.pk}"' in form
     # Without the CSRF token: refused, nothing revoked.
     assert client.post(url, {"revoke": first.pk}).status_code == 403
-    assert token_for(first_raw) == first
+    assert token_for(raw=first_raw) == first
     csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     response = client.post(url, {"revoke": first.pk, "csrfmiddlewaretoken": csrf})
     assert response.status_code == 302
-    assert token_for(first_raw) is None and token_for(second_raw) == second  # only that one
+    assert token_for(raw=first_raw) is None and token_for(raw=second_raw) == second  # only that one
     after = client.get(url).content.decode()
     assert after.count('name="revoke"') == 1 and "widerrufen" in after
 
@@ -151,6 +151,6 @@ def test_a_token_of_another_club_is_not_revoked_from_ones_own_page(clubs):
     other_page = reverse("publishing:club_tokens", kwargs={"pk": b.pk})
     assert client.post(other_page, {"revoke": other.pk}).status_code == 403
     assert (
-        token_for(other_raw) == other
+        token_for(raw=other_raw) == other
         and not PublishToken.objects.filter(revoked_at__isnull=False).exists()
     )

@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 
 from clubs.models import Club, Membership, Player
-from publishing.services import issue_token, revoke_token
+from publishing.server.services import issue_token, revoke_token
 from seasons.models import Season
 from tests.servers import (
     Phone,

@@ -1,6 +1,6 @@
 """The way back, in one process: a tournament set up on the season server is listed for a
 club's token, handed to the hall (``POST /api/publish/tournaments/<id>/fetch/``), read-only
-on the server's pages from then on, and taken by a laptop (``publishing.fetching``) whose
+on the server's pages from then on, and taken by a laptop (``publishing.laptop.fetching``) whose
 first batch is only what differs. Registrations made on the server after the hand-over wait
 for the laptop and are marked delivered when they come back as entries."""
 
@@ -15,10 +15,15 @@ from django.utils import timezone
 
 from clubs.models import Club, Membership, Player
 from clubs.permissions import HeldInHall, check_not_in_hall, held_in_hall
-from publishing import outbox
-from publishing.fetching import FetchError, take_all_registrations, take_over, take_registrations
+from publishing.laptop import outbox
+from publishing.laptop.fetching import (
+    FetchError,
+    take_all_registrations,
+    take_over,
+    take_registrations,
+)
 from publishing.models import Publication
-from publishing.services import issue_token
+from publishing.server.services import issue_token
 from tests.factories import EntryFactory, TournamentFactory
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, state_digest
 from tournaments.models import (
@@ -322,7 +327,8 @@ def test_registrations_are_taken_once(prepared, tokens, monkeypatch):
         },
     ]
     monkeypatch.setattr(
-        "publishing.fetching.request", lambda *a, **k: {"registrations": rows, "closed": False}
+        "publishing.laptop.fetching.request",
+        lambda *a, **k: {"registrations": rows, "closed": False},
     )
     assert take_all_registrations() == 2  # the sender's pass
     assert take_registrations(publication=publication) == 0  # the same answer again
@@ -345,8 +351,8 @@ def test_the_venue_home_page_leads_to_fetching_one_with_one_click(
     running venue's token used, the list, one click."""
     from django.contrib.auth import get_user_model
 
-    from publishing import sender, views
-    from publishing.fetching import Fetched
+    from publishing.laptop import sender, views
+    from publishing.laptop.fetching import Fetched
 
     settings.VENUE_MODE = True
     get_user_model().objects.create_superuser("orga", "", "pw")

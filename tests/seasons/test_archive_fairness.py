@@ -145,7 +145,7 @@ def test_a_ruling_or_swap_the_archive_cannot_hold_is_refused_and_nothing_importe
 
 def test_the_hall_keeps_its_pending_rulings_when_the_server_sends_the_tournament_back(ruled):
     """Items taken back from the season server replace only what the archive carries."""
-    from tournaments.services.archive_write import _Here, _write_fairness
+    from tournaments.services.archive_rows import _Here, _write_fairness
 
     part = exported(ruled)["tournament"]
     part["rulings"] = part["rulings"][:1]

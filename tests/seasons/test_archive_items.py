@@ -35,7 +35,8 @@ from tournaments.models import (
     TournamentChange,
 )
 from tournaments.selectors.archive import tournament_archive, tournament_items
-from tournaments.services.archive_plan import REPLACE, STALE, UNCHANGED, plan_archive, plan_batch
+from tournaments.services.archive_diff import REPLACE, STALE, UNCHANGED
+from tournaments.services.archive_plan import plan_archive, plan_batch
 from tournaments.services.archive_write import (
     apply_batch,
     import_tournament_archive,

@@ -16,7 +16,9 @@ from tests.tournaments.standings.conftest import cego
 from tournaments.archive_format import ArchiveError
 from tournaments.models import Deal, Tournament, TournamentChange
 from tournaments.selectors.archive import archive_hash, tournament_archive
-from tournaments.services.archive_plan import NEW_PLAYER, REPLACE, plan_archive
+from tournaments.services.archive_diff import REPLACE
+from tournaments.services.archive_plan import plan_archive
+from tournaments.services.archive_players import NEW_PLAYER
 from tournaments.services.archive_write import import_tournament_archive
 from tournaments.services.phone_entry import revise_deal
 

@@ -18,9 +18,9 @@ from django.utils.formats import date_format
 
 from clubs.models import AssociationRole, ClubRole, Membership, Sanction
 from clubs.services.sanctions import lift_sanction, record_sanction
-from publishing.registry_answer import RegistryError, parse_registry
-from publishing.selectors import registry
-from publishing.services import load_registry
+from publishing.laptop.registry_answer import RegistryError, parse_registry
+from publishing.laptop.services import load_registry
+from publishing.server.selectors import registry
 from signups.services import signups
 from signups.services.signups import SignupError
 from tests.factories import ClubFactory, EntryFactory, PlayerFactory, TournamentFactory

@@ -85,7 +85,7 @@ def test_minimum_tournaments_leaves_the_others_unranked_at_the_end(season, three
 
 
 def test_side_rankings_women_youth_seniors_and_last(season, three):
-    sides = {side.key: side for side in season_sides(season_standings(season=season))}
+    sides = {side.key: side for side in season_sides(result=season_standings(season=season))}
     assert [item.row.last_name for item in sides["woman"].rows][0] == "Anna"
     assert [item.row.last_name for item in sides["youth"].rows] == ["Carl"]
     assert [item.row.last_name for item in sides["senior"].rows] == ["Bert"]

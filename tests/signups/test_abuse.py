@@ -310,8 +310,8 @@ def test_the_first_mail_carries_no_text_the_sender_typed_beyond_the_name(
     # sender typed (club, club text, address) nor what they got changes the text.
     anna, bernd = Signup.objects.order_by("pk")
     assert anna.status == "held" and bernd.status == "waiting"
-    body_a = _without(first.body, "Anna Arnold", seat["Location"], email_code(anna))
-    body_b = _without(second.body, "Bernd Baum", waiting["Location"], email_code(bernd))
+    body_a = _without(first.body, "Anna Arnold", seat["Location"], email_code(signup=anna))
+    body_b = _without(second.body, "Bernd Baum", waiting["Location"], email_code(signup=bernd))
     assert body_a == body_b
 
 
@@ -326,7 +326,7 @@ def test_following_the_mails_link_confirms_the_address_and_only_then_a_seat_comi
     client.get(personal)  # the personal link alone (shown on the page) confirms nothing
     client.get(personal, {"adresse": "0" * 32})  # nor a wrong code
     assert Signup.objects.get(pk=confirmed.signup.pk).email_confirmed_at is None
-    answer = client.get(personal, {"adresse": email_code(confirmed.signup)})
+    answer = client.get(personal, {"adresse": email_code(signup=confirmed.signup)})
     assert answer.status_code == 302 and answer["Location"] == personal
     assert Signup.objects.get(pk=confirmed.signup.pk).email_confirmed_at is not None
     logged = SignupChange.objects.get(signup=confirmed.signup, action="edited")
@@ -341,7 +341,7 @@ def test_an_address_the_organiser_changes_needs_no_code_and_the_old_code_stops_f
     tournament, open_sheet, organiser
 ):
     done = sign(tournament, "Anna", "Arnold", email="anna@example.org")
-    old_code = email_code(done.signup)
+    old_code = email_code(signup=done.signup)
     services.edit(
         signup=done.signup,
         user=organiser,

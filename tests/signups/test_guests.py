@@ -117,7 +117,9 @@ def test_the_standings_the_season_and_the_side_rankings_show_them(
     assert [row.last_name for row in prizes.best_youth] == ["Jung"]
     table = season_standings(season=season)
     assert {row.last_name: row.club for row in table.rows} == clubs
-    sides = {side.key: [item.row.last_name for item in side.rows] for side in season_sides(table)}
+    sides = {
+        side.key: [item.row.last_name for item in side.rows] for side in season_sides(result=table)
+    }
     assert (sides["woman"], sides["youth"], sides["senior"]) == (["Frei"], ["Jung"], ["Gast"])
     # The season workbook's standings sheet, and the public pages.
     book = load_workbook(io.BytesIO(season_workbook(season)), read_only=True)
@@ -333,9 +335,9 @@ def test_the_registry_carries_the_guests_clubs_to_a_laptop(day, four, organiser,
     import json
     import uuid
 
-    from publishing.registry_answer import read_registry
-    from publishing.selectors import registry
-    from publishing.services import load_registry
+    from publishing.laptop.registry_answer import read_registry
+    from publishing.laptop.services import load_registry
+    from publishing.server.selectors import registry
 
     services.confirm_all(tournament=day, user=organiser)
     answer = registry(club=day.host_club)
@@ -362,10 +364,10 @@ def test_a_registration_for_the_hall_brings_the_guests_club(
 ):
     import uuid
 
-    from publishing.fetching import take_registrations
-    from publishing.handover import hand_over, registrations_for_the_hall
+    from publishing.laptop.fetching import take_registrations
     from publishing.models import Publication
-    from publishing.services import issue_token
+    from publishing.server.handover import hand_over, registrations_for_the_hall
+    from publishing.server.services import issue_token
 
     token = issue_token(club=day.host_club, label="Laptop")[0]
     hand_over(token=token, archive_id=day.archive_id)
@@ -383,7 +385,7 @@ def test_a_registration_for_the_hall_brings_the_guests_club(
     publication = Publication.objects.create(
         tournament=day, url="http://127.0.0.1:9", token="t", registrations_after=0
     )
-    monkeypatch.setattr("publishing.fetching.request", lambda *a, **k: later)
+    monkeypatch.setattr("publishing.laptop.fetching.request", lambda *a, **k: later)
     take_registrations(publication=publication)
     uuids = [row["player"]["uuid"] for row in later["registrations"]]
     copies = {p.last_name: p for p in Player.objects.filter(uuid__in=uuids)}

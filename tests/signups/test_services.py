@@ -41,10 +41,10 @@ def test_seats_then_the_waiting_list_with_positions(tournament, open_sheet):
 def test_only_a_hash_of_the_personal_link_is_stored(tournament, open_sheet):
     done = sign(tournament, "Anna", "Arnold")
     stored = Signup.objects.get(pk=done.signup.pk)
-    assert stored.token_hash == token_hash(done.token) and done.token not in stored.token_hash
+    assert stored.token_hash == token_hash(token=done.token) and done.token not in stored.token_hash
     assert len(done.token) >= 20
-    assert signup_by_token(done.token) == stored
-    assert signup_by_token(done.token + "x") is None and signup_by_token("") is None
+    assert signup_by_token(token=done.token) == stored
+    assert signup_by_token(token=done.token + "x") is None and signup_by_token(token="") is None
 
 
 def test_cancelling_by_link_moves_the_first_waiting_up_and_mails_them(tournament, open_sheet):
@@ -52,13 +52,13 @@ def test_cancelling_by_link_moves_the_first_waiting_up_and_mails_them(tournament
     sign(tournament, "Bernd", "Baum")
     c = sign(tournament, "Carla", "Conrad", email="carla@example.org")
     d = sign(tournament, "Dieter", "Dold", email="dieter@example.org")
-    services.confirm_email(signup=c.signup, code=email_code(c.signup))
+    services.confirm_email(signup=c.signup, code=email_code(signup=c.signup))
     mail.outbox.clear()
     outcome = services.cancel(signup=a.signup, by_link=True)
     assert [s.pk for s in outcome.moved_up] == [c.signup.pk]
     c.signup.refresh_from_db()
     d.signup.refresh_from_db()
-    assert c.signup.status == "held" and waiting_position(d.signup) == 1
+    assert c.signup.status == "held" and waiting_position(signup=d.signup) == 1
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["carla@example.org"]
     assert mail.outbox[0].subject == "Nachgerückt: ein Platz beim Frühjahrsturnier"
     moved = SignupChange.objects.get(signup=c.signup, action="moved_up")
@@ -81,7 +81,7 @@ def test_a_waiting_person_cancelling_moves_nobody(tournament, open_sheet):
     waiting = Signup.objects.get(last_name="Cc")
     outcome = services.cancel(signup=waiting)
     assert outcome.moved_up == []
-    assert waiting_position(Signup.objects.get(last_name="Dd")) == 1
+    assert waiting_position(signup=Signup.objects.get(last_name="Dd")) == 1
 
 
 def test_duplicates_are_refused_in_german(tournament, open_sheet):

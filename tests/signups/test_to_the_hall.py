@@ -10,10 +10,10 @@ import json
 import pytest
 
 from clubs.models import Membership, Player
-from publishing.fetching import take_over, take_registrations
-from publishing.handover import hand_over, registrations_for_the_hall
+from publishing.laptop.fetching import take_over, take_registrations
 from publishing.models import Publication
-from publishing.services import issue_token
+from publishing.server.handover import hand_over, registrations_for_the_hall
+from publishing.server.services import issue_token
 from signups.models import Signup
 from signups.services import signups as services
 from tests.signups.conftest import sign
@@ -86,7 +86,7 @@ def test_sign_ups_reach_the_hall(tournament, open_sheet, organiser, host, monkey
         "Conrad",
     }
     publication = Publication.objects.get(tournament=here)
-    monkeypatch.setattr("publishing.fetching.request", lambda *a, **k: later)
+    monkeypatch.setattr("publishing.laptop.fetching.request", lambda *a, **k: later)
     assert take_registrations(publication=publication) == 1
     check_in_list = set(here.entries.values_list("player__last_name", flat=True))
     assert check_in_list == {"Arnold", "Baum", "Dold"}  # Conrad withdrawn, Dora arrived
@@ -109,7 +109,7 @@ def test_a_withdrawal_leaves_a_player_who_has_checked_in(
     Tournament.objects.filter(pk=tournament.pk).delete()
     here = take_over(url="http://127.0.0.1:9", token="t", answer=answer).tournament
     here.entries.update(checked_in=True)  # she came anyway
-    monkeypatch.setattr("publishing.fetching.request", lambda *a, **k: later)
+    monkeypatch.setattr("publishing.laptop.fetching.request", lambda *a, **k: later)
     take_registrations(publication=Publication.objects.get(tournament=here))
     assert here.entries.count() == 1  # the desk decides
 

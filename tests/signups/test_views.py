@@ -67,7 +67,7 @@ def test_the_status_page_cancels_and_moves_the_waiting_list(client, tournament, 
     waiting = sign(tournament, "Carla", "Conrad", email="carla@example.org")
     confirmed = client.get(
         reverse("signups:status", args=[waiting.token]),
-        {"adresse": email_code(waiting.signup)},
+        {"adresse": email_code(signup=waiting.signup)},
         follow=True,
     )
     assert "Ihre E-Mail-Adresse ist bestätigt." in confirmed.content.decode()

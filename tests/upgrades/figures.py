@@ -32,8 +32,8 @@ django.setup()
 
 from django.db import transaction  # noqa: E402
 
+from publishing.laptop.outbox import next_batch  # noqa: E402
 from publishing.models import Publication  # noqa: E402
-from publishing.outbox import next_batch  # noqa: E402
 from ratings.models import PlayerRating, RatedTournament, RatingChange, RatingLock  # noqa: E402
 from ratings.services import bring_up_to_date  # noqa: E402
 from seasons.models import TournamentResult, TournamentResultSet  # noqa: E402

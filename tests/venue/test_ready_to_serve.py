@@ -6,7 +6,7 @@ import threading
 
 from django.urls import clear_url_caches, get_resolver
 
-from cego_club.readiness import load_urls, settle_memory
+from cego_club.platform.readiness import load_urls, settle_memory
 from printing import drawing
 from printing.receivers import fonts_at_start
 
@@ -105,7 +105,7 @@ def test_django_s_request_state_is_per_thread_without_a_shared_lock():
     from django.core.cache import caches
     from django.utils import translation
 
-    from cego_club.readiness import _REQUEST_LOCALS, per_thread_locals
+    from cego_club.platform.readiness import _REQUEST_LOCALS, per_thread_locals
 
     places = [(import_module(module), name) for module, name in _REQUEST_LOCALS]
     places.append((caches, "_connections"))

@@ -44,7 +44,7 @@ class RevisionScope(models.Model):
     (the table, its deals and its round's item). A revision without a row may have changed
     anything (the service did not say), so a reader that finds a gap reads the whole
     tournament; a deleted table takes its rows with it, which is such a gap. The laptop's
-    outbox reads only what changed since its last batch (``publishing.outbox``)."""
+    outbox reads only what changed since its last batch (``publishing.laptop.outbox``)."""
 
     tournament = models.ForeignKey(
         Tournament,
@@ -93,7 +93,7 @@ class HallRegistration(models.Model):
     )
     delivered_at = models.DateTimeField(_("arrived in the hall"), null=True, blank=True)
     # Taken back on the server (an online sign-up cancelled): the laptop removes the entry
-    # while it is only pre-registered (``publishing.fetching``).
+    # while it is only pre-registered (``publishing.laptop.fetching``).
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:

@@ -133,7 +133,7 @@ class Tournament(models.Model):
     archive_hash = models.CharField(_("archive hash"), max_length=64, blank=True, editable=False)
     # On the season server: the tables ("r2-t5") where the hall's laptop holds another
     # version of a deal than this server (a restored or second laptop) until its desk
-    # chooses; the standings say they are provisional (``publishing.inbox``).
+    # chooses; the standings say they are provisional (``publishing.server.inbox``).
     provisional_tables = models.JSONField(
         _("provisional tables"), default=list, blank=True, editable=False
     )

@@ -162,7 +162,7 @@ def withdraw_for_the_hall(
     registration back (an online sign-up cancelled). The row is marked withdrawn (made for
     an entry that went to the hall with the tournament); the laptop, while it asks for
     registrations (no round drawn), removes the entry if the player has not checked in or
-    paid (``publishing.fetching``), and its next batch takes the entry off here."""
+    paid (``publishing.laptop.fetching``), and its next batch takes the entry off here."""
     locked = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
     if Round.objects.filter(tournament=locked).exists():
         raise ValidationError(

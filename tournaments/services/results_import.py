@@ -40,7 +40,7 @@ def _tournament_problems(tournament) -> list[str]:
 
 def plan_results(*, table: Table, tournament, club: Club | None = None) -> Plan:
     """What importing this paper result list (one total per player) would do."""
-    plan = plan_table(table, club, want_total=True)
+    plan = plan_table(table=table, default_club=club, want_total=True)
     plan.warnings = _tournament_problems(tournament) + plan.warnings
     for row in plan.rows:
         if row.status == AMBIGUOUS:
@@ -93,9 +93,9 @@ def apply_results(
     if problems:
         raise ImportBlocked(" ".join(problems))
     plan = plan_results(table=table, tournament=locked, club=club)
-    check_blocked(plan, skip_errors)
+    check_blocked(plan=plan, skip_errors=skip_errors)
     rows = [row for row in plan.rows if row.status in (NEW, MATCH)]
-    players = write_rows(rows)
+    players = write_rows(rows=rows)
     register_players(tournament=locked, players=players.values(), user=user)
     entries = {
         e.player_id: e

@@ -37,7 +37,8 @@ from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.forms.archive import ArchiveUploadForm
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_archive
-from tournaments.services.archive_plan import NEW_PLAYER, plan_archive
+from tournaments.services.archive_plan import plan_archive
+from tournaments.services.archive_players import NEW_PLAYER
 from tournaments.services.archive_write import import_tournament_archive
 
 MAX_ARCHIVE_BYTES = 50 * 1024 * 1024

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from cego_club.front import offer
+from cego_club.platform.front import offer
 from clubs.permissions import REFEREE_TOURNAMENT, has_perm, public_player_page_ids
 from tournaments.addresses import public_base_url
 from tournaments.caching import (
@@ -128,7 +128,7 @@ def _shared_page(pk: int, *parts, build: Callable[[Tournament], str]) -> bytes:
         )
     except Tournament.DoesNotExist:
         raise Http404 from None
-    offer(page)  # the venue's front keeps the whole answer (cego_club/front.py)
+    offer(page)  # the venue's front keeps the whole answer (cego_club/platform/front.py)
     return page
 
 

@@ -3,8 +3,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from publishing.client import PublishError
-from publishing.services import RegistryError, fetch_registry
+from publishing.laptop.client import PublishError
+from publishing.laptop.registry_answer import RegistryError
+from publishing.laptop.services import fetch_registry
 from venue.tokens import TOKEN_VARIABLE, publish_token, token_arguments
 
 

@@ -4,9 +4,9 @@ from django.utils import formats
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
-from publishing.client import PublishError
-from publishing.fetching import FetchError, fetch_tournament, fetchable
-from publishing.services import RegistryError
+from publishing.laptop.client import PublishError
+from publishing.laptop.fetching import FetchError, fetch_tournament, fetchable
+from publishing.laptop.registry_answer import RegistryError
 from venue.tokens import TOKEN_VARIABLE, publish_token, token_arguments
 
 

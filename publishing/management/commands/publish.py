@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from publishing import outbox
-from publishing.client import PublishError, check_url
-from publishing.sender import send, verify
-from publishing.services import follow
+from publishing.laptop import outbox
+from publishing.laptop.client import PublishError, check_url
+from publishing.laptop.sender import send, verify
+from publishing.laptop.services import follow
 from tournaments.models import Tournament
 from venue.tokens import publish_token, token_arguments
 

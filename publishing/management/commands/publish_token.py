@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from clubs.models import Club
-from publishing.services import issue_token
+from publishing.server.services import issue_token
 
 
 class Command(BaseCommand):

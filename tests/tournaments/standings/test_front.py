@@ -1,4 +1,4 @@
-"""The venue's front (cego_club/front.py): spectators' shared pages answered in front of Django,
+"""The venue's front (cego_club/platform/front.py): spectators' shared pages answered in front of Django,
 kept by the tournament's revision: the same page and headers as Django's, never stale after a
 deal, never for a reader with a session or a message; and the phones' lane in waitress's
 queue (venue/serving.py)."""
@@ -14,7 +14,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.urls import reverse
 
-from cego_club.front import KEPT, ROUTES, SharedPages, is_crowd, offer, share
+from cego_club.platform.front import KEPT, ROUTES, SharedPages, is_crowd, offer, share
 from tests.tournaments.standings.conftest import cego
 from tournaments.caching import RECENT_REVISIONS
 from tournaments.models import Tournament
@@ -395,7 +395,7 @@ def test_a_clock_with_seconds_is_put_in_once_a_second(monkeypatch):
     """A route whose ``finish`` changes once a second at most (the standings' clock): the
     finished page is reused within the second, worked out again in the next one and for a
     new page."""
-    from cego_club import front as front_module
+    from cego_club.platform import front as front_module
 
     stamps = []
     page = SimpleNamespace(revision=1, body=b"<p>at \x00</p>")

@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.wsgi import get_wsgi_application
 from django.utils.translation import gettext as _
 
-from cego_club.front import front, is_crowd
-from cego_club.readiness import load_urls, per_thread_locals, settle_memory
+from cego_club.platform.front import front, is_crowd
+from cego_club.platform.readiness import load_urls, per_thread_locals, settle_memory
 from venue.backups import backup_folder_problem
 from venue.environment import command_line, is_loopback, lan_address, venue_arguments
 from venue.folder_lock import FolderInUse, FolderLock
@@ -127,7 +127,7 @@ class Command(BaseCommand):
 
         try:
             server = create_venue_server(
-                # spectators' shared pages answered in front of Django (cego_club/front.py)
+                # spectators' shared pages answered in front of Django (cego_club/platform/front.py)
                 front(get_wsgi_application()),
                 host=options["bind"],
                 port=options["port"],

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import parse_cookie
 
-from cego_club.language import chosen_language
+from cego_club.platform.language import chosen_language
 
 # Raise when what a stored answer holds changes (a new release with an old cache).
 FRONT_VERSION = 1

@@ -1,17 +1,11 @@
-"""The forms of publishing's pages: a token's label, a tournament's season server."""
+"""The laptop's forms of publishing: a tournament's season server, fetching from it."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from publishing.client import PublishError, check_url
-
-
-class TokenForm(forms.Form):
-    label = forms.CharField(
-        label=_("label"), max_length=80, required=False, help_text=_("e.g. the laptop's name")
-    )
+from publishing.laptop.client import PublishError, check_url
 
 
 class PublicationForm(forms.Form):

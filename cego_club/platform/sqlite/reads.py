@@ -1,7 +1,7 @@
 """A consistent read of several queries that takes no write lock.
 
 Django's ``transaction.atomic()`` on this project's SQLite begins ``BEGIN IMMEDIATE`` (and
-queues behind this process's writers, ``cego_club.sqlite.base``): right for a change, wrong
+queues behind this process's writers, ``cego_club.platform.sqlite.base``): right for a change, wrong
 for a pure read that runs beside forty phones, such as the sender reading a tournament to
 publish it. ``read_snapshot`` begins ``BEGIN DEFERRED`` instead: in the venue's WAL mode the
 read sees one snapshot from its first query and neither waits for a writer nor holds one up.

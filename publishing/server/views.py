@@ -1,6 +1,6 @@
 """The season server's API for the laptops: POST a tournament archive (the one write
 endpoint of the API), GET the registry; authenticated by a club's publishing token (Bearer).
-And the organisers' pages: a club's tokens, a tournament's season server."""
+And the organisers' page of a club's tokens. (The laptop's pages: ``publishing.laptop.views``.)"""
 
 from __future__ import annotations
 
@@ -17,19 +17,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from clubs.models import Club
-from clubs.permissions import MANAGE_CLUB, MANAGE_TOURNAMENT, check, organiser_required
-from publishing import outbox
+from clubs.permissions import MANAGE_CLUB, check, organiser_required
 from publishing.bodies import BodyError, read_request_body
-from publishing.client import PublishError
-from publishing.fetching import FetchError, fetch_tournament, fetchable
-from publishing.forms import FetchForm, PublicationForm, TokenForm
-from publishing.handover import (
+from publishing.models import PublishToken
+from publishing.server.forms import TokenForm
+from publishing.server.handover import (
     HandOverError,
     hand_over,
     registrations_for_the_hall,
     tournaments_for_the_hall,
 )
-from publishing.inbox import (
+from publishing.server.inbox import (
     Busy,
     Refused,
     TakeRequestError,
@@ -38,14 +36,9 @@ from publishing.inbox import (
     receive_changes,
     take_back,
 )
-from publishing.merging import settle
-from publishing.models import Publication, PublishConflict, PublishToken
-from publishing.selectors import open_conflicts, registry, sync_states
-from publishing.sender import configured, wake
-from publishing.services import (
+from publishing.server.selectors import registry
+from publishing.server.services import (
     NotYourClub,
-    RegistryError,
-    follow,
     issue_token,
     note_token_used,
     receive_archive,
@@ -53,14 +46,13 @@ from publishing.services import (
     token_for,
 )
 from tournaments.archive_format import ArchiveError, parse_archive
-from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
 
 
 def _token(request):
     header = request.headers.get("Authorization", "")
-    return token_for(header[len("Bearer ") :].strip() if header.startswith("Bearer ") else "")
+    return token_for(raw=header[len("Bearer ") :].strip() if header.startswith("Bearer ") else "")
 
 
 def _refused(message: str, *, status: int, code: str = "", **more) -> JsonResponse:
@@ -153,7 +145,7 @@ def _changes_answer(applied) -> dict:
 @csrf_exempt
 @_only("POST")
 def changes_endpoint(request):
-    """A laptop's batch of changes (``publishing.inbox``): JSON, gzip-compressed or not.
+    """A laptop's batch of changes (``publishing.server.inbox``): JSON, gzip-compressed or not.
     Every refusal is JSON with a German message and a ``code`` the laptop acts on."""
     token = _token(request)
     if token is None:
@@ -202,7 +194,7 @@ def _own_fault() -> JsonResponse:
 @_only("POST")
 def take_endpoint(request, archive_id):
     """A laptop takes back what only this server holds before publishing on top
-    (``publishing.inbox.take_back``): ``{"epoch", "state", "keys"}`` → the items held here."""
+    (``publishing.server.inbox.take_back``): ``{"epoch", "state", "keys"}`` → the items held here."""
     token = _token(request)
     if token is None:
         return _refused(_unknown_token_message(), status=401, code="token")
@@ -264,7 +256,7 @@ def hall_list_endpoint(request):
 @csrf_exempt
 @_only("POST")
 def hall_fetch_endpoint(request, archive_id):
-    """Hand a tournament to the hall (``publishing.handover``): its archive and the
+    """Hand a tournament to the hall (``publishing.server.handover``): its archive and the
     position the server holds; from then on the laptop writes it."""
     token = _token(request)
     if token is None:
@@ -321,7 +313,7 @@ urlpatterns = [
 ]
 
 
-# The organisers' pages: a club's tokens (season server), a tournament's season server (laptop).
+# The organisers' page: a club's tokens.
 
 
 @organiser_required
@@ -353,128 +345,6 @@ def club_tokens(request, pk: int):
     )
 
 
-@organiser_required
-def tournament_publication(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    check(request.user, MANAGE_TOURNAMENT, tournament)
-    if request.method == "POST" and request.POST.get("retry", "").isdigit():
-        publication = get_object_or_404(
-            Publication, pk=request.POST["retry"], tournament=tournament
-        )
-        outbox.retry(publication=publication)
-        wake()
-        messages.success(request, _("The tournament is sent again."))
-        return redirect("publishing:tournament_publication", pk=tournament.pk)
-    form = PublicationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        follow(
-            url=form.cleaned_data["url"],
-            token=form.cleaned_data["token"],
-            tournaments=[tournament],
-        )
-        messages.success(
-            request,
-            _("The tournament is sent to the season server whenever it changes."),
-        )
-        return redirect("publishing:tournament_publication", pk=tournament.pk)
-    return render(
-        request,
-        "publishing/tournament_publication.html",
-        {
-            "tournament": tournament,
-            "form": form,
-            "states": sync_states(tournament_id=tournament.pk),
-        },
-    )
-
-
-@organiser_required
-def publication_conflicts(request, pk: int):
-    """The items entered differently here and on the season server (a restored or second
-    laptop): both versions side by side, the desk chooses one; logged with who chose."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    check(request.user, MANAGE_TOURNAMENT, tournament)
-    if request.method == "POST" and request.POST.get("conflict", "").isdigit():
-        conflict = get_object_or_404(
-            PublishConflict, pk=request.POST["conflict"], publication__tournament=tournament
-        )
-        try:
-            settle(conflict=conflict, choice=request.POST.get("choice", ""), user=request.user)
-        except ValueError as error:
-            messages.error(request, str(error))
-        else:
-            wake()
-            messages.success(request, _("Chosen: it is published with the next change."))
-        return redirect("publishing:publication_conflicts", pk=tournament.pk)
-    return render(
-        request,
-        "publishing/publication_conflicts.html",
-        {"tournament": tournament, "conflicts": open_conflicts(tournament_id=tournament.pk)},
-    )
-
-
 urlpatterns += [
     path("clubs/<int:pk>/publishing-tokens/", club_tokens, name="club_tokens"),
-    path("tournaments/<int:pk>/publish/", tournament_publication, name="tournament_publication"),
-    path(
-        "tournaments/<int:pk>/publish/conflicts/",
-        publication_conflicts,
-        name="publication_conflicts",
-    ),
-]
-
-
-# The venue laptop's page: fetch a tournament from the season server (the way back).
-
-_FETCH_SESSION = "publishing_fetch"  # the address and token of the list shown
-
-
-@organiser_required
-def fetch_from_server(request):
-    """Ask for the season server's address (the venue's ``--publish-to`` offered) and the
-    token (or the venue's), list what can be fetched, fetch one with one click."""
-    check(request.user, MANAGE_CLUB, None)
-    started_url, started_token = configured()
-    rows, chosen = None, request.session.get(_FETCH_SESSION) or {}
-    form = FetchForm(request.POST or None, initial={"url": started_url})
-    if request.method == "POST" and request.POST.get("archive_id") and chosen:
-        try:
-            fetched = fetch_tournament(
-                url=chosen["url"], token=chosen["token"], archive_id=request.POST["archive_id"]
-            )
-        except (PublishError, FetchError, RegistryError) as error:
-            messages.error(
-                request, _("Nothing was fetched: %(problem)s") % {"problem": error.message}
-            )
-            return redirect("publishing:fetch_from_server")
-        request.session.pop(_FETCH_SESSION, None)
-        if fetched.warning:
-            messages.warning(request, fetched.warning)
-        messages.success(
-            request,
-            _("%(name)s is on this laptop now, with %(entries)s registrations.")
-            % {"name": fetched.tournament.name, "entries": fetched.entries},
-        )
-        wake()
-        return redirect("tournaments:tournament_detail", pk=fetched.tournament.pk)
-    if request.method == "POST" and form.is_valid():
-        token = form.cleaned_data["token"].strip() or started_token
-        if not token:
-            form.add_error("token", _("The club's publishing token is needed."))
-        else:
-            try:
-                rows = fetchable(url=form.cleaned_data["url"], token=token)
-            except (PublishError, FetchError) as error:
-                form.add_error(None, error.message)
-            else:
-                request.session[_FETCH_SESSION] = {"url": form.cleaned_data["url"], "token": token}
-    return render(
-        request,
-        "publishing/fetch_from_server.html",
-        {"form": form, "rows": rows, "started_token": bool(started_token)},
-    )
-
-
-urlpatterns += [
-    path("venue/fetch-tournament/", fetch_from_server, name="fetch_from_server"),
 ]

@@ -3,7 +3,7 @@ hall, and the registrations made there later follow while the laptop is online.
 
 The walk: ``fetchable`` lists the token's club's tournaments the server offers
 (``GET /api/publish/tournaments/``) → ``fetch_tournament`` takes one
-(``POST …/<archive_id>/fetch/``, ``publishing.handover`` on the server): the laptop takes the
+(``POST …/<archive_id>/fetch/``, ``publishing.server.handover`` on the server): the laptop takes the
 server's registry first (``services.fetch_registry``, so the players are the server's
 records, by registry id), then ``take_over`` imports the archive as this laptop's own
 tournament (same archive id: no second tournament on the server, no name clash; editable here
@@ -31,10 +31,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs.models import Category, Club, Membership, Player
-from publishing.client import PublishError, check_url, request
+from publishing.laptop.client import PublishError, check_url, request
+from publishing.laptop.position import move
+from publishing.laptop.services import fetch_registry
 from publishing.models import Publication
-from publishing.position import move
-from publishing.services import fetch_registry
 from seasons.models import Season
 from tournaments.archive_format import ArchiveError, parse_archive
 from tournaments.models import ArchiveItem, Entry, Round, Tournament

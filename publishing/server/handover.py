@@ -5,10 +5,10 @@ tournaments set up here, not finished) → the laptop picks one → ``views.hall
 → ``hand_over`` here: the tournament's archive as the token's club may see it
 (``selectors.hall_archive``), and the server's position, the state digest and each item's
 digest. The first hand-over stores those digests (``ArchiveItem``) and sets
-``archive_revision`` 0: from then on ``publishing.inbox`` treats the tournament like a
+``archive_revision`` 0: from then on ``publishing.server.inbox`` treats the tournament like a
 laptop's copy and applies the laptop's batches onto that state, and
 ``clubs.permissions.held_in_hall`` keeps its day's content read-only on the server's pages.
-The laptop (``publishing.fetching``) imports the archive and starts its publication at that
+The laptop (``publishing.laptop.fetching``) imports the archive and starts its publication at that
 position, so its first batch is only what differs.
 
 Fetched again (the same laptop after a reinstall, or a second laptop replacing the first):
@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 from clubs.models import Player
 from clubs.permissions import club_registry_players
 from publishing.models import PublishToken
-from publishing.selectors import hall_archive
+from publishing.server.selectors import hall_archive
 from tournaments.archive_format import archive_items, item_digests, kind_of, state_digest
 from tournaments.models import (
     ArchiveItem,

@@ -7,7 +7,7 @@ process (a command) is found by a cheap check every second. After a failure it t
 within seconds (``outbox.BACKOFF_SECONDS``), so a season server that is back is caught up at
 once; an answer it cannot act on is shown on the tournament's page instead of being retried.
 For a tournament fetched from the season server it also asks, at start and every 30 s while
-no round is drawn, for registrations made there since (``publishing.fetching``).
+no round is drawn, for registrations made there since (``publishing.laptop.fetching``).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import time
 from django.db import close_old_connections
 from django.utils.translation import gettext
 
-from publishing import fetching, merging, outbox
-from publishing.client import TIMEOUT_SECONDS, PublishError, request
+from publishing.laptop import fetching, merging, outbox
+from publishing.laptop.client import TIMEOUT_SECONDS, PublishError, request
+from publishing.laptop.services import follow
 from publishing.models import Publication
-from publishing.services import follow
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ def send(*, publication: Publication) -> str:
     """Send what the server lacks of ``publication``'s tournament: ``"sent"`` or
     ``"unchanged"``; ``PublishError`` when it did not arrive (the wait is set) or was refused
     (the refusal is kept for the organiser). Where the server holds what this laptop lacks
-    (``lost_track``, ``fork``), it is taken back first (``publishing.merging``)."""
+    (``lost_track``, ``fork``), it is taken back first (``publishing.laptop.merging``)."""
     for _attempt in range(3):
         last_full_read = _full_read_at.get(publication.pk, -outbox.FULL_READ_SECONDS)
         full = time.monotonic() - last_full_read >= outbox.FULL_READ_SECONDS

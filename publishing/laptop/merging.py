@@ -26,11 +26,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from publishing.client import PublishError, request
-from publishing.merge_plan import MergePlan, plan_merge, settle_by_history
+from publishing.laptop.client import PublishError, request
+from publishing.laptop.merge_plan import MergePlan, plan_merge, settle_by_history
+from publishing.laptop.outbox import ensure_epoch
+from publishing.laptop.position import known_digests, move
 from publishing.models import Publication, PublishConflict
-from publishing.outbox import ensure_epoch
-from publishing.position import known_digests, move
 from tournaments.archive_format import ArchiveError, item_digests, kind_of
 from tournaments.models import Tournament, TournamentChange
 from tournaments.selectors.archive import tournament_items

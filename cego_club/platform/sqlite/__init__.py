@@ -1,2 +1,2 @@
 """Django's SQLite backend, with the writers of one process queued in the process
-(:mod:`cego_club.sqlite.base`)."""
+(:mod:`cego_club.platform.sqlite.base`)."""

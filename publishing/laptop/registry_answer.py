@@ -2,12 +2,12 @@
 (``GET /api/registry/``, with a timeout and a size limit), then checked whole before anything
 is written: the format and version, every club and player row with its fields and types.
 Whatever is wrong is a ``RegistryError`` with a German message naming the row; the service
-writes only a ``Registry`` that passed (``publishing.services.load_registry``).
+writes only a ``Registry`` that passed (``publishing.laptop.services.load_registry``).
 
 Plain dataclasses, checked by hand: the format is small, and the messages name the row and
 field in German, which a schema library's messages would not.
 
-Format ``cego-club/registry`` version 2 (``publishing.selectors.registry``): ``club`` (the
+Format ``cego-club/registry`` version 2 (``publishing.server.selectors.registry``): ``club`` (the
 token's club's registry id), ``clubs`` (uuid, name, short_name, town) and ``players`` (uuid,
 first_name, last_name, category, memberships with the club's uuid, a guest's club without
 membership: ``guest_club``, a club's uuid, or ``guest_club_name``). Only the token's club's
@@ -34,7 +34,7 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
 from publishing.bodies import MB, BodyError, read_response_body
-from publishing.client import TIMEOUT_SECONDS, PublishError, check_url
+from publishing.laptop.client import TIMEOUT_SECONDS, PublishError, check_url
 
 FORMAT = "cego-club/registry"
 VERSION = 2

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from publishing import sender as outbox_sender
-from publishing.client import check_url
+from publishing.laptop import sender as outbox_sender
+from publishing.laptop.client import check_url
+from publishing.laptop.position import forget
+from publishing.laptop.selectors import sync_states
 from publishing.models import Publication
-from publishing.position import forget
-from publishing.selectors import sync_states
 from tournaments.signals import revision_committed
 from venue.signals import database_restored, serving_started
 

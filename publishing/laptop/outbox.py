@@ -34,10 +34,10 @@ from typing import Any
 from django.db.models import F, Q
 from django.utils import timezone
 
-from cego_club.sqlite.reads import read_snapshot
-from publishing.merge_plan import effective_digests
+from cego_club.platform.sqlite.reads import read_snapshot
+from publishing.laptop.merge_plan import effective_digests
+from publishing.laptop.position import move, position
 from publishing.models import Publication, PublishConflict
-from publishing.position import move, position
 from tournaments.archive_format import BATCH_FORMAT, BATCH_VERSION, item_digests, state_digest
 from tournaments.models import RevisionScope, Tournament
 from tournaments.selectors.archive import table_items, tournament_items
@@ -76,7 +76,7 @@ class Batch:
 def next_batch(*, publication: Publication, full: bool = False) -> Batch:
     """The batch that brings the server from its acknowledged position to the tournament as
     it is now (``body`` None when the server has it all). An item in open conflict
-    (``publishing.merging``) is held at the server's version until the desk chooses.
+    (``publishing.laptop.merging``) is held at the server's version until the desk chooses.
     ``full``: read the whole tournament, whatever the changes named."""
     # One read snapshot: every query sees the same state, so the items agree with each other
     # and with the revision; on SQLite it takes no write lock (the phones never wait for it).
@@ -190,7 +190,7 @@ def _check_scopes(
 def acknowledge(*, batch: Batch, notes: list[str] | None = None) -> None:
     """The server applied ``batch`` (or already held its state): the position moves on.
     ``notes``: what the server said the organiser should know (None: it said nothing new).
-    The only way the position moves besides a merge (``publishing.merging``): never on a
+    The only way the position moves besides a merge (``publishing.laptop.merging``): never on a
     refusal, a failure or an answer naming another state."""
     said = {} if notes is None else {"server_notes": [str(note)[:500] for note in notes][:20]}
     now = timezone.now()

@@ -3,7 +3,7 @@
 The walk, top to bottom: ``views.changes_endpoint`` reads the body (size-capped, gzip) →
 ``receive_changes`` here checks the token, every number the batch declares
 (``archive_format.parse_batch``) and the batch's base against what this server holds of the
-tournament → ``tournaments.services.archive_plan`` says what the items would change (players
+tournament → ``tournaments.services.archive_plan`` (``archive_diff``) says what the items would change (players
 matched, clubs known, the season) → ``tournaments.services.archive_write`` writes those rows
 only and bumps the tournament's revision → the public standings, cached by revision, show the
 change on the next read.
@@ -14,7 +14,7 @@ taken on trust:
 - A batch applies only onto the state this server holds now (its ``base``); onto anything
   else the answer is ``lost_track`` with the state and item digests held here (and whether
   this server ever acknowledged the laptop's base), and the laptop merges: it takes back
-  what only the server holds before publishing on top (``publishing.merging``).
+  what only the server holds before publishing on top (``publishing.laptop.merging``).
 - The laptop's revision orders nothing: it is stored, within bounds, and shown. A batch "at
   revision + 5" cannot lock the real laptop out.
 - Deletes are checked against this server's own record (``AcknowledgedState``): a batch
@@ -45,14 +45,14 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from publishing.handover import mark_delivered
 from publishing.models import AcknowledgedState, PublishToken
-from publishing.services import NotYourClub, host_club_of, played_in
+from publishing.server.handover import mark_delivered
+from publishing.server.services import NotYourClub, host_club_of, played_in
 from tournaments.archive_format import ArchiveError, Batch, kind_of, parse_batch, state_digest
 from tournaments.caching import revisions_moved
 from tournaments.models import Tournament
 from tournaments.selectors.archive import tournament_items
-from tournaments.services.archive_plan import Held, stored_digests
+from tournaments.services.archive_diff import Held, stored_digests
 from tournaments.services.archive_write import ArchiveWriteClash, apply_batch
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class Busy(Exception):
     connection): the laptop tries again in a moment (503)."""
 
 
-def knows_state(tournament: Tournament, state: str | None) -> bool:
+def knows_state(*, tournament: Tournament, state: str | None) -> bool:
     """Whether this server ever acknowledged ``state`` of ``tournament`` to a laptop."""
     return bool(state) and (
         AcknowledgedState.objects.filter(tournament=tournament, state=state).exists()
@@ -100,7 +100,7 @@ def _held(tournament: Tournament, digests: dict[str, str], base: str | None) -> 
         # False: the laptop's base is no state this server acknowledged (it was restored from
         # an older backup, or the tournament came before the record began): the laptop then
         # takes back only what it never had, and asks the desk where both differ.
-        "knows_base": knows_state(tournament, base),
+        "knows_base": knows_state(tournament=tournament, state=base),
     }
 
 
@@ -148,7 +148,7 @@ def held_state(
     }
     if digests:
         answer["digests"] = stored
-        answer["knows_base"] = knows_state(tournament, base)
+        answer["knows_base"] = knows_state(tournament=tournament, state=base)
     return answer
 
 
@@ -205,7 +205,7 @@ def _receive(*, token: PublishToken, batch: Batch) -> Applied:
     if tournament is None:
         if not batch.snapshot:
             raise _lost_track(None)
-        if host_club_of(_settings_and_clubs(batch.upserts)) != token.club:
+        if host_club_of(data=_settings_and_clubs(batch.upserts)) != token.club:
             raise _not_your_club(token)
     else:
         if tournament.host_club_id != token.club_id:
