@@ -571,6 +571,13 @@ MATRIX: dict[str, Spec] = {
         lambda w: {"pk": w.day.pk, "entry_pk": w.spare.pk}, MANAGE, post_only=True, changes=None
     ),
     "treasury:prize_money": Spec(day, MANAGE, changes=None),
+    # the prize ceremony's settings and its start (ceremony/views.py)
+    "ceremony:settings": Spec(
+        day,
+        MANAGE,
+        post=lambda w, p: {"action": "save", "hide": "top", "top": 3, "from_round": 2},
+        changes=True,
+    ),
     "tournaments:results_import": Spec(day, MANAGE, changes=None),
     # teams, seasons, player pages, archives (main's season10b)
     "tournaments:teams": Spec(day, MANAGE, changes=None),

@@ -1,0 +1,110 @@
+"""Every change of a tournament's prize ceremony: what is hidden from the public and from
+which round, the reveal ("Siegerehrung starten") and, on the projector, how far the ceremony
+has got. Each runs in ``transaction.atomic`` with the settings row locked, writes the
+tournament's log (who, before, after) and bumps the tournament's revision, so every public
+page cached by revision (and the venue's front) shows the change at once."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ceremony.models import CeremonySettings
+from tournaments.models import Tournament, TournamentChange
+from tournaments.services import changelog
+from tournaments.services.revision import bump_revision
+
+MAX_ROUND = 50
+MAX_TOP = 500
+
+
+class CeremonyError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _locked(tournament: Tournament) -> CeremonySettings:
+    CeremonySettings.objects.get_or_create(tournament_id=tournament.pk)
+    return CeremonySettings.objects.select_for_update().get(tournament_id=tournament.pk)
+
+
+def _state(settings: CeremonySettings) -> dict:
+    return {
+        "hide_from_round": settings.hide_from_round,
+        "hide_top_n": settings.hide_top_n,
+        "revealed": settings.revealed_at is not None,
+        "shown_steps": settings.shown_steps,
+    }
+
+
+def _log(tournament: Tournament, user: User | None, subject: str, before: dict, after: dict):
+    changelog.record(
+        tournament_id=tournament.pk,
+        action=TournamentChange.Action.EDITED,
+        user=user,
+        subject=subject,
+        before=before,
+        after=after,
+    )
+
+
+def set_hiding(
+    *, tournament: Tournament, user: User | None, from_round: int | None, top: int | None
+) -> CeremonySettings:
+    """Hide the top ``top`` places (None: the whole standings) from round ``from_round`` on
+    (None: hide nothing). Setting it again after a reveal hides again."""
+    if from_round is not None and not 1 <= from_round <= MAX_ROUND:
+        raise CeremonyError(_("The round must be between 1 and %(max)s.") % {"max": MAX_ROUND})
+    if top is not None and not 1 <= top <= MAX_TOP:
+        raise CeremonyError(
+            _("The number of hidden places must be between 1 and %(max)s.") % {"max": MAX_TOP}
+        )
+    with transaction.atomic():
+        settings = _locked(tournament)
+        before = _state(settings)
+        settings.hide_from_round = from_round
+        settings.hide_top_n = top if from_round is not None else None
+        if from_round is not None:
+            settings.revealed_at = None
+            settings.revealed_by = None
+            settings.shown_steps = 0
+        settings.changed_by = user if user is not None and user.is_authenticated else None
+        settings.save()
+        _log(tournament, user, "prize ceremony: hidden places", before, _state(settings))
+        bump_revision(tournament_id=tournament.pk)
+    return settings
+
+
+def reveal(*, tournament: Tournament, user: User | None) -> CeremonySettings:
+    """ "Siegerehrung starten": the hidden places are everyone's from now on."""
+    with transaction.atomic():
+        settings = _locked(tournament)
+        if settings.revealed_at is not None:
+            raise CeremonyError(_("The prize ceremony has already started."))
+        before = _state(settings)
+        settings.revealed_at = timezone.now()
+        settings.revealed_by = user if user is not None and user.is_authenticated else None
+        settings.shown_steps = 0
+        settings.save()
+        _log(tournament, user, "prize ceremony started", before, _state(settings))
+        bump_revision(tournament_id=tournament.pk)
+    return settings
+
+
+def hide_again(*, tournament: Tournament, user: User | None) -> CeremonySettings:
+    """Undo a reveal pressed too early: the places are hidden again as set."""
+    with transaction.atomic():
+        settings = _locked(tournament)
+        if settings.revealed_at is None:
+            raise CeremonyError(_("The prize ceremony has not started."))
+        before = _state(settings)
+        settings.revealed_at = None
+        settings.revealed_by = None
+        settings.shown_steps = 0
+        settings.save()
+        _log(tournament, user, "prize ceremony withdrawn", before, _state(settings))
+        bump_revision(tournament_id=tournament.pk)
+    return settings
