@@ -51,3 +51,40 @@ class CeremonySettings(models.Model):
     @property
     def hiding_set(self) -> bool:
         return self.hide_from_round is not None
+
+
+class RaffleDraw(models.Model):
+    """One draw of the raffle among the players present, kept so that it can be shown to be
+    fair: the seed and the candidates in start-number order decide the winner
+    (``random.Random(seed).choice(candidates)``), anyone can draw it again."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="raffle_draws"
+    )
+    number = models.PositiveIntegerField()  # 1 for the first prize drawn, …
+    seed = models.BigIntegerField()
+    # [[start number, entry id, name], …] in start-number order, as drawn from
+    candidates = models.JSONField()
+    excluded_prize_winners = models.BooleanField(default=False)
+    winner_entry = models.ForeignKey(
+        "tournaments.Entry", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    winner_number = models.PositiveIntegerField()
+    winner_name = models.CharField(max_length=200)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="raffle_draw_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"raffle {self.number} of tournament {self.tournament_id}: {self.winner_name}"

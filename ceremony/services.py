@@ -6,12 +6,15 @@ page cached by revision (and the venue's front) shows the change at once."""
 
 from __future__ import annotations
 
+import random
+import secrets
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ceremony.models import CeremonySettings
+from ceremony.models import CeremonySettings, RaffleDraw
 from tournaments.models import Tournament, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.revision import bump_revision
@@ -108,3 +111,83 @@ def hide_again(*, tournament: Tournament, user: User | None) -> CeremonySettings
         _log(tournament, user, "prize ceremony withdrawn", before, _state(settings))
         bump_revision(tournament_id=tournament.pk)
     return settings
+
+
+def move_step(*, tournament: Tournament, user: User | None, by: int, steps: int) -> int:
+    """One step of the ceremony on the projector forwards (``by`` 1) or back (-1), within
+    ``steps`` (the programme's length); the new count of shown steps. Only once the ceremony
+    has started: before that nothing hidden may reach the projector."""
+    with transaction.atomic():
+        settings = _locked(tournament)
+        if settings.revealed_at is None:
+            raise CeremonyError(_("Start the prize ceremony first."))
+        before = settings.shown_steps
+        settings.shown_steps = max(0, min(steps, before + by))
+        if settings.shown_steps != before:
+            settings.save(update_fields=["shown_steps", "changed_at"])
+            _log(
+                tournament,
+                user,
+                "prize ceremony: step",
+                {"shown_steps": before},
+                {"shown_steps": settings.shown_steps},
+            )
+        return settings.shown_steps
+
+
+def draw_raffle(
+    *,
+    tournament: Tournament,
+    user: User | None,
+    candidates: list[tuple[int, int, str]],
+    excluded_prize_winners: bool,
+    seed: int | None = None,
+) -> RaffleDraw:
+    """Draw one raffle winner among ``candidates`` ((start number, entry id, name), as
+    ``ceremony.selectors.raffle_candidates`` lists them; earlier raffle winners are left out
+    here). The seed (a fresh random 63-bit number unless given) and the candidates are kept
+    with the result and in the tournament's log: ``random.Random(seed).choice(candidates)``
+    in start-number order draws the same winner again."""
+    with transaction.atomic():
+        _locked(tournament)  # one draw at a time
+        earlier = list(RaffleDraw.objects.filter(tournament_id=tournament.pk))
+        won = {draw.winner_entry_id for draw in earlier}
+        pool = sorted(
+            (number, entry_id, name) for number, entry_id, name in candidates if entry_id not in won
+        )
+        if not pool:
+            raise CeremonyError(_("Nobody is left to draw."))
+        if seed is None:
+            seed = secrets.randbits(63)
+        number, entry_id, name = random.Random(seed).choice(pool)  # noqa: S311 - recorded, fair
+        draw = RaffleDraw.objects.create(
+            tournament_id=tournament.pk,
+            number=len(earlier) + 1,
+            seed=seed,
+            candidates=[list(candidate) for candidate in pool],
+            excluded_prize_winners=excluded_prize_winners,
+            winner_entry_id=entry_id,
+            winner_number=number,
+            winner_name=name,
+            drawn_by=user if user is not None and user.is_authenticated else None,
+        )
+        _log(
+            tournament,
+            user,
+            "prize ceremony: raffle",
+            {},
+            {
+                "draw": draw.number,
+                "seed": seed,
+                "candidates": [candidate[0] for candidate in pool],
+                "excluded_prize_winners": excluded_prize_winners,
+                "winner": number,
+            },
+        )
+    return draw
+
+
+def redraw_winner(draw: RaffleDraw) -> int:
+    """The start number the draw's seed and candidates give (to show it was fair)."""
+    pool = [tuple(candidate) for candidate in draw.candidates]
+    return random.Random(draw.seed).choice(pool)[0]  # noqa: S311
