@@ -18,6 +18,7 @@ from ceremony.models import CeremonySettings, RaffleDraw
 from tournaments.models import Tournament, TournamentChange
 from tournaments.services import changelog
 from tournaments.services.revision import bump_revision
+from tournaments.signals import copy_changed
 
 MAX_ROUND = 50
 MAX_TOP = 500
@@ -41,6 +42,14 @@ def _state(settings: CeremonySettings) -> dict:
         "revealed": settings.revealed_at is not None,
         "shown_steps": settings.shown_steps,
     }
+
+
+def _settled(tournament: Tournament) -> None:
+    """Tell the areas that work figures out ahead for a finished tournament (the season's
+    stored results, the ratings) that what they may show of it changed, as a copy changed in
+    place does (``tournaments.signals.copy_changed``; they act after the commit)."""
+    tournament.refresh_from_db(fields=["finished_at", "revision"])
+    copy_changed.send(sender=Tournament, tournament=tournament)
 
 
 def _log(tournament: Tournament, user: User | None, subject: str, before: dict, after: dict):
@@ -78,6 +87,7 @@ def set_hiding(
         settings.save()
         _log(tournament, user, "prize ceremony: hidden places", before, _state(settings))
         bump_revision(tournament_id=tournament.pk)
+        _settled(tournament)
     return settings
 
 
@@ -94,6 +104,7 @@ def reveal(*, tournament: Tournament, user: User | None) -> CeremonySettings:
         settings.save()
         _log(tournament, user, "prize ceremony started", before, _state(settings))
         bump_revision(tournament_id=tournament.pk)
+        _settled(tournament)
     return settings
 
 
@@ -110,6 +121,7 @@ def hide_again(*, tournament: Tournament, user: User | None) -> CeremonySettings
         settings.save()
         _log(tournament, user, "prize ceremony withdrawn", before, _state(settings))
         bump_revision(tournament_id=tournament.pk)
+        _settled(tournament)
     return settings
 
 
