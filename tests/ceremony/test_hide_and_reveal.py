@@ -236,3 +236,32 @@ def test_the_desk_form_sets_and_the_button_reveals(day, desk):
     assert settings.revealed_at is not None
     page = client.get(url).content.decode()
     assert "hide_again" in page
+
+
+def test_a_copy_on_the_season_server_hides_what_the_hall_hides(day, desk):
+    """The hall's laptop publishes its tournament to the season server as archive items: the
+    hiding travels in the tournament item, and so does the reveal."""
+    from tests.seasons.test_archive_fairness import as_another_server, exported
+    from tournaments.archive_format import archive_hash, parse_archive
+    from tournaments.services.archive_write import import_tournament_archive
+
+    plain = exported(day)
+    assert "ceremony" not in plain["tournament"]  # nothing set: the hash stays as it was
+    services.set_hiding(tournament=day, user=desk, from_round=1, top=3)
+    hidden = hidden_rows(day, 3)
+    archive = exported(day)
+    assert archive["tournament"]["ceremony"] == {
+        "hide_from_round": 1,
+        "hide_top_n": 3,
+        "revealed_at": None,
+    }
+    assert archive_hash(archive) != archive_hash(plain)
+    parse_archive(json.dumps(archive))  # the format checks it
+    copy_id = str(__import__("uuid").uuid4())
+    copy_ = import_tournament_archive(data=as_another_server(archive, copy_id)).tournament
+    page = Client().get(reverse("tournaments:standings", args=[copy_.pk])).content.decode()
+    assert names_in(page, hidden) == []
+    services.reveal(tournament=day, user=desk)
+    import_tournament_archive(data=as_another_server(exported(day), copy_id))
+    page = Client().get(reverse("tournaments:standings", args=[copy_.pk])).content.decode()
+    assert names_in(page, hidden) == [row.last_name for row in hidden]
