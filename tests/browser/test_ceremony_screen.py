@@ -140,3 +140,27 @@ def test_the_phone_steers_the_screen(browser, live_server, tmp_path):
     page.goto(live_server.url + reverse("ceremony:settings", args=[tournament.pk]))
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     page.screenshot(path=str(shots / "ceremony-settings-390.png"), full_page=True)
+
+
+def test_hidden_places_on_the_phone_and_the_hall_screen(browser, live_server, tmp_path):
+    """The public standings at 390 and 1280 px and the projector at 1920×1080 say that the
+    top places are hidden, and show none of them."""
+    shots = _shots(tmp_path)
+    tournament = _day()
+    services.set_hiding(tournament=tournament, user=None, from_round=1, top=3)
+    hidden = [row.name for row in tournament_standings(tournament=tournament).rows[:3]]
+    for name, address, width, height in (
+        ("standings", "tournaments:standings", 390, 844),
+        ("standings", "tournaments:standings", 1280, 800),
+        ("projector", "tournaments:projector", 1920, 1080),
+    ):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
+        page = context.new_page()
+        page.goto(live_server.url + reverse(address, args=[tournament.pk]))
+        note = page.locator(".hidden-places").first
+        assert note.is_visible()
+        text = page.inner_text("body")
+        assert not any(hidden_name in text for hidden_name in hidden)
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        page.screenshot(path=str(shots / f"hidden-{name}-{width}.png"))
+        context.close()
