@@ -16,6 +16,7 @@ from seasons.selectors.standings import SeasonStandings
 from seasons.selectors.statistics import SeasonFigures, SeasonStatistics
 from tournaments.models import Tournament
 from tournaments.selectors.standings import Standings
+from tournaments.selectors.visibility import Hiding
 
 
 def _day(value) -> str | None:
@@ -41,10 +42,15 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def tournament_document(standings: Standings) -> dict[str, Any]:
-    """A tournament with its standings as the public page shows them."""
+def tournament_document(
+    standings: Standings, *, hidden_top: Hiding | None = None
+) -> dict[str, Any]:
+    """A tournament with its standings as the public page shows them (``hidden_top``: the
+    places hidden until the prize ceremony, whose rows ``standings`` no longer holds)."""
     return {
         **tournament_summary(standings.tournament),
+        # None: nothing hidden; {"places": N}: places 1 to N; {"places": null}: all of them
+        "hidden": None if hidden_top is None else {"places": hidden_top.top},
         "unit": standings.unit,
         "round_numbers": list(standings.round_numbers),
         "complete": standings.finished,

@@ -29,6 +29,7 @@ from seasons.selectors.statistics import cached_season_statistics, statistics_sc
 from tournaments.caching import revision_cached, season_cached, season_stamp
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.standings import home_clubs, tournament_standings
+from tournaments.selectors.visibility import hiding, public_standings
 
 PAGE_SIZE = 50
 API_VERSION = 1  # raise when a document's shape changes: it is part of every ETag
@@ -141,12 +142,17 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
             found,
             "api",
             API_VERSION,
-            build=lambda: _encode(
-                documents.tournament_document(tournament_standings(tournament=found))
-            ),
+            build=lambda: _document(found),
         )
 
     return _answer(request, etag=f"v{API_VERSION}-t{found.pk}-r{found.revision}", body=body)
+
+
+def _document(found: Tournament) -> bytes:
+    # the places hidden for the prize ceremony are the public's to see only after it
+    hidden = hiding(tournament=found)
+    standings = public_standings(tournament_standings(tournament=found), hidden)
+    return _encode(documents.tournament_document(standings, hidden_top=hidden))
 
 
 @_listing

@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "publishing",  # venue laptops send tournaments to the season server; tokens, registry
     "signups",  # online pre-registration on the season server, with a waiting list
     "treasury",  # entry fees, prize money, the treasurer's view
+    "ceremony",  # the prize ceremony: places hidden until it, its steps on the projector
     "printing",  # every PDF: the toolkit and the documents
     "exports",  # every Excel workbook
     "api",  # the read API for the association's website (/api/v1/)

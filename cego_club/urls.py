@@ -41,6 +41,7 @@ urlpatterns = [
     path("", include("publishing.urls")),
     path("", include("signups.urls")),
     path("", include("treasury.urls")),
+    path("", include("ceremony.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),
     path("api/v1/", include("api.urls")),

@@ -243,6 +243,15 @@ def is_official(user: Any, tournament: Any) -> bool:
     return has_perm(user, REFEREE_TOURNAMENT, tournament)
 
 
+def sees_hidden_places(user: Any, tournament: Any) -> bool:
+    """May ``user`` see the places hidden from the public until the prize ceremony
+    (``ceremony.models.CeremonySettings``)? The desk and the referees: the host club's
+    organisers, the tournament's referees, superusers. What the public sees instead is
+    ``tournaments.selectors.visibility``; the projector, the phones' pages, the read API and
+    the season's pages are the public's whoever opens them."""
+    return has_perm(user, REFEREE_TOURNAMENT, tournament)
+
+
 def named_officials(tournament: Any) -> list[Any]:
     """The users the tournament names as its officials: the host club's organisers and its
     referees, by user name (one query). What the pages say when a second signature is

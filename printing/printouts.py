@@ -52,6 +52,7 @@ from tournaments.selectors.prizes import OVERALL, TEAMS, Placing, certificate_pl
 from tournaments.selectors.round_status import closed_short_tables
 from tournaments.selectors.sheets import RoundSheets, round_sheets
 from tournaments.selectors.standings import team_standings, tournament_standings
+from tournaments.selectors.visibility import hiding, public_standings
 from treasury.selectors import tournament_money
 
 logger = logging.getLogger(__name__)
@@ -91,14 +92,31 @@ def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str
 
 
 @collector_paused()
-def standings_pdf(*, tournament: Tournament) -> bytes:
+def standings_pdf(*, tournament: Tournament, complete: bool = False) -> bytes:
     """Every player's rank, rounds and total, the notes and the team ranking
-    (:mod:`printing.standings_list`)."""
+    (:mod:`printing.standings_list`). While places are hidden until the prize ceremony
+    (``tournaments.selectors.visibility``) the list is the public's (it goes on the wall)
+    unless ``complete`` (the desk's own copy)."""
     standings = tournament_standings(tournament=tournament)
+    hidden = None if complete else hiding(tournament=tournament)
+    note = ""
+    if hidden is not None:
+        standings = public_standings(standings, hidden)
+        note = (
+            _("The standings are hidden until the prize ceremony.")
+            if hidden.top is None
+            else ngettext(
+                "Place 1 is hidden until the prize ceremony.",
+                "Places 1 to %(top)s are hidden until the prize ceremony.",
+                hidden.top,
+            )
+            % {"top": hidden.top}
+        )
     return standings_list.standings_pdf(
         standings=standings,
         teams=team_standings(standings=standings),
         short_tables=closed_short_tables(tournament=tournament),
+        hidden_note=note,
     )
 
 

@@ -283,7 +283,9 @@ def standings_pdf(
     standings: Standings,
     teams: Sequence[TeamRow],
     short_tables: Sequence[ShortTable] = (),
+    hidden_note: str = "",
 ) -> bytes:
+    """``hidden_note``: says which places are left out until the prize ceremony."""
     f = fonts()
     tournament = standings.tournament
     right = [Span(date_format(tournament.date, "SHORT_DATE_FORMAT"), f.regular, 11)]
@@ -295,7 +297,11 @@ def standings_pdf(
         f=f, width=CONTENT_WIDTH, title=_("Standings"), subtitle=tournament.name, right=right
     )
     story: list = [HeadFlowable(head, f)]
-    story.append(_standings_table(standings, f, columns(standings, f)))
+    if hidden_note:
+        story.append(_note(hidden_note, f, font=f.bold))
+        story.append(Spacer(1, 2 * mm))
+    if standings.rows:
+        story.append(_standings_table(standings, f, columns(standings, f)))
     story.append(Spacer(1, 3 * mm))
     if standings.unresolved_ties:
         story.append(_note(_("= tied: equal total and tie-break, to be decided by lot."), f))

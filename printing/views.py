@@ -81,9 +81,15 @@ def print_score_sheets(request, pk: int, round_number: int):
 
 @tournament_permission(MANAGE_TOURNAMENT)
 def print_standings(request, pk: int):
+    """The standings list; while places are hidden until the prize ceremony, without them
+    unless ``?complete=1`` (the desk's own copy: the printed list goes on the wall)."""
     tournament = _tournament(pk)
+    complete = request.GET.get("complete") == "1"
     pdf = revision_cached(
-        tournament, "standings-pdf", build=lambda: printouts.standings_pdf(tournament=tournament)
+        tournament,
+        "standings-pdf",
+        complete,
+        build=lambda: printouts.standings_pdf(tournament=tournament, complete=complete),
     )
     return pdf_response(pdf, _filename(tournament, _("standings")))
 

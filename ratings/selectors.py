@@ -33,10 +33,13 @@ class Finished:
 
 
 def finished_tournaments() -> list[Finished]:
-    """Every finished tournament, in the order of rating (date, then id): one query."""
+    """Every finished tournament, in the order of rating (date, then id): one query. A
+    tournament whose places are hidden until the prize ceremony (``ceremony``) counts from
+    the ceremony on: its rating changes would tell who is ahead."""
     return [
         Finished(tournament_id=pk, date=date, revision=revision)
         for pk, date, revision in Tournament.objects.filter(finished_at__isnull=False)
+        .exclude(ceremony__hide_from_round__isnull=False, ceremony__revealed_at__isnull=True)
         .order_by("date", "pk")
         .values_list("pk", "date", "revision")
     ]

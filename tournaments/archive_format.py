@@ -124,6 +124,15 @@ class _SeatSwap(msgspec.Struct):
     approved_at: str | None = None
 
 
+class _Ceremony(msgspec.Struct):
+    """The places hidden until the prize ceremony (``ceremony.models.CeremonySettings``):
+    from which round, how many (None: all), and when the desk revealed them."""
+
+    hide_from_round: int | None = None
+    hide_top_n: int | None = None
+    revealed_at: str | None = None
+
+
 class _Tournament(msgspec.Struct):
     name: str
     date: str
@@ -141,6 +150,9 @@ class _Tournament(msgspec.Struct):
     # them keeps its digest, and a reader of version 1 that does not know them passes them by.
     rulings: list[_Ruling] = []
     seat_swaps: list[_SeatSwap] = []
+    # Given only where the desk hides places or revealed them: a copy elsewhere (the season
+    # server, published live) hides what the hall hides.
+    ceremony: _Ceremony | None = None
 
 
 class _Club(msgspec.Struct):

@@ -31,6 +31,7 @@ from tournaments.caching import current_revision
 from tournaments.models import SCORE_FIELDS, Deal, Entry, Seat, Substitution, Tournament
 from tournaments.seating import sitting_out_position
 from tournaments.selectors.standings import _occupant, _occupant_lookup, _tally, add_paper_totals
+from tournaments.selectors.visibility import hiding
 
 # The way the rows are worked out: raise it with any change to ``work_out_results`` (or to the
 # standings it follows) that gives the same deals other rows; stored rows of another method are
@@ -85,6 +86,11 @@ def work_out_results(*, tournament: Tournament) -> list[TournamentResult]:
     entries = list(
         Entry.objects.filter(tournament_id=tournament.pk).values("id", "player_id", "paper_total")
     )
+    if hiding(tournament=tournament) is not None:
+        # Places hidden until the prize ceremony: the season's pages, the player pages and
+        # the statistics count nothing of the tournament until then (the reveal bumps the
+        # revision, and the results are worked out again).
+        return [TournamentResult(tournament_id=tournament.pk, entry_id=e["id"]) for e in entries]
     seats = list(
         Seat.objects.filter(round__tournament_id=tournament.pk, table__voided=False).values(
             "id", "table_id", "position", "entry_id", "round__number"

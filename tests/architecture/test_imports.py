@@ -33,6 +33,7 @@ AREAS = [
     "publishing",  # laptops send tournaments to the season server: tokens, queue, registry
     "signups",  # online pre-registration: the public form, waiting list, organisers' list
     "treasury",  # entry fees, prize money, the treasurer's view
+    "ceremony",  # the prize ceremony: places hidden until it, its steps on the projector
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
     "api",  # the read API (/api/v1/): JSON documents of tournaments, seasons, names
@@ -44,6 +45,10 @@ MAY_ALSO_IMPORT = {
     ("tournaments", "seasons.models"): (
         "a tournament belongs to a season (its foreign key), and its results are final by the "
         "season's appeal window and appeals (selectors.finality)"
+    ),
+    ("tournaments", "ceremony.models"): (
+        "what the public sees of the standings depends on the places hidden until the prize "
+        "ceremony (selectors.visibility), and every public document asks there"
     ),
 }
 

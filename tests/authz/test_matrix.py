@@ -574,6 +574,19 @@ MATRIX: dict[str, Spec] = {
     "treasury:prize_money": Spec(day, MANAGE, changes=None),
     # the press report: a POST downloads the text as edited, nothing changes
     "seasons:tournament_press": Spec(day, MANAGE),
+    # the prize ceremony's settings and its start (ceremony/views.py)
+    "ceremony:settings": Spec(
+        day,
+        MANAGE,
+        post=lambda w, p: {"action": "save", "hide": "top", "top": 3, "from_round": 2},
+        changes=True,
+    ),
+    "ceremony:projector": Spec(day, EVERYONE),  # only what the desk has shown, after the reveal
+    "ceremony:remote": Spec(day, MANAGE),
+    "ceremony:step": Spec(
+        day, MANAGE, post=lambda w, p: {"direction": "next"}, post_only=True, changes=None
+    ),
+    "ceremony:raffle": Spec(day, MANAGE, post_only=True, changes=None),
     "tournaments:results_import": Spec(day, MANAGE, changes=None),
     # teams, seasons, player pages, archives (main's season10b)
     "tournaments:teams": Spec(day, MANAGE, changes=None),

@@ -37,6 +37,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from ceremony.models import CeremonySettings
 from clubs.models import Club, Membership
 from clubs.permissions import registry_player_ids
 from scoring import rule_source_from_dict
@@ -465,6 +466,26 @@ def fairness_records(tournament: Tournament, *, number_of: dict[int, int]) -> di
     return records
 
 
+def ceremony_record(tournament: Tournament) -> dict[str, Any]:
+    """``{"ceremony": …}`` where the desk hides places until the prize ceremony or revealed
+    them; else nothing, so that an archive without it keeps its content hash (1 query)."""
+    found = (
+        CeremonySettings.objects.filter(tournament_id=tournament.pk)
+        .values_list("hide_from_round", "hide_top_n", "revealed_at")
+        .first()
+    )
+    if found is None or (found[0] is None and found[2] is None):
+        return {}
+    from_round, top, revealed_at = found
+    return {
+        "ceremony": {
+            "hide_from_round": from_round,
+            "hide_top_n": top,
+            "revealed_at": _when(revealed_at),
+        }
+    }
+
+
 def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:
     """The archive of ``tournament``. Downloaded by ``user``, a player's birth year and
     member number are given only where ``user`` may see them
@@ -488,6 +509,7 @@ def _document(tournament: Tournament, user: Any) -> dict[str, Any]:
         "tournament": {
             **_settings(tournament),
             **fairness_records(tournament, number_of=number_of),
+            **ceremony_record(tournament),
         },
         "clubs": list(people.clubs.values()),
         "players": people.players,

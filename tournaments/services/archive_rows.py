@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
+from ceremony.models import CeremonySettings
 from clubs.models import Club, Membership, Player
 from clubs.services.imports import NEW, NO_CLUB, Plan, PlanRow
 from clubs.services.imports import _apply_club_choices as apply_club_choices
@@ -44,7 +45,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.selectors.archive import TOURNAMENT_SETTINGS, fairness_records
+from tournaments.selectors.archive import TOURNAMENT_SETTINGS, ceremony_record, fairness_records
 from tournaments.services.archive_plan import ArchivePlan
 from tournaments.services.archive_players import ArchiveClubs
 from tournaments.services.results_common import INPUT_FIELDS
@@ -588,6 +589,26 @@ def _write_round_history(here: _Here, items: list[Mapping[str, Any]]) -> None:
     )
 
 
+def _write_ceremony(here: _Here, settings: Mapping[str, Any]) -> None:
+    """The places hidden until the prize ceremony as the tournament item says: a copy hides
+    what the hall hides, and shows them once the hall revealed them (the revision bumped
+    below makes every cached public page of the copy new)."""
+    wanted = settings.get("ceremony") or {}
+    tournament = here.tournament
+    if ceremony_record(tournament).get("ceremony", {}) == wanted:
+        return
+    CeremonySettings.objects.update_or_create(
+        tournament=tournament,
+        defaults={
+            "hide_from_round": wanted.get("hide_from_round"),
+            "hide_top_n": wanted.get("hide_top_n"),
+            "revealed_at": _time(wanted.get("revealed_at")),
+            "revealed_by": None,
+            "shown_steps": 0,
+        },
+    )
+
+
 def _write_fairness(here: _Here, settings: Mapping[str, Any]) -> None:
     """The final rulings and approved seat swaps as the tournament item says (after the
     entries and rounds they name, and after the deletes). Left alone where they are as
@@ -744,4 +765,5 @@ def write_items(
     _delete_late(here, deletes)
     if "tournament" in upserts:
         _write_fairness(here, upserts["tournament"])
+        _write_ceremony(here, upserts["tournament"])
     return tournament, players_created

@@ -20,6 +20,7 @@ from tournaments.models import Tournament
 from tournaments.selectors.hall import shown_announcements, still_shown
 from tournaments.selectors.player_day import find_players, player_day
 from tournaments.selectors.standings import standings_at_revision
+from tournaments.selectors.visibility import hiding
 from tournaments.tables_standings import shown
 
 REFRESH_SECONDS = 20
@@ -35,13 +36,17 @@ def _places(tournament: Tournament) -> dict:
 
     def build() -> dict:
         rows = standings_at_revision(tournament=tournament).rows
+        # the places hidden for the prize ceremony: neither place nor total on any phone
+        hidden = hiding(tournament=tournament)
         return {
             # the desk's messages; those whose time is over are left out when shown
             "announcements": shown_announcements(tournament=tournament),
             "count": sum(1 for row in rows if not row.fill_in),
+            "hidden": {row.entry_id for row in rows if hidden is not None and hidden.hides(row)},
             "rows": {
                 item.row.entry_id: (str(item.rank), str(item.total), item.row.fill_in)
                 for item in shown(rows)
+                if hidden is None or not hidden.hides(item.row)
             },
         }
 
@@ -72,6 +77,7 @@ def my_seat(request, pk: int, number: int):
         "rank": mark_safe(place[0]) if place else None,
         "total": mark_safe(place[1]) if place else None,
         "fill_in": place[2] if place else False,
+        "place_hidden": day.entry.pk in places["hidden"],
         "players": places["count"],
         "standings_url": reverse("tournaments:standings", args=[pk]) + f"#entry-{day.entry.pk}",
         "refresh_seconds": REFRESH_SECONDS,

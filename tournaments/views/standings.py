@@ -32,7 +32,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from cego_club.platform.front import offer
-from clubs.permissions import REFEREE_TOURNAMENT, has_perm, public_player_page_ids
+from clubs.permissions import (
+    REFEREE_TOURNAMENT,
+    has_perm,
+    public_player_page_ids,
+    sees_hidden_places,
+)
 from tournaments.addresses import public_base_url
 from tournaments.caching import (
     cached_at_current_revision,
@@ -49,6 +54,7 @@ from tournaments.selectors.standings import (
     team_standings,
     tournament_standings,
 )
+from tournaments.selectors.visibility import hiding, public_standings
 from tournaments.services.standings import LotError, draw_lots
 from tournaments.tables_standings import (
     projector_rows_html,
@@ -157,13 +163,19 @@ def _stamp_finality(page: bytes, pk: int) -> bytes:
     return page.replace(FINALITY_BYTES, finality_html(pk).encode())
 
 
-def _standings_parts(tournament: Tournament, *names: str) -> dict:
+def _standings_parts(tournament: Tournament, *names: str, everything: bool = False) -> dict:
     """What the standings page shows from the data, built once per revision and language:
-    the self-refreshing part as markup (UPDATED_MARK for the clock), the ties and lot draws."""
+    the self-refreshing part as markup (UPDATED_MARK for the clock), the ties and lot draws.
+    ``everything``: the desk's and referees' view, with the places hidden from the public
+    for the prize ceremony (``tournaments.selectors.visibility``)."""
 
     def build() -> dict:
-        result = standings_at_revision(tournament=tournament)
+        complete = standings_at_revision(tournament=tournament)
+        hidden = None if everything else hiding(tournament=tournament)
+        result = public_standings(complete, hidden)
         context = {
+            "hiding": hidden,
+            "players": len(complete.rows),
             "standings": result,
             "tournament": tournament,
             "table": standings_table(
@@ -173,13 +185,14 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
                 linked_players=public_player_page_ids(row.player_id for row in result.rows),
                 scored=result.scored,
             ),
-            "sides": side_rankings(result),
+            # the side prizes are the ceremony's too while places are hidden
+            "sides": None if hidden else side_rankings(result),
             "updated_time": UPDATED_MARK,
         }
         ties = {
             # before the first result everybody is "tied" at 0: no tie to decide yet
             "ties": unresolved_groups(result) if result.scored else [],
-            "lots": recorded_lots(tournament=tournament, standings=result),
+            "lots": [] if hidden else recorded_lots(tournament=tournament, standings=result),
             "standings_finished": result.finished,
         }
         # Spectators see the ties without the organiser's form: that part is cached as markup
@@ -203,20 +216,25 @@ def _standings_parts(tournament: Tournament, *names: str) -> dict:
             "ties_html": render_to_string("tournaments/standings/_ties.html", public),
         }
 
-    return revision_cached_parts(tournament, names, "standings", build=build)
+    audience = "everything" if everything else "public"
+    return revision_cached_parts(tournament, names, "standings", audience, build=build)
 
 
-def _live_html(tournament: Tournament) -> str:
-    return _standings_parts(tournament, "live")["live"]
+def _live_html(tournament: Tournament, *, everything: bool = False) -> str:
+    return _standings_parts(tournament, "live", everything=everything)["live"]
 
 
-def _standings_page(request, tournament: Tournament, *, staff: bool, **extra) -> str:
-    """The whole standings page, with UPDATED_MARK for the clock."""
+def _standings_page(
+    request, tournament: Tournament, *, staff: bool, everything: bool = False, **extra
+) -> str:
+    """The whole standings page, with UPDATED_MARK for the clock. ``everything``: with the
+    places hidden from the public (the desk and the referees)."""
     parts = _standings_parts(
         tournament,
         "live",
         "teams_html",
         *(("ties", "fairness") if staff else ("ties_html", "fairness_html")),
+        everything=everything,
     )
     context = {
         "tournament": tournament,
@@ -258,12 +276,14 @@ def standings(request, pk: int):
             )
         return _no_store(HttpResponse(stamp_standings(_stamp_finality(page, pk))))
     tournament = _tournament(pk)
+    # the desk and the referees see the places hidden for the prize ceremony
+    everything = sees_hidden_places(request.user, tournament)
     if partial:
-        html = _live_html(tournament)
+        html = _live_html(tournament, everything=everything)
     else:
         # who may draw lots gets the form (with their CSRF token); everyone else the markup
         staff = has_perm(request.user, REFEREE_TOURNAMENT, tournament)
-        html = _standings_page(request, tournament, staff=staff)
+        html = _standings_page(request, tournament, staff=staff, everything=everything)
         if FINALITY_MARK in html:
             html = html.replace(FINALITY_MARK, finality_html(tournament.pk))
     return _no_store(HttpResponse(html.replace(UPDATED_MARK, _now("H:i:s"))))
@@ -281,16 +301,20 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
     server's time the round clock counts from). Every player is in one list: the page's script
     (``projector-pages.js``) lays them out in as many columns and screens as the screen needs,
     so the markup is the same for every screen size."""
-    result = standings_at_revision(tournament=tournament)
+    complete = standings_at_revision(tournament=tournament)
+    # the hall's screen is the public's, whoever's browser shows it
+    hidden = hiding(tournament=tournament)
+    result = public_standings(complete, hidden)
     context = {
         "tournament": tournament,
         "standings": result,
+        "hiding": hidden,
         "rows": bool(result.rows),
         "rows_html": projector_rows_html(result.rows, scored=result.scored),
         "open_rounds": sorted({t.round_number for t in result.open_tables}),
         "updated_time": UPDATED_MARK,
         "clock_now": NOW_MARK,
-        "players": len(result.rows),
+        "players": len(complete.rows),
         "page_seconds": PROJECTOR_PAGE_SECONDS,
         # the foot line's "Seite 1/3", filled in by the page's script
         "page_text": _("Screen %(page)s/%(pages)s"),

@@ -1,0 +1,47 @@
+// The prize ceremony on the projector: the stage follows the desk (fetched every few
+// seconds, so a phone used as the remote moves it too); where the page offers to steer
+// (data-step-url: the desk's own browser), → / space / PageDown / a click go forwards and
+// ← / PageUp back (a presenter's clicker sends those keys).
+(function () {
+  "use strict";
+  var stage = document.getElementById("ceremony-stage");
+  if (!stage) { return; }
+  var seconds = parseFloat(stage.dataset.stageSeconds || "1.5");
+  var busy = false;
+  function refresh() {
+    return fetch(stage.dataset.stageUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error(response.status); }
+        return response.text();
+      })
+      .then(function (html) { stage.innerHTML = html; stage.removeAttribute("data-stale"); })
+      .catch(function () { stage.setAttribute("data-stale", ""); });
+  }
+  function tick() {
+    (document.hidden || busy ? Promise.resolve() : refresh()).then(function () {
+      window.setTimeout(tick, seconds * 1000);
+    });
+  }
+  window.setTimeout(tick, seconds * 1000);
+  if (!stage.dataset.stepUrl) { return; }
+  function step(direction) {
+    if (busy) { return; }
+    busy = true;
+    var body = new URLSearchParams({ direction: direction });
+    fetch(stage.dataset.stepUrl, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": stage.dataset.csrf, "X-Requested-With": "fetch" },
+      body: body
+    }).then(function () { busy = false; return refresh(); }, function () { busy = false; });
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (event.key === "ArrowRight" || event.key === " " || event.key === "PageDown") {
+      event.preventDefault(); step("next");
+    } else if (event.key === "ArrowLeft" || event.key === "PageUp") {
+      event.preventDefault(); step("back");
+    }
+  });
+  stage.addEventListener("click", function () { step("next"); });
+})();

@@ -1,0 +1,5 @@
+from ceremony import views
+
+app_name = "ceremony"
+
+urlpatterns = views.urlpatterns
