@@ -151,7 +151,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
 def _document(found: Tournament) -> bytes:
     # the places hidden for the prize ceremony are the public's to see only after it
     hidden = hiding(tournament=found)
-    standings = public_standings(tournament_standings(tournament=found), hidden)
+    standings = public_standings(tournament_standings(tournament=found), shown=hidden)
     return _encode(documents.tournament_document(standings, hidden_top=hidden))
 
 

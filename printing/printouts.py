@@ -101,7 +101,7 @@ def standings_pdf(*, tournament: Tournament, complete: bool = False) -> bytes:
     hidden = None if complete else hiding(tournament=tournament)
     note = ""
     if hidden is not None:
-        standings = public_standings(standings, hidden)
+        standings = public_standings(standings, shown=hidden)
         note = (
             _("The standings are hidden until the prize ceremony.")
             if hidden.top is None

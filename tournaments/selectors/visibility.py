@@ -60,7 +60,7 @@ def hiding(*, tournament: Tournament) -> Hiding | None:
     return Hiding(top=top, from_round=from_round)
 
 
-def public_standings(standings: Standings, shown: Hiding | None) -> Standings:
+def public_standings(standings: Standings, *, shown: Hiding | None) -> Standings:
     """``standings`` without the hidden places' rows (and without the ties and teams, which
     would name them); ``standings`` itself where nothing is hidden."""
     if shown is None:

@@ -172,7 +172,7 @@ def _standings_parts(tournament: Tournament, *names: str, everything: bool = Fal
     def build() -> dict:
         complete = standings_at_revision(tournament=tournament)
         hidden = None if everything else hiding(tournament=tournament)
-        result = public_standings(complete, hidden)
+        result = public_standings(complete, shown=hidden)
         context = {
             "hiding": hidden,
             "players": len(complete.rows),
@@ -304,7 +304,7 @@ def _projector_board(tournament: Tournament, standings_url: str) -> str:
     complete = standings_at_revision(tournament=tournament)
     # the hall's screen is the public's, whoever's browser shows it
     hidden = hiding(tournament=tournament)
-    result = public_standings(complete, hidden)
+    result = public_standings(complete, shown=hidden)
     context = {
         "tournament": tournament,
         "standings": result,
