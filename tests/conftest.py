@@ -1,6 +1,8 @@
 import contextlib
+import functools
 import os
 import shutil
+from pathlib import Path
 from typing import NoReturn
 
 import pytest
@@ -203,3 +205,46 @@ def _record_every_migration_applied(alias: str) -> None:
         for app, name in loader.graph.nodes
         if (app, name) not in applied and (app, name) not in loader.replacements
     )
+
+
+# CI runs the fast tier on both databases. A test that opens no database connection (no
+# django_db mark, none of pytest-django's database fixtures) and whose module names no
+# database setting gives the same answer on either: the PostgreSQL job
+# (CEGO_DATABASE_TESTS_ONLY=1, .ci/run) deselects those (not skips: the SQLite job runs
+# every one of them) and says how many.
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+DATABASE_WORDS = ("DATABASE_URL", "vendor", "DATABASES", "postgres", "connection")
+
+
+@functools.cache
+def names_a_database(path: Path) -> bool:
+    return path.suffix != ".py" or any(word in path.read_text() for word in DATABASE_WORDS)
+
+
+def uses_no_database(item: pytest.Item) -> bool:
+    if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames):
+        return False
+    return not names_a_database(item.path)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("CEGO_DATABASE_TESTS_ONLY") != "1":
+        return
+    elsewhere = [item for item in items if uses_no_database(item)]
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        left = set(map(id, elsewhere))
+        items[:] = [item for item in items if id(item) not in left]
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"{len(elsewhere)} tests that use no database deselected (the SQLite job runs them)"
+            )

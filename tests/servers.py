@@ -7,13 +7,16 @@ submission key, following the redirect back to the page.
 
 from __future__ import annotations
 
+import atexit
 import http.cookiejar
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -238,9 +241,34 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # Phone.request sees the redirect itself
 
 
+_MIGRATED: dict[str, Path] = {}
+
+
+def migrated_venue_database(env: dict[str, str]) -> Path:
+    """An empty venue database, migrated once for this test process (in a folder of its own)
+    and copied for each venue a test seeds: migrating a fresh folder cost the seeds some 10 s
+    of CPU each (most of a minute on a busy machine); the copy's ``migrate`` finds nothing to
+    do, as a venue restarted on its folder does. The migrations themselves are tested on
+    fresh folders elsewhere (tests/venue/test_versions.py, tests/upgrades, a venue's first
+    start in tests/cego_club)."""
+    if "db" not in _MIGRATED:
+        folder = Path(tempfile.mkdtemp(prefix="cego-migrated-venue-"))
+        atexit.register(shutil.rmtree, folder, True)
+        json_from(
+            [sys.executable, "-m", "tests.venue_seed", "--migrate-only", str(folder)], env=env
+        )
+        assert not (folder / "db.sqlite3-wal").exists()  # checkpointed: the file is whole
+        _MIGRATED["db"] = folder / "db.sqlite3"
+    return _MIGRATED["db"]
+
+
 def seed_venue(data: Path, *, tables: int, deals: int, env: dict[str, str]) -> dict:
     """A tournament with ``tables`` seated tables (and a staff user ``orga``) in the venue
-    database in ``data``: {"tournament": pk, "tables": [{"token", "short_code"}, ...]}."""
+    database in ``data`` (a copy of the migrated empty one where ``data`` holds none yet):
+    {"tournament": pk, "tables": [{"token", "short_code"}, ...]}."""
+    if not (data / "db.sqlite3").exists():
+        data.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(migrated_venue_database(env), data / "db.sqlite3")
     return json_from(
         [sys.executable, "-m", "tests.venue_seed", str(data), str(tables), str(deals)], env=env
     )

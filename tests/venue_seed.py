@@ -1,6 +1,7 @@
 """Seed a venue data folder (``python -m tests.venue_seed DIR TABLES DEALS``): a tournament
 whose first round has TABLES tables of four. Prints the tables (token, short code) as JSON.
-For the venue server tests and `bench/bench_venue_phones.py`."""
+For the venue server tests and `bench/bench_venue_phones.py`. ``python -m tests.venue_seed
+--migrate-only DIR``: the empty, migrated venue database that tests/servers.py copies."""
 
 import json
 import os
@@ -10,7 +11,11 @@ ORGANISER_PASSWORD = "test-organiser-pw-7391"
 
 
 def main() -> None:
-    data, tables, deals = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    migrate_only = sys.argv[1] == "--migrate-only"  # an empty venue database, migrated
+    if migrate_only:
+        data, tables, deals = sys.argv[2], 0, 0
+    else:
+        data, tables, deals = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     from venue.environment import prepare_environment
 
     prepare_environment(["manage.py", "venue", "--data", data])
@@ -21,6 +26,12 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", interactive=False, verbosity=0)
+    if migrate_only:
+        from django.db import connection
+
+        connection.close()  # the last connection: SQLite writes the WAL back into the file
+        print(json.dumps({"migrated": data}))
+        return
     from django.contrib.auth import get_user_model
 
     from tests.factories import TournamentFactory

@@ -4,6 +4,7 @@ import pytest
 from django.contrib import admin
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from clubs.models import Player
 from tournaments.models import Deal, Entry, Tournament
@@ -50,6 +51,10 @@ def admin_urls():
 def test_every_admin_changelist_renders(staff_client, demo_data, app_label, model_name):
     response = staff_client.get(reverse(f"admin:{app_label}_{model_name}_changelist"))
     assert response.status_code == 200
+    listed = response.context["cl"]  # the model's own list, counted as its admin sees it
+    assert listed.model._meta.label_lower == f"{app_label}.{model_name}"
+    assert listed.result_count == listed.model_admin.get_queryset(response.wsgi_request).count()
+    assert len(response.context["cl"].result_list) == min(listed.result_count, listed.list_per_page)
 
 
 @pytest.mark.parametrize(("app_label", "model_name"), list(admin_urls()))
@@ -59,7 +64,12 @@ def test_every_admin_search_and_add_renders(staff_client, demo_data, app_label, 
     )
     changelist = reverse(f"admin:{app_label}_{model_name}_changelist")
     if model_admin.search_fields:
-        assert staff_client.get(changelist, {"q": "Faller"}).status_code == 200
+        searched = staff_client.get(changelist, {"q": "Faller"})
+        assert searched.status_code == 200 and searched.context["cl"].query == "Faller"
+        if model_name == "player":  # the demo's Faller is found, and no one else
+            assert [str(p) for p in searched.context["cl"].result_list] == [
+                str(Player.objects.get(last_name="Faller"))
+            ]
     add = staff_client.get(reverse(f"admin:{app_label}_{model_name}_add"))
     assert add.status_code in (200, 403)  # 403 where history or deals may not be added by hand
 
@@ -75,6 +85,8 @@ def test_admin_change_pages_render_for_demo_rows(staff_client, demo_data):
     ]:
         response = staff_client.get(reverse(f"admin:{name}_change", args=[pk]))
         assert response.status_code == 200, name
+        assert response.context["original"].pk == pk, name  # that row's form, filled in
+        assert escape(str(response.context["original"])) in response.content.decode(), name
 
 
 def test_admin_is_german_by_default(staff_client, demo_data):

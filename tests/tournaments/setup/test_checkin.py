@@ -271,7 +271,12 @@ def test_substitution_page(staff_client, drawn_round):
 
 
 def test_deals_do_not_block_substitutions(drawn_round):
+    """A table that has scored deal 1 still takes a substitute from deal 2: the deal stays
+    with the drawn player, deal 2 on is the substitute's."""
     round_, entries = drawn_round
-    seat = Seat.objects.filter(round=round_).select_related("table").first()
-    add_total(seat.table)
-    services.substitute_player(seat=seat, entry=entries[9], from_deal=2, reason="", user=None)
+    seat = Seat.objects.filter(round=round_).select_related("table", "entry").first()
+    deal = add_total(seat.table)
+    sub = services.substitute_player(seat=seat, entry=entries[9], from_deal=2, reason="", user=None)
+    assert Substitution.objects.get() == sub and (sub.seat, sub.from_deal) == (seat, 2)
+    assert services.seat_occupant(seat=seat, deal_number=deal.number) == seat.entry
+    assert services.seat_occupant(seat=seat, deal_number=2) == entries[9]

@@ -73,8 +73,17 @@ def test_readers_with_a_session_or_a_message_get_their_own_page(
 
 
 def test_other_query_strings_are_not_shared(client, tournament, one_table):
-    response = client.get(url("standings", tournament), {"utm": "x" * 50})
+    """Any other query string takes the ordinary path: a page of its own, whose language
+    switch leads back to that address (everyone's page leads back to the bare one)."""
+    bare = url("standings", tournament)
+    shared = client.get(bare).content.decode()
+    assert f'name="next" type="hidden" value="{bare}"' in shared
+    response = client.get(bare, {"utm": "x" * 50})
     assert response.status_code == 200
+    page = response.content.decode()
+    assert f'name="next" type="hidden" value="{bare}?utm={"x" * 50}"' in page
+    leader = tournament_standings(tournament=Tournament.objects.get(pk=tournament.pk)).rows[0]
+    assert signed_html(leader.total) in page and signed_html(leader.total) in shared
 
 
 def test_unknown_tournament_is_404_for_spectators(client, db):
