@@ -282,13 +282,23 @@ class SpectatorsProcess:
         self.from_child = Handover(from_child)
         self.ready = threading.Event()
 
-    def attach(self, server, belongs_there: Callable[[bytes], bool]) -> None:
+    def attach(
+        self,
+        server,
+        belongs_there: Callable[[bytes], bool],
+        *,
+        when_ready: Callable[[], None] | None = None,
+    ) -> None:
+        """``server`` hands it the connections ``belongs_there`` says are spectators' once it
+        is ready (then ``when_ready()``), and serves those it hands back."""
         serve_here = hand_connections(server, self.to_child, belongs_there)
 
         def on_ready(pid: int) -> None:
             self.to_child.peer_pid = pid
             self.to_child.alive = True
             self.ready.set()
+            if when_ready is not None:
+                when_ready()
 
         def on_gone() -> None:
             self.to_child.alive = False
@@ -307,7 +317,6 @@ def spectators_main(incoming, outgoing, parent_pid: int, public_base_url: str) -
     """The second process (spawned: a fresh interpreter with the first's environment)."""
     import django
 
-    lower_priority()
     django.setup()
     from django.conf import settings
     from django.core.wsgi import get_wsgi_application
@@ -343,6 +352,9 @@ def spectators_main(incoming, outgoing, parent_pid: int, public_base_url: str) -
     settle_memory()
     per_thread_locals()
     hand_over_quickly()
+    # Ready: from now on the phones go first. (Not before: started at a lower priority on a
+    # busy laptop, the process took minutes to import Django while the first served all.)
+    lower_priority()
     back.say_ready()
     server.run()
 

@@ -163,6 +163,7 @@ def venue(tmp_path):
 @linux_only
 def test_spectators_are_served_by_the_second_process_and_phones_by_the_first(venue):
     server, seeded, spectators, standings = venue
+    assert "Die Zuschauerseiten beantwortet jetzt ein zweiter Prozess." in server.output()
     pids = [server.process.pid, spectators]
     address = server.url.removeprefix("http://")
     browser = http.client.HTTPConnection(address, timeout=30)

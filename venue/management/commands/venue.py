@@ -212,7 +212,7 @@ class Command(BaseCommand):
         per_thread_locals()  # no lock shared by the threads on every gettext and reverse
         hand_over_quickly()  # a phone's queries are not held up by the crowd's threads
         # The spectators' connections served by a second process (venue/spectators.py).
-        spectators = None if options["one_process"] else start_spectators(server)
+        spectators = None if options["one_process"] else start_spectators(server, out)
         out.flush()
         try:
             server.run()
@@ -244,12 +244,19 @@ class FirewallCheck:
         return firewall_advice(None if self.thread.is_alive() else self.report)
 
 
-def start_spectators(server) -> SpectatorsProcess:
-    """The second process serving the spectators' connections, handed to it by ``server``."""
+def start_spectators(server, out) -> SpectatorsProcess:
+    """The second process serving the spectators' connections, handed to it by ``server``
+    once it is ready (it says so in the terminal)."""
     spectators = SpectatorsProcess(public_base_url=getattr(settings, "PUBLIC_BASE_URL", "") or "")
     private = private_cookies()
+
+    def ready() -> None:
+        out.write(_("The spectators' pages are now answered by a second process."))
+        out.flush()
+
     spectators.attach(
         server,
         lambda data: for_spectators(data, is_crowd=is_crowd, private_cookies=private) is True,
+        when_ready=ready,
     )
     return spectators
