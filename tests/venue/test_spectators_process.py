@@ -144,19 +144,35 @@ def _wait_until_it_serves_spectators(server, standings: str, venue: int, spectat
     raise AssertionError("no spectator's connection was handed to the spectators' process")
 
 
-@pytest.fixture
-def venue(tmp_path):
+def _start(folder: Path):
     env = clean_env(DJANGO_SETTINGS_MODULE="cego_club.settings")
-    data = tmp_path / "day"
+    data = folder / "day"
     seeded = seed_venue(data, tables=2, deals=2, env=env)
-    server = start_venue(data, log=tmp_path / "venue.log", env=env)
+    server = start_venue(data, log=folder / "venue.log", env=env)
     try:
         spectators = _spectators_process(server.process.pid)
         standings = f"/tournaments/{seeded['tournament']}/standings/"
         _wait_until_it_serves_spectators(server, standings, server.process.pid, spectators)
-        yield server, seeded, spectators, standings
-    finally:
+    except BaseException:
         server.stop()
+        raise
+    return server, seeded, spectators, standings
+
+
+@pytest.fixture(scope="module")
+def venue(tmp_path_factory):
+    """One venue for the tests that leave it as it was (a venue starts in a minute here)."""
+    started = _start(tmp_path_factory.mktemp("venue"))
+    yield started
+    started[0].stop()
+
+
+@pytest.fixture
+def own_venue(tmp_path):
+    """A venue of the test's own (it stops a process of it)."""
+    started = _start(tmp_path)
+    yield started
+    started[0].stop()
 
 
 @pytest.mark.servers
@@ -217,8 +233,8 @@ def test_a_phone_stores_its_deal_while_the_spectators_process_is_stuck(venue):
 
 @pytest.mark.servers
 @linux_only
-def test_spectators_are_served_by_the_venue_when_their_process_is_gone(venue):
-    server, _seeded, spectators, standings = venue
+def test_spectators_are_served_by_the_venue_when_their_process_is_gone(own_venue):
+    server, _seeded, spectators, standings = own_venue
     os.kill(spectators, signal.SIGKILL)
     time.sleep(1)
     browser = http.client.HTTPConnection(server.url.removeprefix("http://"), timeout=30)
@@ -231,6 +247,7 @@ def test_spectators_are_served_by_the_venue_when_their_process_is_gone(venue):
 @pytest.mark.servers
 @linux_only
 def test_the_spectators_process_ends_with_the_venue(venue):
+    """(Last: it stops the module's venue.)"""
     server, _seeded, spectators, _standings = venue
     server.process.kill()  # not even a chance to tidy up
     server.process.wait()
