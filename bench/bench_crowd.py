@@ -4,11 +4,11 @@ Starts the venue as an organiser does (``manage.py venue --data DIR --port N --b
 127.0.0.1 --no-qr``) on a fresh data folder with a 160-player tournament (2 rounds entered),
 and beside it a trivial WSGI application ("ok") on waitress with the venue's own settings
 (threads, connection limit, backlog) for comparison. With ``--baseline REF`` the code of REF
-(a git worktree of it, made and removed by the bench) is started the same way on the same
-data folder on the next port, and every measurement is made on both, back to back (this
-code first), so the machine's speed and load change both figures alike: the verdict compares
-with the goals and the baseline measured in the same minutes. (REF must read this code's
-data: the same migrations.)
+(a git worktree of it, made and removed by the bench) is started the same way on a copy of
+the data folder (every round drawn before it is copied) on the next port, and every
+measurement is made on both, back to back (this code first), so the machine's speed and load
+change both figures alike: the verdict compares with the goals and the baseline measured in
+the same minutes. (REF must read this code's data: the same migrations.)
 
 1. **Rate** (--connections, default 500; '' to leave out): wrk with C open connections asking
    again as soon as answered, against the trivial app and the standings page: requests/s,
@@ -150,12 +150,15 @@ class Candidate:
 
     label: str
     root: Path
+    folder: Path
+    alias: str = "default"  # the bench's connection to its database
     server: object = None
     results: dict = field(default_factory=dict)  # (phase, crowd) -> list of run dicts
 
-    def start(self, folder: Path, port: int, env: dict) -> None:
+    def start(self, port: int, env: dict) -> None:
         from tests.servers import Server, wait_for_line
 
+        folder = self.folder
         log = folder.parent / f"venue-{self.label.split()[0]}.log"
         handle = open(log, "w")  # noqa: SIM115 - the server writes to it until stopped
         process = subprocess.Popen(
@@ -179,6 +182,27 @@ class Candidate:
         self.results.setdefault((phase, crowd), []).append(run)
 
 
+def copy_data(folder: Path) -> Path:
+    """A copy of the data folder's database in a fresh folder, which the bench reads as the
+    connection ``baseline``."""
+    import sqlite3
+
+    from django.db import connections
+
+    connections.close_all()
+    copy = venue_folder()
+    with (
+        sqlite3.connect(folder / "db.sqlite3") as source,
+        sqlite3.connect(copy / "db.sqlite3") as target,
+    ):
+        source.backup(target)
+    connections.settings["baseline"] = {
+        **connections.settings["default"],
+        "NAME": str(copy / "db.sqlite3"),
+    }
+    return copy
+
+
 def baseline_tree(ref: str) -> Path:
     where = Path(tempfile.mkdtemp(prefix="bench-baseline-")) / "tree"
     subprocess.run(
@@ -194,13 +218,13 @@ def remove_tree(where: Path) -> None:
     )
 
 
-def check_stored(round_, phones, errors: list[str]) -> str:
+def check_stored(round_, phones, errors: list[str], using: str = "default") -> str:
     """What the database holds after a run: every deal a phone counted, exactly once,
     confirmed, and nothing else."""
     from tournaments.models import Deal
 
     keys = [key for phone in phones for key in phone.keys]
-    in_round = Deal.objects.filter(table__round=round_)
+    in_round = Deal.objects.using(using).filter(table__round__number=round_.number)
     stored = in_round.count()
     once = len(set(keys)) == len(keys) == stored == in_round.filter(submission_key__in=keys).count()
     confirmed = in_round.filter(status=Deal.Status.CONFIRMED).count()
@@ -224,27 +248,34 @@ def rate(server_url: str, pid: int, path: str, *, seconds: int, connections: int
 
 class Rounds:
     """A fresh round for each run: fresh tables, seats and deal numbers (a run never enters a
-    deal an earlier run entered, no phone takes a held seat)."""
+    deal an earlier run entered, no phone takes a held seat). All drawn at the start, before
+    the baseline's copy of the data is made: the n-th run of each code plays round 2 + n, each
+    in its own database."""
 
-    def __init__(self, tournament):
-        self.tournament = tournament
-        self.number = 2  # the rounds entered
-
-    def phones(self, server_url: str):
+    def __init__(self, tournament, runs: int):
         from tournaments.services import draws
 
-        self.number += 1
-        round_ = draws.draw_next_round(
-            tournament=self.tournament,
-            number=self.number,
-            seed=self.number,
-            while_previous_open=True,
-        )
+        self.tournament = tournament
+        self.rounds = [
+            draws.draw_next_round(
+                tournament=tournament, number=number, seed=number, while_previous_open=True
+            )
+            for number in range(3, 3 + runs)  # rounds 1 and 2 entered
+        ]
+        self.taken: dict[str, int] = {}
+
+    def phones(self, candidate):
+        server_url = candidate.server.url
+        index = self.taken.get(candidate.label, 0)
+        self.taken[candidate.label] = index + 1
+        round_ = self.rounds[index]
+        self.number = round_.number
         tokens = list(round_.tables.order_by("number").values_list("token", flat=True))
         first = 80 * (self.number - 3)  # each phone a device and an address of its own
         phones = [Phone(server_url, token, number=first + 2 * i) for i, token in enumerate(tokens)]
         for i, (phone, token) in enumerate(zip(phones, tokens, strict=True)):
             phone.partner = Phone(server_url, token, number=first + 2 * i + 1, position=1)
+            phone.using = phone.partner.using = candidate.alias
         return round_, phones
 
 
@@ -252,7 +283,7 @@ def phones_run(candidate, rounds, *, crowd_paths, crowd: int, seconds: int, deal
     """40 phones entering and confirming deals for ``seconds`` beside ``crowd`` wrk
     connections on ``crowd_paths``."""
     server = candidate.server
-    round_, phones = rounds.phones(server.url)
+    round_, phones = rounds.phones(candidate)
     crowd_done: list[dict] = []
 
     def hold(path, connections):
@@ -280,17 +311,17 @@ def phones_run(candidate, rounds, *, crowd_paths, crowd: int, seconds: int, deal
         "cpu_per_deal": cpu / max(len(times), 1),
         "crowd_rps": sum(r["rps"] for r in crowd_done),
         "crowd_errors": [r["errors"] for r in crowd_done if r["errors"] != "none"],
-        "check": check_stored(round_, phones, errors),
-        "ok": _all_stored(round_, phones, errors),
+        "check": check_stored(round_, phones, errors, candidate.alias),
+        "ok": _all_stored(round_, phones, errors, candidate.alias),
         "load": load_now(),
     }
 
 
-def _all_stored(round_, phones, errors) -> bool:
+def _all_stored(round_, phones, errors, using: str) -> bool:
     from tournaments.models import Deal
 
     keys = [key for phone in phones for key in phone.keys]
-    in_round = Deal.objects.filter(table__round=round_)
+    in_round = Deal.objects.using(using).filter(table__round__number=round_.number)
     return (
         not errors
         and len(set(keys)) == len(keys) == in_round.count()
@@ -334,7 +365,7 @@ def mix_run(candidate, rounds, *, players: int, seconds: int, deal_seconds: floa
     """The hall: table phones, players' own phones refreshing, the projector polling."""
     server = candidate.server
     tournament = rounds.tournament
-    round_, phones = rounds.phones(server.url)
+    round_, phones = rounds.phones(candidate)
     base = f"/tournaments/{tournament.pk}"
     stop = time.monotonic() + seconds
     browsers: list[Browser] = []
@@ -380,8 +411,8 @@ def mix_run(candidate, rounds, *, players: int, seconds: int, deal_seconds: floa
         "pages": [t for b in browsers for t in b.times],
         "page_errors": [e for b in browsers for e in b.errors],
         "cpu_per_deal": cpu / max(len(times), 1),
-        "check": check_stored(round_, phones, errors),
-        "ok": _all_stored(round_, phones, errors),
+        "check": check_stored(round_, phones, errors, candidate.alias),
+        "ok": _all_stored(round_, phones, errors, candidate.alias),
         "load": load_now(),
     }
 
@@ -485,16 +516,16 @@ def main() -> None:
     from tests.servers import clean_env
 
     crowds = [int(c) for c in args.phone_crowds.split(",") if c]
-    candidates = [Candidate("this code", ROOT)]
+    candidates = [Candidate("this code", ROOT, folder)]
     tree = None
+    runs_each = len(crowds) * args.repeat + (1 if args.mix_seconds else 0)
+    tournament = build_tournament(players=PHONES * 4, rounds_played=2, rounds=2 + runs_each)
+    rounds = Rounds(tournament, runs_each)
     if args.baseline:
         tree = baseline_tree(args.baseline)
-        candidates.append(Candidate(f"baseline {args.baseline}", tree))
-    runs_each = len(crowds) * args.repeat + (1 if args.mix_seconds else 0)
-    tournament = build_tournament(
-        players=PHONES * 4, rounds_played=2, rounds=2 + max(runs_each * len(candidates), 1)
-    )
-    rounds = Rounds(tournament)
+        candidates.append(
+            Candidate(f"baseline {args.baseline}", tree, copy_data(folder), alias="baseline")
+        )
     print(
         f"Crowd and phones on the venue ({PHONES * 4} players, 2 rounds entered); wrk -t2, "
         f"{args.seconds} s a run, min/median/max of {args.repeat} run(s), "
@@ -507,7 +538,7 @@ def main() -> None:
     trivial = None
     try:
         for number, candidate in enumerate(candidates):
-            candidate.start(folder, args.port + 2 * number, env)
+            candidate.start(args.port + 2 * number, env)
         trivial = Trivial(args.port + 1)
         pages = {
             "standings page": f"/tournaments/{tournament.pk}/standings/",
