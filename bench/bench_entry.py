@@ -72,7 +72,10 @@ class _BoundHTTPHandler(urllib.request.HTTPHandler):
 class Phone:
     """One player's phone at one table: its own cookies (session, CSRF, device id), its own
     browser (User-Agent) and its own address (a 127.0.0.x source address), so that the app
-    sees a device of its own (a deal entered on one phone is confirmed on another)."""
+    sees a device of its own (a deal entered on one phone is confirmed on another).
+    ``using``: the bench's connection to the database that server writes to."""
+
+    using = "default"
 
     def __init__(self, base: str, token: str, *, number: int, position: int = 0):
         self.base = base
@@ -116,7 +119,7 @@ class Phone:
         elapsed = time.perf_counter() - start
         # A stored deal redirects to the sheet; a form with an error is answered 200 at the
         # same address too: only the database says whether the deal was stored.
-        stored = stored_deal(key)
+        stored = stored_deal(key, using=self.using)
         if status != 200 or final != self.url or stored is None:
             raise RuntimeError(
                 f"deal {self.next_number} not stored: {status} {final}: {page_problem(page)}"
@@ -138,17 +141,19 @@ class Phone:
             f"{self.url}deals/{pk}/confirm/", {"version": str(version)}
         )
         elapsed = time.perf_counter() - start
-        confirmed = Deal.objects.filter(pk=pk, status=Deal.Status.CONFIRMED).exists()
+        confirmed = (
+            Deal.objects.using(self.using).filter(pk=pk, status=Deal.Status.CONFIRMED).exists()
+        )
         if status != 200 or final != self.url or not confirmed:
             raise RuntimeError(f"deal {pk} not confirmed: {status} {final}: {page_problem(page)}")
         return elapsed
 
 
-def stored_deal(key: uuid.UUID) -> tuple[int, int] | None:
+def stored_deal(key: uuid.UUID, *, using: str = "default") -> tuple[int, int] | None:
     """The id and version of the deal stored with ``key``, None if there is none."""
     from tournaments.models import Deal
 
-    return Deal.objects.filter(submission_key=key).values_list("pk", "version").first()
+    return Deal.objects.using(using).filter(submission_key=key).values_list("pk", "version").first()
 
 
 def page_problem(page: str) -> str:

@@ -19,7 +19,7 @@ from cego_club.settings import *  # noqa: E402, F403
 # after each commit (a transactional test commits every row it makes and empties every table
 # after it; the browser tests' set-up took 3 to 6 times as long with each commit synced).
 # Locking is unchanged: the concurrency tests meet the same write lock.
-if DATABASES["default"]["ENGINE"] == "cego_club.sqlite":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "cego_club.platform.sqlite":  # noqa: F405
     _options = DATABASES["default"]["OPTIONS"]  # noqa: F405
     _options["init_command"] = ";".join(
         command

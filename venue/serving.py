@@ -13,6 +13,9 @@ busy afternoon); :class:`OncePerInterval` lets one through a minute and counts t
 Phones go before spectators: :class:`TwoLanes` queues the spectators' pages behind every
 other request and serves fewer of them at once while a phone's is served, and
 :class:`QuietChannel` keeps waitress's loop from spinning while a thread sends a page.
+Beside hundreds of spectators' connections that was not enough (one interpreter for both):
+the spectators' connections are served by a second process (``venue/spectators.py``), where
+these lanes still order its own requests.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from venue.laptop import (
 )
 from venue.serving import create_venue_server, hand_over_quickly, quiet_queue_warnings
 from venue.signals import lines_from, serving_started
+from venue.spectators import SpectatorsProcess, for_spectators, private_cookies
 from venue.tokens import publish_token, token_arguments
 from venue.versions import refuse_newer_data
 
@@ -64,6 +65,11 @@ class Command(BaseCommand):
             "--no-input", action="store_false", dest="interactive", help="with --create-organiser"
         )
         parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+        parser.add_argument(
+            "--one-process",
+            action="store_true",
+            help="serve the spectators in this process too (no second process for them)",
+        )
         parser.add_argument(
             "--publish-to",
             default=None,
@@ -219,6 +225,8 @@ class Command(BaseCommand):
         settle_memory()
         per_thread_locals()  # no lock shared by the threads on every gettext and reverse
         hand_over_quickly()  # a phone's queries are not held up by the crowd's threads
+        # The spectators' connections served by a second process (venue/spectators.py).
+        spectators = None if options["one_process"] else start_spectators(server, out)
         out.flush()
         try:
             server.run()
@@ -226,6 +234,8 @@ class Command(BaseCommand):
             pass
         finally:
             server.close()
+            if spectators is not None:
+                spectators.stop()
         out.write(_("Stopped."))
 
 
@@ -263,3 +273,21 @@ class FirewallCheck:
     def advice(self) -> str | None:
         self.thread.join(timeout=FIREWALL_TIMEOUT)
         return firewall_advice(None if self.thread.is_alive() else self.report)
+
+
+def start_spectators(server, out) -> SpectatorsProcess:
+    """The second process serving the spectators' connections, handed to it by ``server``
+    once it is ready (it says so in the terminal)."""
+    spectators = SpectatorsProcess(public_base_url=getattr(settings, "PUBLIC_BASE_URL", "") or "")
+    private = private_cookies()
+
+    def ready() -> None:
+        out.write(_("The spectators' pages are now answered by a second process."))
+        out.flush()
+
+    spectators.attach(
+        server,
+        lambda data: for_spectators(data, is_crowd=is_crowd, private_cookies=private) is True,
+        when_ready=ready,
+    )
+    return spectators
