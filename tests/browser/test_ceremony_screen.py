@@ -11,7 +11,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from tournaments.services.phone_entry import enter_deal
 
 from ceremony import selectors, services
 from tests.factories import SeasonFactory, TournamentFactory
@@ -19,6 +18,7 @@ from tests.tournaments.results.conftest import seat_table
 from tests.tournaments.standings.conftest import cego
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.standings import tournament_standings
+from tournaments.services.phone_entry import enter_deal
 from tournaments.services.revision import bump_revision
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -13,7 +13,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from tournaments.services.phone_entry import enter_deal
 
 from ceremony import services
 from ceremony.models import CeremonySettings
@@ -23,6 +22,7 @@ from tests.tournaments.standings.conftest import cego
 from tests.tournaments.standings.test_front import django_app, front, get  # noqa: F401
 from tournaments.models import TournamentChange
 from tournaments.selectors.standings import tournament_standings
+from tournaments.services.phone_entry import enter_deal
 
 pytestmark = pytest.mark.django_db
 
