@@ -10,7 +10,9 @@ penalty, a Räuber's points), and a box that strikes the line out. A tick that w
 cancelled by filling its box completely.
 
 The four corner markers are ArUco markers (OpenCV's 4x4 dictionary, drawn cell by cell); the QR
-code is the sheet's usual one (the table's entry address: tournament, round and table).
+code opens the table's phone page like the usual sheet's, by the table's short address (which
+names tournament, round and table): a shorter text is a code of fewer, larger modules, which a
+blurred 2 MP photo still resolves.
 """
 
 from __future__ import annotations
@@ -290,7 +292,9 @@ def tick_sheets_pdf(*, sheets: RoundSheets, base_url: str, rules_name: str) -> b
                 table=table,
                 title=f"{_('Table')} {table.number} · {_('Round')} {sheets.round.number}",
                 meta=_meta(sheets, rules_name),
-                url=base_url + table.entry_path,
+                # the short address (a phone opens the table's page from it as from the
+                # usual sheet's): fewer modules, each larger, read from a 2 MP photo
+                url=base_url + table.short_path,
             )
     canvas.save()
     return out.getvalue()

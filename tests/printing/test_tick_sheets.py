@@ -56,7 +56,7 @@ def test_the_page_is_landscape_a4_with_four_markers_and_the_tables_qr_code(
         assert sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
         corner = gray[: gray.shape[0] // 5, gray.shape[1] * 3 // 4 :]  # the head's right end
         text, _points, _code = cv2.QRCodeDetector().detectAndDecode(corner)
-        assert text == f"http://testserver/t/{table.token}/"
+        assert text == f"http://testserver/t/{table.short_code}"
 
 
 def test_a_zbar_scan_of_the_tick_sheet_opens_its_table(
@@ -71,7 +71,7 @@ def test_a_zbar_scan_of_the_tick_sheet_opens_its_table(
         text=True,
         check=True,
     ).stdout.split()
-    assert scanned == [f"http://testserver/t/{cego_round['tables'][1].token}/"]
+    assert scanned == [f"http://testserver/t/{cego_round['tables'][1].short_code}"]
 
 
 def test_many_deals_go_on_more_pages_told_apart_by_their_markers(
