@@ -48,7 +48,7 @@ def test_the_page_is_landscape_a4_with_four_markers_and_the_tables_qr_code(
 
     content = tick_pdf(staff_client, cego_round["tournament"])
     for page, table in enumerate(cego_round["tables"], start=1):
-        image = png_of_page(pdftoppm, content, page, tmp_path, dpi=100)
+        image = png_of_page(pdftoppm, content, page, tmp_path, dpi=150)
         assert abs(image.width / image.height - 297 / 210) < 0.01
         gray = np.asarray(image.convert("L"))
         detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
