@@ -32,7 +32,7 @@ MARKER_TOPLEFT = (
     (PAGE_W - MARKER_INSET - MARKER, PAGE_H - MARKER_INSET - MARKER),
     (MARKER_INSET, PAGE_H - MARKER_INSET - MARKER),
 )
-QR_X, QR_Y, QR_SIZE = 247.0, 5.0, 26.0  # with its own quiet zone of two modules
+QR_X, QR_Y, QR_SIZE = 246.0, 3.0, 30.0  # with its own quiet zone of two modules
 HEADER_BOTTOM = 31.0  # the column heads start here
 ROWS_TOP = 48.0
 ROWS_BOTTOM = 186.0  # the notes band below, between the bottom markers
