@@ -23,6 +23,7 @@ from functools import cache
 from django.utils.formats import date_format
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from reportlab.lib.colors import HexColor
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -189,14 +190,18 @@ def draw_tick_sheet(
         if box.group in ("seat", "tens", "units"):
             page.text(cx, bottom - 1.5, box.label, font=f.bold, size=8.5, align="center")
         else:
-            label = _(box.label) if box.group != "contract" else box.label
+            # the rule source's own (German) contract names, as players write them
+            label = pgettext("tick box", box.label) if box.group != "contract" else box.label
             page.text(cx + 1.0, bottom - 1.2, _fit(label, f.regular, 6.5, 11.5), size=6.5, angle=90)
     page.text(L.DEAL_X + L.DEAL_W - 0.5, bottom - 1.5, _("Deal"), size=7, align="right")
     page.text(L.DEAL_X + L.DEAL_W + 1, bottom - 1.5, _("Dealer"), size=7)
     for index, seat in enumerate(table.seats):
         x = layout.totals_x + index * layout.totals_w
-        page.text(x + 0.8, top + 3, _("Total"), size=6.5, color=MUTED)
-        page.text(x + 0.8, bottom - 4.5, f"{_('Seat')} {seat.seat_number}", font=f.bold, size=7)
+        room = layout.totals_w - 1.5
+        page.text(x + 0.8, top + 3, _fit(_("Total"), f.regular, 6.5, room), size=6.5, color=MUTED)
+        seat_label = f"{_('Seat')} {seat.seat_number}"
+        seat_label = seat_label if layout.totals_w >= 11 else str(seat.seat_number)
+        page.text(x + 0.8, bottom - 4.5, seat_label, font=f.bold, size=7)
         page.text(
             x + 0.8,
             bottom - 1.5,
@@ -252,7 +257,7 @@ def draw_tick_sheet(
         "for a game without points tick won or lost."
     )
     how2 = _(
-        "A wrong tick: fill its box completely and tick the right one. Special: the desk "
+        "A wrong tick: fill its box completely and tick the right one. Other: the desk "
         "completes the deal (penalty, Räuber's points). Strike a line out with its last box."
     )
     page.text(20, y, how, size=7)

@@ -128,7 +128,7 @@ def _row_boxes(rules: RuleSource, table_size: int, pitch: float) -> tuple[list[B
     group("tens", [(d, str(d)) for d in range(tens_max + 1)])
     group("units", [(d, str(d)) for d in range(10)])
     group("won", [(True, "won"), (False, "lost")])
-    group("special", [(True, "special")])
+    group("special", [(True, "other")])
     group("strike", [(True, "strike out")])
     return boxes, groups
 
