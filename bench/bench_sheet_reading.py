@@ -119,7 +119,9 @@ def main() -> None:
     save = Path(args.save) if args.save else None
     if save:
         save.mkdir(parents=True, exist_ok=True)
-    counts = dict(rows=0, deals=0, accepted=0, wrong=0, struck_ok=0, desk_ok=0, unreadable=0)
+    counts = dict(
+        rows=0, deals=0, accepted=0, wrong=0, struck_ok=0, desk_ok=0, impossible_ok=0, unreadable=0
+    )
     flags: dict[str, int] = {}
     seconds = []
     for number in range(args.sheets):
@@ -167,6 +169,7 @@ def main() -> None:
                     flags[key] = flags.get(key, 0) + 1
                 counts["struck_ok"] += truth.kind == "struck" and row.struck
                 counts["desk_ok"] += truth.kind == "desk"
+                counts["impossible_ok"] += truth.kind == "impossible"
                 if truth.kind == "deal" and os.environ.get("SHEET_BENCH_VERBOSE"):
                     print(f"sheet {number} deal {truth.deal}: flagged {row.flags} {truth.notes}")
     load = os.getloadavg()
@@ -181,6 +184,7 @@ def main() -> None:
     )
     print(f"struck-out rows recognised as struck: {counts['struck_ok']}")
     print(f"rows the desk completes, flagged: {counts['desk_ok']}")
+    print(f"impossible rows (the engine refuses them), flagged: {counts['impossible_ok']}")
     print("flags:", dict(sorted(flags.items(), key=lambda kv: -kv[1])))
     seconds.sort()
     print(

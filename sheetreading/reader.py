@@ -197,20 +197,34 @@ def read_qr(image: np.ndarray, homography: np.ndarray) -> str:
             factor = 400 / side
             crop = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
         candidates.append(crop)
-    size = L.QR_SIZE + 2 * margin
-    for px in (QR_PX, 14.0):
-        out = int(size * px)
-        candidates.append(
-            cv2.warpPerspective(
-                image,
-                _scaled(homography, px, L.QR_X - margin, L.QR_Y - margin),
-                (out, out),
-                flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-                borderValue=255,
-            )
-        )
     for candidate in candidates:
         for variant in (candidate, _binarised(candidate)):
+            text, _points, _code = detector.detectAndDecode(variant)
+            if text:
+                return text
+    # straightened copies, sharpened against blur (tried only when the photo itself failed)
+    size = L.QR_SIZE + 2 * margin
+    for px, tries in (
+        (QR_PX, ((0, 0), (2, 2), (3, 1), (3, -3))),
+        (14.0, ((0, 0), (2, 2), (4, 2))),
+        (8.0, ((3, -3),)),
+    ):
+        out = int(size * px)
+        patch = cv2.warpPerspective(
+            image,
+            _scaled(homography, px, L.QR_X - margin, L.QR_Y - margin),
+            (out, out),
+            flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+            borderValue=255,
+        )
+        for sigma, amount in tries:
+            variant = patch
+            if amount:
+                strength = abs(amount)
+                blurred = cv2.GaussianBlur(patch, (0, 0), sigma * px / 8)
+                variant = cv2.addWeighted(patch, 1 + strength, blurred, -strength, 0)
+            if amount < 0:  # and made black and white
+                variant = cv2.threshold(variant, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
             text, _points, _code = detector.detectAndDecode(variant)
             if text:
                 return text
@@ -271,7 +285,7 @@ def measure_rows(
     dark = (ink > (1 - DARK)).astype(np.float32)
     box_px = L.BOX * PX
     inset = INSET * PX
-    reach = int(round(1.0 * PX))
+    reach = int(round(2.2 * PX))  # paper bulging 5 mm moves a row 2.5 mm at the middle
     xl = L.TIMING_LEFT + L.TIMING / 2
     xr = L.TIMING_RIGHT + L.TIMING / 2
     groups = [[b for b in layout.boxes if b.group == g.name] for g in layout.groups]
@@ -365,20 +379,18 @@ def measure_rows(
 
 
 def _baseline(fills: list[float], layout: L.SheetLayout) -> np.ndarray:
-    """What an empty box of each box's group shows (its lowest quarter; the lowest fill of a
-    group of fewer than six, which may hold a mark and a cancelled one): a printed outline
-    that reaches into every box of a group a little, or a shaded row, is not ink. One-box
-    groups take the row's lowest quarter."""
+    """What an empty box shows, taken off every fill: a printed outline that reaches into the
+    boxes a little, or a shaded row, is not ink. A group of six boxes or more: its lowest
+    quarter (most of them are empty). Smaller groups may be all ink (a cancelled tick beside
+    the right one): the row's lowest quarter."""
     values = np.array(fills, dtype=np.float32)
     groups = np.array([b.group for b in layout.boxes])
-    base = np.full(values.shape, float(np.percentile(values, 25)), dtype=np.float32)
+    row_base = float(np.percentile(values, 25))
+    base = np.full(values.shape, row_base, dtype=np.float32)
     for name in dict.fromkeys(groups.tolist()):
         members = groups == name
-        count = int(members.sum())
-        if count >= 6:
-            base[members] = float(np.percentile(values[members], 25))
-        elif count >= 2:
-            base[members] = float(values[members].min())
+        if int(members.sum()) >= 6:
+            base[members] = min(float(np.percentile(values[members], 25)), row_base + 0.05)
     return base
 
 
@@ -513,7 +525,20 @@ def read_sheet(
     image = decode_image(data) if isinstance(data, bytes) else data
     ink_source = image.min(axis=2) if image.ndim == 3 else image  # coloured ink stays dark
     homography, page_number = find_page(ink_source)
-    qr_text = read_qr(ink_source, homography)
+    try:
+        qr_text = read_qr(ink_source, homography)
+    except Unreadable:
+        whole = (
+            cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if isinstance(data, bytes)
+            else None
+        )
+        if whole is None or whole.shape[:2] == image.shape[:2]:
+            raise
+        # decoded at half size: the code's modules may need every pixel of the photo
+        factor = whole.shape[1] / image.shape[1]
+        scale = np.diag([factor, factor, 1.0])
+        qr_text = read_qr(whole.min(axis=2), scale @ homography)
     layout, rules, sitting_out = layout_for(qr_text, page_number)
     size = (int(L.PAGE_W * PX), int(L.PAGE_H * PX))
     page = cv2.warpPerspective(

@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scoring import RuleSource
+from scoring import RuleSource, ScoringError, deal_from_record, score_deal
 from sheetreading import layout as L
 
 SRC_PX = 10.0  # px per mm of the rendered blank page
@@ -58,7 +58,9 @@ def render_blank(pdf: bytes, *, page: int = 1) -> np.ndarray:
 @dataclass
 class RowTruth:
     deal: int
-    kind: str  # deal (a record the reader must give), struck, desk (the desk completes it)
+    # deal (a record the reader must give), struck, desk (the desk completes it), impossible
+    # (a row the engine refuses: the reader must flag it)
+    kind: str
     record: dict[str, Any] | None
     notes: list[str] = field(default_factory=list)
     marks: dict[tuple[str, Any], str] = field(default_factory=dict)  # box -> mark, cancelled
@@ -103,6 +105,14 @@ def _deal(
     elif kind == "fixed":
         record["won"] = bool(rng.random() < 0.55)
     return record, kind
+
+
+def _possible(rules: RuleSource, record: dict[str, Any]) -> bool:
+    try:
+        score_deal(rules, deal_from_record(record))
+    except ScoringError:
+        return False
+    return True
 
 
 class Pen:
@@ -282,6 +292,9 @@ def fill_sheet(
                 img, pen, [(L.DEAL_X + 8, y), (layout.totals_x - 2, y + float(rng.normal(0, 0.6)))]
             )
             truth.kind = "struck"
+            truth.record = None
+        if truth.kind == "deal" and not _possible(rules, record):
+            truth.kind = "impossible"  # e.g. a contract the table's size does not allow
             truth.record = None
         truths.append(truth)
         # the running totals, in handwriting
