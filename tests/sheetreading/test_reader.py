@@ -221,3 +221,21 @@ def test_bad_input_is_refused_with_a_reason():
     with pytest.raises(Unreadable) as error:
         read_sheet(something_else, layout_for=lambda text, page: None)
     assert error.value.code in ("no_markers", "blurred")
+
+
+def test_a_cancelled_tick_beside_the_right_one_does_not_hide_it():
+    """Found by the bench: in a group of two (won, lost) both boxes hold ink; the empty level
+    taken from that group made the right tick empty and the cancelled one a tick."""
+    from sheetreading.reader import _baseline
+
+    rules = load_builtin("swm")
+    layout = L.sheet_layouts(rules=rules, table_size=4, deals=24)[0]
+    raw = {("won", True): 0.37, ("won", False): 0.99, ("seat", 1): 0.4, ("contract", "bettel"): 0.4}
+    fills = [raw.get((b.group, b.value), 0.02) for b in layout.boxes]
+    base = _baseline(fills, layout)
+    states = {
+        (b.group, b.value): classify(fill - level, fill - level)
+        for b, fill, level in zip(layout.boxes, fills, base, strict=True)
+    }
+    assert states[("won", True)] == MARK
+    assert states[("won", False)] == CANCELLED
