@@ -89,3 +89,19 @@ def test_many_deals_go_on_more_pages_told_apart_by_their_markers(
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     _corners, ids, _rejected = detector.detectMarkers(np.asarray(image.convert("L")))
     assert sorted(ids.ravel().tolist()) == [4, 5, 6, 7]
+
+
+def test_the_tournament_page_offers_both_layouts_per_round(staff_client, cego_round):
+    tournament = cego_round["tournament"]
+    page = staff_client.get(reverse("tournaments:tournament_detail", args=[tournament.pk]))
+    sheets = reverse("printing:print_score_sheets", args=[tournament.pk, 1])
+    html = page.content.decode()
+    assert f'href="{sheets}"' in html
+    assert f'href="{sheets}?layout=ticks"' in html and "tick-box sheets" in html
+
+
+def test_the_qr_code_of_the_tick_sheet_opens_the_tables_page(staff_client, cego_round, client):
+    table = cego_round["tables"][0]
+    response = client.get(f"/t/{table.short_code}")  # what the tick sheet's code says
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tournaments:table_entry", args=[table.token])
