@@ -33,16 +33,19 @@ PX = 6.0  # px per mm of the straightened page
 QR_PX = 10.0
 DETECT_PIXELS = 2_000_000  # the markers are looked for on a copy this size
 DARK = 0.60  # ink: darker than this share of the paper's own brightness
+BLUR_BELOW = 20.0  # the straightened page's sharpness (variance of its Laplacian)
 INSET = 0.45  # mm inside a box's printed outline that is measured
 
 # a box's fill (less its group's empty fill) -> its class
 EMPTY_BELOW = 0.07
+EMPTY_ALONE_BELOW = 0.035
 MARK_FROM = 0.10
 HEAVY_FROM = 0.70  # from here a fill is a cancelled box if even, a heavy mark if not
 CANCELLED_FROM = 0.92
 CANCELLED_EVEN = 0.85
 MARK_UNEVEN = 0.80
 
+ALONE = frozenset({"after_solo", "special", "strike"})  # one-box groups
 EMPTY, MARK, CANCELLED, DOUBTFUL = "empty", "mark", "cancelled", "doubtful"
 
 
@@ -394,10 +397,12 @@ def _baseline(fills: list[float], layout: L.SheetLayout) -> np.ndarray:
     return base
 
 
-def classify(fill: float, evenness: float) -> str:
+def classify(fill: float, evenness: float, *, alone: bool = False) -> str:
     """A box's class from its fill and its emptiest quarter's fill: a box filled completely
-    (a cancelled tick) is dark in every quarter, a heavy tick or a scribble is not."""
-    if fill < EMPTY_BELOW:
+    (a cancelled tick) is dark in every quarter, a heavy tick or a scribble is not. A box
+    alone in its group (after Solo, other, strike out) has no neighbour to be read against:
+    a faint trace there is doubtful sooner."""
+    if fill < (EMPTY_ALONE_BELOW if alone else EMPTY_BELOW):
         return EMPTY
     if fill >= HEAVY_FROM:
         if fill >= CANCELLED_FROM and evenness >= CANCELLED_EVEN:
@@ -548,12 +553,12 @@ def read_sheet(
         flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
         borderValue=255,
     )
-    if cv2.Laplacian(page, cv2.CV_64F).var() < 20 or float(np.percentile(page, 90)) < 60:
+    if cv2.Laplacian(page, cv2.CV_64F).var() < BLUR_BELOW or float(np.percentile(page, 90)) < 60:
         raise Unreadable("blurred")
     rows = []
     for index, (fills, evenness, crop) in enumerate(measure_rows(page, layout)):
         boxes = [
-            BoxReading(b.group, b.value, fill, classify(fill, even), even)
+            BoxReading(b.group, b.value, fill, classify(fill, even, alone=b.group in ALONE), even)
             for b, fill, even in zip(layout.boxes, fills, evenness, strict=True)
         ]
         deal = layout.deals[index]

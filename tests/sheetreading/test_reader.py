@@ -239,3 +239,9 @@ def test_a_cancelled_tick_beside_the_right_one_does_not_hide_it():
     }
     assert states[("won", True)] == MARK
     assert states[("won", False)] == CANCELLED
+
+
+def test_a_faint_trace_in_a_box_alone_is_doubtful_not_empty():
+    # "other" has no neighbours: a trace that would pass for empty among the digits is flagged
+    assert classify(0.05, 0.0) == EMPTY
+    assert classify(0.05, 0.0, alone=True) == DOUBTFUL
