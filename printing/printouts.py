@@ -43,6 +43,7 @@ from printing import (
     seat_plan,
     standings_list,
     table_cards,
+    tick_sheets,
 )
 from printing.pdf import collector_paused
 from tournaments.addresses import phones_cannot_open
@@ -88,6 +89,16 @@ def score_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str
         rules_name=_rules_name(sheets),
         contract_names=sheets.contract_names(get_language() or "de"),
         loopback=phones_cannot_open(base_url + "/"),
+    )
+
+
+@collector_paused()
+def tick_sheets_pdf(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
+    """The tick-box score sheets a machine reads from a photo (:mod:`printing.tick_sheets`):
+    one landscape A4 page per table, the same QR code as the usual sheet."""
+    sheets = round_sheets(tournament=tournament, round_number=round_number)
+    return tick_sheets.tick_sheets_pdf(
+        sheets=sheets, base_url=base_url, rules_name=_rules_name(sheets)
     )
 
 
@@ -199,6 +210,18 @@ def cached_score_sheets(*, tournament: Tournament, round_number: int, base_url: 
         round_number,
         base_url,
         build=lambda: score_sheets_pdf(
+            tournament=tournament, round_number=round_number, base_url=base_url
+        ),
+    )
+
+
+def cached_tick_sheets(*, tournament: Tournament, round_number: int, base_url: str) -> bytes:
+    return revision_cached(
+        tournament,
+        "tick-sheets",
+        round_number,
+        base_url,
+        build=lambda: tick_sheets_pdf(
             tournament=tournament, round_number=round_number, base_url=base_url
         ),
     )

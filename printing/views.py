@@ -72,7 +72,14 @@ def print_table_cards(request, pk: int, round_number: int):
 
 @tournament_permission(MANAGE_TOURNAMENT)
 def print_score_sheets(request, pk: int, round_number: int):
+    """The round's score sheets; ``?layout=ticks``: the tick-box sheets a machine reads from a
+    photo (landscape), otherwise the usual written ones."""
     tournament = _tournament(pk)
+    if request.GET.get("layout") == "ticks":
+        pdf = printouts.cached_tick_sheets(
+            tournament=tournament, round_number=round_number, base_url=public_base_url(request)
+        )
+        return pdf_response(pdf, _filename(tournament, _("tick-box score sheets"), round_number))
     pdf = printouts.cached_score_sheets(
         tournament=tournament, round_number=round_number, base_url=public_base_url(request)
     )

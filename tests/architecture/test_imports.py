@@ -25,6 +25,7 @@ import pytest
 AREAS = [
     "venue",  # the laptop in the hall: its data folder, addresses, backups (imports no area)
     "scoring",  # the engine: pure Python, no Django
+    "sheetreading",  # tick-box score sheets read from photos: layout, reader, test set; no Django
     "rules",  # rule sources as data, tariff cards
     "clubs",  # the registry: clubs, players, memberships, fees, roles, who may do what
     "tournaments",  # the tournament day
@@ -102,6 +103,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.words",
             "seasons.press",
             "ratings.rating",
+            "sheetreading",
+            "sheetreading.*",
             "printing.drawing",
             "printing.pdf",
             "printing.qr_codes",
@@ -148,6 +151,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "printing.printouts",
             "printing.score_sheets",
+            "printing.tick_sheets",
             "printing.seat_plan",
             "printing.table_cards",
             "printing.standings_list",

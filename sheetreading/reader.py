@@ -1,0 +1,582 @@
+"""Reading a photo of a tick-box score sheet (issue 42): marks, not handwriting; flagged, never
+guessed. Pure: OpenCV and NumPy, the scoring engine, no Django.
+
+1. The photo is decoded (JPEG, PNG, any size) and its four corner markers found (ArUco 4x4; on a
+   copy of at most ~2 megapixels, the corners scaled back). Their sixteen corners give the
+   homography that straightens the page; the markers' ids tell which page of the sheet it is.
+2. The QR code is straightened on its own at 10 px/mm and decoded: the caller turns its text
+   (the table's address) into the sheet's layout, or refuses the photo.
+3. The page is straightened at ``PX`` px/mm, the ink separated from the paper by dividing by
+   the paper's own brightness (shadows and uneven light fall out), and per row the two timing
+   marks found; the row's boxes are placed between them (paper that curves moves them), each
+   group of boxes then fitted to its printed outlines.
+4. Each box's fill (the share of dark pixels inside its outline) is classed as empty, a mark,
+   a cancelled mark (filled completely, the sheet's way to correct a tick) or doubtful.
+5. Each row becomes a deal record, or a flag saying why not: a doubtful box, two contracts, no
+   declarer, points where a special has none, a deal the desk completes (Räuber, penalty), an
+   empty row, or one the engine finds impossible (:func:`scoring.score_deal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scoring import RuleSource, ScoringError, deal_from_record, score_deal
+from sheetreading import layout as L
+
+PX = 6.0  # px per mm of the straightened page
+QR_PX = 10.0
+DETECT_PIXELS = 2_000_000  # the markers are looked for on a copy this size
+DARK = 0.60  # ink: darker than this share of the paper's own brightness
+BLUR_BELOW = 20.0  # the straightened page's sharpness (variance of its Laplacian)
+INSET = 0.45  # mm inside a box's printed outline that is measured
+
+# a box's fill (less its group's empty fill) -> its class
+EMPTY_BELOW = 0.07
+EMPTY_ALONE_BELOW = 0.035
+MARK_FROM = 0.10
+HEAVY_FROM = 0.70  # from here a fill is a cancelled box if even, a heavy mark if not
+CANCELLED_FROM = 0.92
+CANCELLED_EVEN = 0.85
+MARK_UNEVEN = 0.80
+
+ALONE = frozenset({"after_solo", "special", "strike"})  # one-box groups
+EMPTY, MARK, CANCELLED, DOUBTFUL = "empty", "mark", "cancelled", "doubtful"
+
+
+class Unreadable(Exception):
+    """The photo cannot be read at all; ``code`` says why (the page turns it into words)."""
+
+    def __init__(self, code: str, detail: str = ""):
+        super().__init__(code if not detail else f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class BoxReading:
+    group: str
+    value: int | str | bool
+    fill: float
+    state: str
+    evenness: float = 0.0
+
+
+@dataclass
+class RowReading:
+    deal: int
+    index: int  # the row's place on its page
+    boxes: list[BoxReading]
+    record: dict[str, Any] | None = None  # the deal record read, when nothing is flagged
+    struck: bool = False
+    empty: bool = False
+    flags: list[str] = field(default_factory=list)
+    partial: dict[str, Any] = field(default_factory=dict)  # what was read despite a flag
+    scores: tuple[int, ...] | None = None
+    crop: tuple[int, int, int, int] = (0, 0, 0, 0)  # x, y, w, h in the straightened page
+
+    @property
+    def accepted(self) -> bool:
+        return self.record is not None and not self.flags
+
+
+@dataclass
+class SheetReading:
+    qr_text: str
+    page: int
+    layout: L.SheetLayout
+    rows: list[RowReading]
+    straightened: np.ndarray  # the page at PX px/mm (grey), for the desk's crops
+    seconds: float = 0.0
+
+
+def decode_image(data: bytes) -> np.ndarray:
+    """The picture in ``data`` (BGR), or :class:`Unreadable` ("not_image"). A photo of more
+    than ~6 megapixels is decoded at half size straight from the JPEG (its boxes still have
+    7 px a side; decoding 12 MP whole takes longer than reading the sheet)."""
+    array = np.frombuffer(data, dtype=np.uint8)
+    if not array.size:
+        raise Unreadable("not_image")
+    image = cv2.imdecode(array, cv2.IMREAD_REDUCED_COLOR_2)
+    if image is not None and image.shape[0] * image.shape[1] < 1_500_000:
+        image = cv2.imdecode(array, cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise Unreadable("not_image")
+    return image
+
+
+_DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(_DICTIONARY, params)
+
+
+def _marker_points(page: int) -> dict[int, np.ndarray]:
+    """Each marker id's four corners on the page (mm), in ArUco's order (clockwise from the
+    marker's top left)."""
+    points = {}
+    for corner, (x, y) in enumerate(L.MARKER_TOPLEFT):
+        s = L.MARKER
+        points[4 * page + corner] = np.array(
+            [[x, y], [x + s, y], [x + s, y + s], [x, y + s]], dtype=np.float32
+        )
+    return points
+
+
+def find_page(gray: np.ndarray) -> tuple[np.ndarray, int]:
+    """The homography from the page (mm) into the photo, and the page's number."""
+    height, width = gray.shape[:2]
+    scale = min(1.0, (DETECT_PIXELS / (height * width)) ** 0.5)
+    small = (
+        gray
+        if scale == 1.0
+        else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    )
+    corners, ids, _rejected = _detector().detectMarkers(small)
+    if ids is None or len(ids) < 3:
+        # a second look at a brightened copy: a dim photo's markers stand out less
+        brighter = cv2.equalizeHist(small)
+        corners, ids, _rejected = _detector().detectMarkers(brighter)
+    if ids is None or len(ids) < 3:
+        if float(np.mean(small)) < 70:
+            raise Unreadable("dark")
+        if cv2.Laplacian(small, cv2.CV_64F).var() < 30:
+            raise Unreadable("blurred")
+        raise Unreadable("no_markers")
+    found = {int(i): c.reshape(4, 2) / scale for i, c in zip(ids.ravel(), corners, strict=True)}
+    pages: dict[int, int] = {}
+    for marker_id in found:
+        pages[marker_id // 4] = pages.get(marker_id // 4, 0) + 1
+    page = max(pages, key=lambda p: pages[p])
+    if pages[page] < 3:
+        raise Unreadable("no_markers")
+    known = _marker_points(page)
+    src = np.concatenate([known[i] for i in found if i in known])
+    dst = np.concatenate([found[i] for i in found if i in known]).astype(np.float32)
+    homography, _mask = cv2.findHomography(src, dst, 0)
+    if homography is None:
+        raise Unreadable("no_markers")
+    return homography, page
+
+
+def _scaled(homography: np.ndarray, px: float, x0: float = 0.0, y0: float = 0.0) -> np.ndarray:
+    """The homography from a straightened image (``px`` per mm, origin at x0, y0 mm)."""
+    to_mm = np.array([[1 / px, 0, x0], [0, 1 / px, y0], [0, 0, 1]], dtype=np.float64)
+    return homography @ to_mm
+
+
+def read_qr(image: np.ndarray, homography: np.ndarray) -> str:
+    """The QR code's text: first from the photo itself around where the page puts it (the
+    detector finds its own corners: paper that curls near the corner does not matter), then
+    from straightened copies."""
+    margin = 3.0
+    detector = cv2.QRCodeDetector()
+    corners = np.array(
+        [
+            [L.QR_X - margin, L.QR_Y - margin],
+            [L.QR_X + L.QR_SIZE + margin, L.QR_Y - margin],
+            [L.QR_X + L.QR_SIZE + margin, L.QR_Y + L.QR_SIZE + margin],
+            [L.QR_X - margin, L.QR_Y + L.QR_SIZE + margin],
+        ],
+        dtype=np.float32,
+    ).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(corners, homography).reshape(-1, 2)
+    x0, y0 = np.floor(seen.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(seen.max(axis=0)).astype(int)
+    h, w = image.shape[:2]
+    crop = image[max(y0, 0) : min(y1, h), max(x0, 0) : min(x1, w)]
+    candidates = []
+    if crop.size:
+        side = max(crop.shape)
+        if side < 400:  # small modules: enlarged, the detector's sampling has room
+            factor = 400 / side
+            crop = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+        candidates.append(crop)
+    for candidate in candidates:
+        for variant in (candidate, _binarised(candidate)):
+            text, _points, _code = detector.detectAndDecode(variant)
+            if text:
+                return text
+    # straightened copies, sharpened against blur (tried only when the photo itself failed)
+    size = L.QR_SIZE + 2 * margin
+    for px, tries in (
+        (QR_PX, ((0, 0), (2, 2), (3, 1), (3, -3))),
+        (14.0, ((0, 0), (2, 2), (4, 2))),
+        (8.0, ((3, -3),)),
+    ):
+        out = int(size * px)
+        patch = cv2.warpPerspective(
+            image,
+            _scaled(homography, px, L.QR_X - margin, L.QR_Y - margin),
+            (out, out),
+            flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+            borderValue=255,
+        )
+        for sigma, amount in tries:
+            variant = patch
+            if amount:
+                strength = abs(amount)
+                blurred = cv2.GaussianBlur(patch, (0, 0), sigma * px / 8)
+                variant = cv2.addWeighted(patch, 1 + strength, blurred, -strength, 0)
+            if amount < 0:  # and made black and white
+                variant = cv2.threshold(variant, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+            text, _points, _code = detector.detectAndDecode(variant)
+            if text:
+                return text
+    raise Unreadable("no_qr")
+
+
+def _binarised(patch: np.ndarray) -> np.ndarray:
+    sharp = cv2.addWeighted(patch, 1.8, cv2.GaussianBlur(patch, (0, 0), 2), -0.8, 0)
+    return cv2.threshold(sharp, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1]
+
+
+def ink_map(page: np.ndarray) -> np.ndarray:
+    """Darkness against the paper's own local brightness: 1 - pixel / paper, 0 for paper."""
+    small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    kernel = np.ones((9, 9), np.uint8)  # 9 px at a quarter: 6 mm, wider than a filled box
+    paper = cv2.dilate(small, kernel)
+    paper = cv2.GaussianBlur(paper, (0, 0), 3)
+    paper = cv2.resize(paper, (page.shape[1], page.shape[0]), interpolation=cv2.INTER_LINEAR)
+    ratio = page.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0)
+    return np.clip(1.0 - ratio, 0.0, 1.0)
+
+
+def _mark_centre(ink: np.ndarray, x_mm: float, y_mm: float, reach: float = 2.4):
+    """The centre (px) of the timing mark expected at (x_mm, y_mm), or None."""
+    x0, x1 = int((x_mm - reach) * PX), int((x_mm + reach) * PX)
+    y0, y1 = int((y_mm - reach) * PX), int((y_mm + reach) * PX)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    window = ink[y0:y1, x0:x1] > (1 - DARK)
+    count = int(window.sum())
+    expected = (L.TIMING * PX) ** 2
+    if count < 0.4 * expected or count > 2.2 * expected:
+        return None
+    ys, xs = np.nonzero(window)
+    return x0 + float(xs.mean()), y0 + float(ys.mean())
+
+
+def _box_ring(size_px: int, line: int) -> np.ndarray:
+    ring = np.zeros((size_px, size_px), np.float32)
+    cv2.rectangle(ring, (0, 0), (size_px - 1, size_px - 1), 1.0, line)
+    return ring
+
+
+def _group_template(boxes: list[L.Box]) -> np.ndarray:
+    box_px = int(round(L.BOX * PX))
+    width = int(round((boxes[-1].x - boxes[0].x) * PX)) + box_px + 1
+    template = np.zeros((box_px + 1, width), np.float32)
+    for box in boxes:
+        bx = int(round((box.x - boxes[0].x) * PX))
+        cv2.rectangle(template, (bx, 0), (bx + box_px, box_px), 1.0, 1)
+    return template
+
+
+def measure_rows(
+    page: np.ndarray, layout: L.SheetLayout, debug: list | None = None
+) -> list[tuple[list[float], list[float], tuple[int, int, int, int]]]:
+    """Each row's boxes' fills and evenness (in the layout's order) and the row's crop (px)."""
+    ink = ink_map(page)
+    dark = (ink > (1 - DARK)).astype(np.float32)
+    box_px = L.BOX * PX
+    inset = INSET * PX
+    reach = int(round(2.2 * PX))  # paper bulging 5 mm moves a row 2.5 mm at the middle
+    xl = L.TIMING_LEFT + L.TIMING / 2
+    xr = L.TIMING_RIGHT + L.TIMING / 2
+    groups = [[b for b in layout.boxes if b.group == g.name] for g in layout.groups]
+    templates = [_group_template(boxes) for boxes in groups]
+    # pass 1: each row's timing marks, each group's fit to its printed outlines
+    ends = []
+    previous = None  # the last row's timing-mark offsets, for a mark not found
+    for index in range(len(layout.deals)):
+        yc = layout.row_top(index) + layout.row_height / 2
+        left = _mark_centre(ink, xl, yc)
+        right = _mark_centre(ink, xr, yc)
+        if left is None or right is None:
+            if previous is None:
+                left = left or (xl * PX, yc * PX)
+                right = right or (xr * PX, yc * PX)
+            else:
+                left = left or (xl * PX + previous[0][0], yc * PX + previous[0][1])
+                right = right or (xr * PX + previous[1][0], yc * PX + previous[1][1])
+        previous = (
+            (left[0] - xl * PX, left[1] - yc * PX),
+            (right[0] - xr * PX, right[1] - yc * PX),
+        )
+        ends.append((left, right))
+
+    def at(index: int, x_mm: float) -> tuple[float, float]:
+        left, right = ends[index]
+        t = (x_mm - xl) / (xr - xl)
+        return left[0] + t * (right[0] - left[0]), left[1] + t * (right[1] - left[1])
+
+    rows = len(layout.deals)
+    shifts = np.zeros((rows, len(groups), 2), np.float32)
+    for index in range(rows):
+        for g, (boxes, template) in enumerate(zip(groups, templates, strict=True)):
+            gx, gy = at(index, boxes[0].x)
+            top = gy - box_px / 2
+            x0, y0 = int(round(gx)) - reach, int(round(top)) - reach
+            if x0 < 0 or y0 < 0:
+                continue
+            window = ink[
+                y0 : y0 + template.shape[0] + 2 * reach, x0 : x0 + template.shape[1] + 2 * reach
+            ]
+            if window.shape[0] < template.shape[0] or window.shape[1] < template.shape[1]:
+                continue
+            scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+            _min, best, _minloc, loc = cv2.minMaxLoc(scores)
+            if best > 0.3:
+                shifts[index, g] = (x0 + loc[0] - gx, y0 + loc[1] - top)
+    # paper bends smoothly: a group's fit is the median of its own and its neighbours' rows
+    smooth = shifts.copy()
+    for index in range(rows):
+        lo, hi = max(0, index - 2), min(rows, index + 3)
+        smooth[index] = np.median(shifts[lo:hi], axis=0)
+    # pass 2: every box's fill
+    results = []
+    for index in range(rows):
+        fills: list[float] = []
+        evenness: list[float] = []  # each box's emptiest quarter: a filled box has none
+        for g, boxes in enumerate(groups):
+            dx, dy = (float(v) for v in smooth[index, g])
+            for box in boxes:
+                bx, by = at(index, box.x)
+                bx += dx
+                by = by - box_px / 2 + dy
+                ix0, iy0 = int(round(bx + inset)), int(round(by + inset))
+                ix1, iy1 = int(round(bx + box_px - inset)), int(round(by + box_px - inset))
+                cell = dark[max(iy0, 0) : max(iy1, 0), max(ix0, 0) : max(ix1, 0)]
+                fills.append(float(cell.mean()) if cell.size else 1.0)
+                half_y, half_x = cell.shape[0] // 2, cell.shape[1] // 2
+                quarters = (
+                    cell[:half_y, :half_x],
+                    cell[:half_y, half_x:],
+                    cell[half_y:, :half_x],
+                    cell[half_y:, half_x:],
+                )
+                evenness.append(min(float(q.mean()) if q.size else 1.0 for q in quarters))
+                if debug is not None:
+                    debug.append((ix0, iy0, ix1, iy1))
+        base = _baseline(fills, layout)
+        fills = np.clip(np.array(fills) - base, 0, 1).tolist()
+        evenness = np.clip(np.array(evenness) - base, 0, 1).tolist()
+        left, right = ends[index]
+        top = int(min(left[1], right[1]) - layout.row_height * PX * 0.8)
+        crop = (
+            int(L.DEAL_X * PX),
+            max(top, 0),
+            int((layout.totals_x - L.DEAL_X) * PX),
+            int(layout.row_height * PX * 1.6),
+        )
+        results.append((fills, evenness, crop))
+    return results
+
+
+def _baseline(fills: list[float], layout: L.SheetLayout) -> np.ndarray:
+    """What an empty box shows, taken off every fill: a printed outline that reaches into the
+    boxes a little, or a shaded row, is not ink. A group of six boxes or more: its lowest
+    quarter (most of them are empty). Smaller groups may be all ink (a cancelled tick beside
+    the right one): the row's lowest quarter."""
+    values = np.array(fills, dtype=np.float32)
+    groups = np.array([b.group for b in layout.boxes])
+    row_base = float(np.percentile(values, 25))
+    base = np.full(values.shape, row_base, dtype=np.float32)
+    for name in dict.fromkeys(groups.tolist()):
+        members = groups == name
+        if int(members.sum()) >= 6:
+            base[members] = min(float(np.percentile(values[members], 25)), row_base + 0.05)
+    return base
+
+
+def classify(fill: float, evenness: float, *, alone: bool = False) -> str:
+    """A box's class from its fill and its emptiest quarter's fill: a box filled completely
+    (a cancelled tick) is dark in every quarter, a heavy tick or a scribble is not. A box
+    alone in its group (after Solo, other, strike out) has no neighbour to be read against:
+    a faint trace there is doubtful sooner."""
+    if fill < (EMPTY_ALONE_BELOW if alone else EMPTY_BELOW):
+        return EMPTY
+    if fill >= HEAVY_FROM:
+        if fill >= CANCELLED_FROM and evenness >= CANCELLED_EVEN:
+            return CANCELLED
+        if evenness < MARK_UNEVEN:
+            return MARK
+        return DOUBTFUL
+    if fill >= MARK_FROM:
+        return MARK
+    return DOUBTFUL
+
+
+def row_from_boxes(
+    boxes: list[BoxReading],
+    *,
+    deal: int,
+    index: int,
+    layout: L.SheetLayout,
+    rules: RuleSource,
+    sitting_out: int | None,
+) -> RowReading:
+    """The row's deal record, or the flags saying why the desk must look at it."""
+    row = RowReading(deal=deal, index=index, boxes=boxes)
+    doubtful = [b for b in boxes if b.state == DOUBTFUL]
+    marked: dict[str, list[BoxReading]] = {}
+    for b in boxes:
+        if b.state == MARK:
+            marked.setdefault(b.group, []).append(b)
+    if doubtful:
+        row.flags.append("doubtful:" + ",".join(f"{b.group}={b.value}" for b in doubtful))
+    if marked.get("strike"):
+        row.struck = True
+        row.flags.append("struck")
+        return row
+    if not marked:
+        if not doubtful:
+            row.empty = True
+            row.flags.append("empty")
+        return row
+
+    def one(group: str) -> BoxReading | None:
+        got = marked.get(group, [])
+        if len(got) > 1:
+            row.flags.append(f"several:{group}")
+            return None
+        return got[0] if got else None
+
+    seat = one("seat")
+    contract = one("contract")
+    if seat is not None:
+        row.partial["declarer"] = seat.value
+    if contract is not None:
+        row.partial["contract"] = contract.value
+    if seat is None and "several:seat" not in row.flags:
+        row.flags.append("missing:seat")
+    if contract is None and "several:contract" not in row.flags:
+        row.flags.append("missing:contract")
+    if marked.get("special"):
+        row.flags.append("special")
+    kinds = dict(layout.contract_kinds)
+    kind = kinds.get(str(contract.value)) if contract else None
+    tens, units, won = one("tens"), one("units"), one("won")
+    after_solo = bool(marked.get("after_solo"))
+    if kind in L.SPECIAL_KINDS:
+        row.flags.append("desk:" + str(kind))
+    if kind == "normal":
+        if tens is None or units is None:
+            if "several:tens" not in row.flags and "several:units" not in row.flags:
+                row.flags.append("missing:points")
+        else:
+            row.partial["declarer_points"] = int(tens.value) * 10 + int(units.value)
+    elif kind == "fixed":
+        if marked.get("tens") or marked.get("units"):
+            row.flags.append("points_on_special")
+        if won is None and "several:won" not in row.flags:
+            row.flags.append("missing:won")
+        if after_solo:
+            row.flags.append("after_solo_on_special")
+    if won is not None:
+        row.partial["won"] = bool(won.value)
+    if row.flags:
+        return row
+    record: dict[str, Any] = {
+        "rules": rules.slug,
+        "seats": layout.table_size,
+        "contract": contract.value if contract else None,
+        "declarer": seat.value if seat else None,
+    }
+    if sitting_out is not None:
+        record["sitting_out"] = sitting_out
+    if kind == "normal":
+        record["declarer_points"] = row.partial["declarer_points"]
+        if after_solo:
+            record["after_solo"] = True
+        if won is not None:
+            # a won/lost tick beside points is the players' own check of the tens digit
+            bonus = rules.tables[layout.table_size].declarer_bonus
+            wins = record["declarer_points"] + bonus >= rules.counting.win_at
+            if bool(won.value) != wins:
+                row.flags.append("won_disagrees")
+                return row
+    else:
+        record["won"] = bool(won.value) if won else None
+    try:
+        result = score_deal(rules, deal_from_record(record))
+    except ScoringError as error:
+        row.flags.append(f"impossible:{error}")
+        return row
+    row.record = record
+    row.scores = tuple(result.scores)
+    return row
+
+
+def read_sheet(
+    data: bytes | np.ndarray,
+    *,
+    layout_for: Callable[[str, int], tuple[L.SheetLayout, RuleSource, Callable[[int], int | None]]],
+) -> SheetReading:
+    """Read one photo. ``layout_for(qr_text, page)`` gives the sheet's layout, its rule source
+    and each deal's sitting-out seat (or raises :class:`Unreadable`: a sheet of another table,
+    round or tournament)."""
+    import time
+
+    start = time.perf_counter()
+    image = decode_image(data) if isinstance(data, bytes) else data
+    ink_source = image.min(axis=2) if image.ndim == 3 else image  # coloured ink stays dark
+    homography, page_number = find_page(ink_source)
+    try:
+        qr_text = read_qr(ink_source, homography)
+    except Unreadable:
+        whole = (
+            cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if isinstance(data, bytes)
+            else None
+        )
+        if whole is None or whole.shape[:2] == image.shape[:2]:
+            raise
+        # decoded at half size: the code's modules may need every pixel of the photo
+        factor = whole.shape[1] / image.shape[1]
+        scale = np.diag([factor, factor, 1.0])
+        qr_text = read_qr(whole.min(axis=2), scale @ homography)
+    layout, rules, sitting_out = layout_for(qr_text, page_number)
+    size = (int(L.PAGE_W * PX), int(L.PAGE_H * PX))
+    page = cv2.warpPerspective(
+        ink_source,
+        _scaled(homography, PX),
+        size,
+        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+        borderValue=255,
+    )
+    if cv2.Laplacian(page, cv2.CV_64F).var() < BLUR_BELOW or float(np.percentile(page, 90)) < 60:
+        raise Unreadable("blurred")
+    rows = []
+    for index, (fills, evenness, crop) in enumerate(measure_rows(page, layout)):
+        boxes = [
+            BoxReading(b.group, b.value, fill, classify(fill, even, alone=b.group in ALONE), even)
+            for b, fill, even in zip(layout.boxes, fills, evenness, strict=True)
+        ]
+        deal = layout.deals[index]
+        row = row_from_boxes(
+            boxes,
+            deal=deal,
+            index=index,
+            layout=layout,
+            rules=rules,
+            sitting_out=sitting_out(deal),
+        )
+        row.crop = crop
+        rows.append(row)
+    return SheetReading(
+        qr_text=qr_text,
+        page=page_number,
+        layout=layout,
+        rows=rows,
+        straightened=page,
+        seconds=time.perf_counter() - start,
+    )
