@@ -43,6 +43,8 @@ PACKAGES = [
     "publishing",
     "signups",
     "treasury",
+    "ceremony",
+    "sheetreading",
     "printing",
     "exports",
     "api",

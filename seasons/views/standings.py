@@ -11,7 +11,7 @@ from clubs.permissions import (
     player_pages_visible,
 )
 from seasons.models import Season
-from seasons.selectors.chances import season_chances
+from seasons.selectors.chances import season_chances, season_final
 from seasons.selectors.standings import SeasonSide, season_sides, season_standings
 from seasons.words import (
     chance_text,
@@ -87,6 +87,7 @@ def season_context(season: Season, user=None) -> dict:
     return {
         "season": season,
         "result": result,
+        "stamp": stamp,  # the revisions read once, for whatever else the page caches
         "rule_text": season_rule_text(season),
         "ranked_count": sum(1 for row in result.rows if row.ranked),
         "table": table,
@@ -133,6 +134,8 @@ def chances_context(season: Season, result, stamp=None) -> dict:
             "chances_note": chances_note(chances),
         }
 
+    if season_final(result) is None:  # not at the final: nothing to show, nothing to cache
+        return {}
     built = season_cached(season, "chances", build=build, stamp=stamp)
     return built or {}
 
@@ -153,7 +156,10 @@ def season_standings_view(request, pk: int):
             return HttpResponse("")
         return render(request, "seasons/_chances.html", chances)
     context = season_context(season, request.user)
-    context.update(chances_context(season, context["result"]), chances_seconds=CHANCES_SECONDS)
+    context.update(
+        chances_context(season, context["result"], context["stamp"]),
+        chances_seconds=CHANCES_SECONDS,
+    )
     return render(request, "seasons/standings.html", context)
 
 

@@ -65,6 +65,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "venue.client_ip",
             "venue.backups",
             "venue.serving",
+            "venue.spectators",
             "venue.laptop",
             "venue.sessions",
             "venue.tokens",

@@ -88,6 +88,10 @@ class Command(BaseCommand):
         for stream in (sys.stdout, sys.stderr):
             forgiving(stream)  # a path or a name the console's code page lacks: "?", no crash
         folder = Path(os.environ["SECRET_KEY_FILE"]).parent
+        # Before anything else: data of a newer version are refused, untouched (German, both
+        # versions named); on SQLite the file is only read (venue/versions.py). Before the
+        # folder's lock too, whose file would be a change.
+        refuse_newer_data()
         # One venue per data folder, refused before anything is changed (venue/folder_lock.py):
         # a second double-click while the first start still migrates. Creating an organiser
         # beside a running venue stays possible.
@@ -99,9 +103,6 @@ class Command(BaseCommand):
                 lock.release()
 
     def run_venue(self, options, *, folder: Path, lock: FolderLock | None) -> None:
-        # Before anything else: data of a newer version are refused, untouched (German, both
-        # versions named); on SQLite the file is only read (venue/versions.py).
-        refuse_newer_data()
         firewall = FirewallCheck() if sys.platform == "win32" else None
         call_command("migrate", interactive=False, verbosity=0)
         organiser_options = {
