@@ -266,6 +266,16 @@ def test_the_bundle_serves_a_tournament_day_under_wine(wine, tmp_path):
         sheets = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
         assert "Frühjahrsturnier Überlingen" in sheets and "Bäumer" in sheets, sheets[:500]
 
+        # The spectators' pages from the venue's second process (venue/spectators.py: spawned
+        # as on Windows, connections handed over with socket.share): a reader without a
+        # session is served there, and the desk's signed-in page by the first.
+        said = wait_for(output, "zweiter Prozess", seconds=120)
+        assert "Die Zuschauerseiten beantwortet jetzt ein zweiter Prozess" in said, said
+        status, page = http_get(f"{base}/tournaments/{tournament}/standings/")
+        assert status == 200 and "Frühjahrsturnier Überlingen" in page, page[:500]
+        status, _, page = desk.request(f"{base}/tournaments/{tournament}/")
+        assert status == 200 and "Frühjahrsturnier Überlingen" in page, page[:500]
+
         # A backup into a folder named as people name them, restored on "another laptop".
         backups = tmp_path / "Sicherung Ä Turnier 2"
         backups.mkdir()
