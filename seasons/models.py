@@ -366,9 +366,7 @@ class SeriesMembership(models.Model):
         verbose_name_plural = _("also counts for")
         ordering = ["season__starts_on", "season__name", "pk"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "season"], name="series_membership_once"
-            ),
+            models.UniqueConstraint(fields=["tournament", "season"], name="series_membership_once"),
         ]
 
     def __str__(self) -> str:

@@ -230,9 +230,7 @@ def season_stamp(season, *, revisions: tuple[tuple[int, int], ...] | None = None
         # Home and also-counting tournaments (issue 41): one added to or taken from the
         # series changes the stamp (its id comes or goes, and its revision is bumped).
         revisions = tuple(
-            counted_tournaments([season.pk])
-            .order_by("pk")
-            .values_list("pk", "revision")
+            counted_tournaments([season.pk]).order_by("pk").values_list("pk", "revision")
         )
     fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
     return (fields, revisions, timezone.localdate())

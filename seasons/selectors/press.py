@@ -113,7 +113,8 @@ def next_tournament(*, season: Season, tournament: Tournament) -> NextStop | Non
     """The season's next tournament after ``tournament`` (two queries): a tournament created
     for a later day, or else a later date of the season's calendar."""
     later = (
-        counted_tournaments([season.pk]).filter(date__gt=tournament.date)
+        counted_tournaments([season.pk])
+        .filter(date__gt=tournament.date)
         .select_related("host_club")
         .order_by("date", "pk")
         .first()

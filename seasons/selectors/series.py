@@ -1,22 +1,19 @@
 """Which tournaments count for a season: its own (home) tournaments and those that also
 count for it (``seasons.models.SeriesMembership``, issue 41). The one place every page,
 workbook, calendar feed and read API document of a season asks (a constant number of
-queries); the series a tournament counts for (its page); the day winners of a series."""
+queries); the series a tournament counts for (its page). The day winners of a series:
+``seasons.selectors.day_winners``."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.db.models import Q
 
 from seasons.models import Season, SeriesMembership, counted_tournaments
 from tournaments.models import Tournament
-
-if TYPE_CHECKING:
-    from seasons.selectors.standings import SeasonRow, SeasonStandings
 
 
 def season_tournaments(*, seasons: Sequence[Season]) -> dict[int, tuple[Tournament, ...]]:
@@ -95,36 +92,3 @@ def eligible_series(*, tournament: Tournament) -> list[Season]:
         Q(starts_on__lte=tournament.date, ends_on__gte=tournament.date) | Q(pk__in=chosen)
     )
     return list(seasons.order_by("-starts_on", "name"))
-
-
-@dataclass(frozen=True)
-class DayWinner:
-    """The winner of one evening of a series (place 1 of the tournament: all of them when
-    tied), where the tournament was played, and whether it is one of the series' own."""
-
-    tournament: Tournament
-    winners: tuple[SeasonRow, ...]
-    total: int | None
-    home: bool
-
-
-def day_winners(*, result: SeasonStandings) -> tuple[DayWinner, ...]:
-    """Each played tournament of the series with its winner(s), from the standings already
-    read (no query): a series over several hosts and pubs has a day winner per evening and an
-    overall winner (the standings' first place)."""
-    found = []
-    for index, tournament in enumerate(result.tournaments):
-        winners = tuple(
-            row for row in result.rows if index < len(row.places) and row.places[index] == 1
-        )
-        if not winners:
-            continue  # not played yet, or no results
-        found.append(
-            DayWinner(
-                tournament=tournament,
-                winners=tuple(sorted(winners, key=lambda row: (row.last_name, row.first_name))),
-                total=winners[0].tournament_totals[index],
-                home=tournament.season_id == result.season.pk,
-            )
-        )
-    return tuple(found)

@@ -183,9 +183,9 @@ def seasons_standings(
     # Each tournament's totals as stored at its revision (worked out again where it moved).
     fresh_results(tournaments=tournaments)
     totals_of = dict(
-        TournamentResult.objects.filter(
-            tournament_id__in=counted, total__isnull=False
-        ).values_list("entry_id", "total")
+        TournamentResult.objects.filter(tournament_id__in=counted, total__isnull=False).values_list(
+            "entry_id", "total"
+        )
     )
     entries_by_tournament: dict[int, list[Row]] = defaultdict(list)
     for row in entries:
