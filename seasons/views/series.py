@@ -11,15 +11,16 @@ from django.urls import path
 from django.utils.translation import gettext as _
 
 from clubs.forms import add_service_errors
-from clubs.permissions import MANAGE_TOURNAMENT, has_perm, is_season_scorer, organiser_required
+from clubs.permissions import MANAGE_TOURNAMENT, has_perm, is_season_scorer, refuse
 from seasons.forms import TournamentSeriesForm
 from seasons.selectors.series import eligible_series, tournament_series
 from seasons.services_series import set_series
 from tournaments.models import Tournament
 
 
-@organiser_required
 def tournament_series_edit(request, pk: int):
+    if not request.user.is_authenticated:
+        return refuse(request)  # to the login page
     tournament = get_object_or_404(Tournament.objects.select_related("season", "host_club"), pk=pk)
     if not (
         has_perm(request.user, MANAGE_TOURNAMENT, tournament) or is_season_scorer(request.user)
