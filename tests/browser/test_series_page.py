@@ -80,7 +80,9 @@ def test_the_series_page_shows_a_day_winner_per_evening(browser, live_server, wi
     assert "Jonas Zähringer" in lines[2]
     assert "Meisterschaftsturnier Unadingen" in lines[3] and "zählt auch hier" in lines[3]
     assert "Maximilian-Alexander" in lines[3]
-    assert inside_screen(page, "#day-winners li, #day-winners .day-winner, #day-winners .day-points")
+    assert inside_screen(
+        page, "#day-winners li, #day-winners .day-winner, #day-winners .day-points"
+    )
     # the overall winner, the standings' first: two evenings won (10 + 10 + 8 + 8 cup points,
     # the others 10 + 8 + 8 + 8)
     rows = page.locator("#season-ranking tbody tr")

@@ -333,3 +333,19 @@ def test_the_form_refuses_strangers(world, client, django_user_model):
     assert client.get(url).status_code == 403
     assert client.post(url, {"series": [world["village"].pk]}).status_code == 403
     assert not SeriesMembership.objects.exists()
+
+
+def test_the_player_page_lists_the_series_with_the_players_rank(world):
+    from seasons.selectors.players import player_page
+
+    SeriesMembership.objects.create(tournament=world["shared"], season=world["village"])
+    page = player_page(player=world["players"][2])
+    found = {s.season.name: s for s in page.seasons}
+    assert set(found) == {"Schwarzwaldmeisterschaft 2026/27", "Unadinger Cego-Winter"}
+    series = found["Unadinger Cego-Winter"]
+    assert series.rank == 2  # cup points 3 + 10, behind 10 + 6
+    assert [(t.name, total) for t, total, _running in series.steps] == [
+        ("Meisterschaft Bräunlingen", -30),
+        ("Cego-Winter im Hirschen", 60),
+    ]
+    assert found["Schwarzwaldmeisterschaft 2026/27"].rank == 3
