@@ -99,3 +99,45 @@ def test_the_series_page_shows_a_day_winner_per_evening(browser, live_server, wi
     page.click("#tournament-series >> text=Unadinger Cego-Winter")
     assert page.url == address
     page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_organiser_ticks_a_series_on_the_tournaments_page(
+    browser, live_server, width, tmp_path, django_user_model
+):
+    from django.test import Client
+
+    from seasons.models import SeriesMembership
+
+    world = make_series()
+    SeriesMembership.objects.all().delete()
+    superuser = django_user_model.objects.create_superuser("chef", "", "pw")
+    client = Client()
+    client.force_login(superuser)
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "url": live_server.url,
+            },
+            {"name": "django_language", "value": "de", "url": live_server.url},
+        ]
+    )
+    page = context.new_page()
+    shared = world["shared"]
+    page.goto(live_server.url + f"/tournaments/{shared.pk}/")
+    page.click("text=Zählt auch für andere Serien")
+    address = live_server.url + f"/tournaments/{shared.pk}/series/"
+    assert page.url == address
+    assert axe_violations(page, address) == []
+    assert page_overflow(page) == 0
+    keep(page, f"series-form-{width}.png", tmp_path)
+    page.get_by_label("Unadinger Cego-Winter").check()
+    page.click("button:has-text('Speichern')")
+    assert page.url == live_server.url + f"/tournaments/{shared.pk}/"
+    named = page.locator("#tournament-series").inner_text()
+    assert "Schwarzwaldmeisterschaft 2026/27" in named and "Unadinger Cego-Winter" in named
+    assert SeriesMembership.objects.filter(tournament=shared).count() == 1
+    context.close()
