@@ -144,8 +144,9 @@ def season_rule(*, season: Season) -> season_ranking.SeasonRule:
 
 def season_standings(*, season: Season, today: dt.date | None = None) -> SeasonStandings:
     """The season ranking under the season's rule (``tournaments.ranking``) and the teams',
-    from each tournament's stored results (``seasons.selectors.results``). Eight queries (the series memberships one of them),
-    whatever the number of players, tournaments or deals (and the working out of any
+    from each tournament's stored results (``seasons.selectors.results``). Eight queries (one
+    of them the series memberships: ``seasons.selectors.series``), whatever the number of
+    players, tournaments or deals (and the working out of any
     tournament whose revision moved since its results were stored). ``today`` (the server's
     date unless given) tells the tournaments to come from those whose day is past."""
     return seasons_standings(seasons=[season], today=today)[season.pk]
