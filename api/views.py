@@ -24,6 +24,7 @@ from api import documents
 from clubs.models import Club, Player
 from ratings.selectors import clubs_of, ratings_list
 from seasons.models import Season
+from seasons.selectors.series import counted_tournament_ids
 from seasons.selectors.standings import season_standings
 from seasons.selectors.statistics import cached_season_statistics, statistics_scope
 from tournaments.caching import revision_cached, season_cached, season_stamp
@@ -124,7 +125,8 @@ def tournaments(request: HttpRequest) -> dict:
     if season:
         if not season.isdigit():
             raise _BadPage("season must be a number")
-        queryset = queryset.filter(season_id=int(season))
+        # Home and also-counting tournaments (issue 41).
+        queryset = queryset.filter(pk__in=counted_tournament_ids(season_ids=[int(season)]))
     return _page(
         request,
         queryset,

@@ -512,3 +512,18 @@ def first_run_needs_code(address: str | None, *, through_unknown_proxy: bool = F
         return True
     mapped = getattr(ip, "ipv4_mapped", None)  # ::ffff:127.0.0.1 on a dual-stack socket
     return not (mapped or ip).is_loopback
+
+
+# --- a tournament that also counts for other series (issue 41) -----------------------------
+
+
+def may_set_series(user: Any, tournament: Any, season: Any) -> bool:
+    """May ``user`` make ``tournament`` also count for the series ``season``, or stop it? Both
+    sides must agree: the tournament's host (its club's organisers) or the association's
+    season scorer, and the series' own side (the organisers of the clubs hosting its own
+    tournaments, ``MANAGE_SEASON``) or the season scorer. Superusers always."""
+    if not _active(user):
+        return False
+    if user.is_superuser or is_season_scorer(user):
+        return True
+    return has_perm(user, MANAGE_TOURNAMENT, tournament) and has_perm(user, MANAGE_SEASON, season)

@@ -235,3 +235,27 @@ class SanctionForm(forms.Form):
 
 class LiftForm(forms.Form):
     lift_reason = forms.CharField(label=_("why lifted"), max_length=300)
+
+
+class TournamentSeriesForm(forms.Form):
+    """The organiser's ticks: the other series a tournament also counts for (issue 41)."""
+
+    series = forms.ModelMultipleChoiceField(
+        label=_("Also counts for"),
+        queryset=Season.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Tick every series this tournament also counts for besides its own season; each "
+            "series adds up its results under its own rule. Seasons whose dates hold the "
+            "tournament's day are offered."
+        ),
+    )
+
+    def __init__(self, *args, choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["series"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Season.objects.filter(pk__in=[season.pk for season in choices]).order_by(
+            "-starts_on", "name"
+        )

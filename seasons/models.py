@@ -324,3 +324,73 @@ class ResultConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} @ {self.confirmed_at}"
+
+
+class SeriesMembership(models.Model):
+    """A tournament that also counts for another series than its own season (issue 41): a
+    village series over several pubs, a club's championship, a cup feeding a higher final.
+
+    The tournament's ``season`` stays its home season, so that every season stays as it was
+    before series existed; this row adds one more series it counts for, under that series'
+    own rule (its ``Season`` fields: sum, best N, cup points, minimum, final). Which
+    tournaments a season counts is :func:`counted_tournaments` (home and also-counting),
+    read by every page, workbook, feed and document of a season
+    (``seasons.selectors.series.season_tournaments``). Added and removed through
+    ``seasons.services_series``, which refuses the home season (a row here naming the home
+    season would count nothing twice: the reads take each tournament once)."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="series_memberships",
+        verbose_name=_("tournament"),
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.PROTECT,
+        related_name="also_counting",
+        verbose_name=_("series"),
+    )
+    added_at = models.DateTimeField(_("added at"), default=timezone.now)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+
+    class Meta:
+        verbose_name = _("also counts for")
+        verbose_name_plural = _("also counts for")
+        ordering = ["season__starts_on", "season__name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "season"], name="series_membership_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} -> {self.season_id}"
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        if self.tournament_id and self.season_id:
+            home = self.tournament.season_id
+            if home == self.season_id:
+                raise ValidationError(
+                    _("The tournament already belongs to this season; it counts there anyway.")
+                )
+
+
+def counted_tournaments(season_ids):
+    """The tournaments that count for any of ``season_ids``: their home season is one of
+    them, or they also count for one (``SeriesMembership``). A query set of ``Tournament``
+    (each once, whatever the number of seasons it counts for); used as a subquery
+    (``tournament_id__in=counted_tournaments(ids).values("pk")``) it adds no query."""
+    tournament_model = SeriesMembership._meta.get_field("tournament").related_model
+    ids = list(season_ids)
+    return tournament_model.objects.filter(
+        Q(season_id__in=ids)
+        | Q(pk__in=SeriesMembership.objects.filter(season_id__in=ids).values("tournament_id"))
+    )

@@ -7,6 +7,7 @@ from seasons.views import (
     sanctions,
     schedule,
     scoring,
+    series,
     standings,
     statistics,
 )
@@ -25,4 +26,5 @@ urlpatterns = [
     *appeals.urlpatterns,
     *sanctions.urlpatterns,
     *press.urlpatterns,
+    *series.urlpatterns,
 ]

@@ -153,6 +153,10 @@ class _Tournament(msgspec.Struct):
     # Given only where the desk hides places or revealed them: a copy elsewhere (the season
     # server, published live) hides what the hall hides.
     ceremony: _Ceremony | None = None
+    # Given only where there are any (issue 41): the other series the tournament also
+    # counts for besides its ``season``, named as it is. An archive without the key imports
+    # as before and leaves the series it counts for here as they are.
+    series: list[_Season] = []
 
 
 class _Club(msgspec.Struct):

@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from seasons.models import counted_tournaments
 from tournaments.models import Tournament
 
 T = TypeVar("T")
@@ -223,13 +224,13 @@ def season_stamp(season, *, revisions: tuple[tuple[int, int], ...] | None = None
     """What a season ranking is built from, as one comparable value: every field of the season
     (its rules: sum, best N, cup points, minimum, youth cut-off, the planned number and
     ``plan_revision``, which counts the changes of its planned dates …), the revision of each
-    of its tournaments (one query, or ``revisions``: (id, revision) in id order as the caller
+    of its tournaments, home and also-counting (one query, or ``revisions``: (id, revision) in id order as the caller
     has read them) and today's date (the final's column tells the tournaments to come by it)."""
     if revisions is None:
+        # Home and also-counting tournaments (issue 41): one added to or taken from the
+        # series changes the stamp (its id comes or goes, and its revision is bumped).
         revisions = tuple(
-            Tournament.objects.filter(season_id=season.pk)
-            .order_by("pk")
-            .values_list("pk", "revision")
+            counted_tournaments([season.pk]).order_by("pk").values_list("pk", "revision")
         )
     fields = tuple(repr(getattr(season, f.attname)) for f in season._meta.concrete_fields)
     return (fields, revisions, timezone.localdate())

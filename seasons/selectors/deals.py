@@ -20,6 +20,7 @@ from django.db.models.functions import Coalesce
 
 from scoring import rule_source_from_dict
 from seasons.models import Season
+from seasons.selectors.series import counted_tournament_ids
 from tournaments.contract_names import contract_name, rule_source_name
 from tournaments.deal_words import deal_title, penalty_of
 from tournaments.models import (
@@ -78,7 +79,7 @@ def season_tournaments(*, season: Season) -> list[TournamentLine]:
             teams=t.team_count,
             deals=t.deal_count,
         )
-        for t in Tournament.objects.filter(season=season)
+        for t in Tournament.objects.filter(pk__in=counted_tournament_ids(season_ids=[season.pk]))
         .select_related("host_club")
         # Subqueries, not joins: joining entries, teams and deals at once multiplies rows.
         .annotate(
@@ -122,21 +123,22 @@ class DealLine(NamedTuple):
 
 def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[DealLine]:
     """Every deal of the season in playing order, with the player in each seat at that deal."""
+    counted = counted_tournament_ids(season_ids=[season.pk])  # home and also-counting
     names = {
         e["id"]: f"{e['player__last_name']}, {e['player__first_name']}"
-        for e in Entry.objects.filter(tournament__season=season).values(
+        for e in Entry.objects.filter(tournament_id__in=counted).values(
             "id", "player__first_name", "player__last_name"
         )
     }
     seats = list(
-        Seat.objects.filter(round__tournament__season=season).values(
+        Seat.objects.filter(round__tournament_id__in=counted).values(
             "id", "table_id", "position", "entry_id"
         )
     )
     timelines = _occupant_lookup(
         seats,
         list(
-            Substitution.objects.filter(seat__round__tournament__season=season).values(
+            Substitution.objects.filter(seat__round__tournament_id__in=counted).values(
                 "seat_id", "entry_id", "from_deal"
             )
         ),
@@ -167,7 +169,7 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
 
     rules = {
         t.pk: rule_source_from_dict(t.rules_snapshot)
-        for t in Tournament.objects.filter(season=season).only("pk", "rules_snapshot")
+        for t in Tournament.objects.filter(pk__in=counted).only("pk", "rules_snapshot")
     }
     contract_names: dict[tuple[int, str], str] = {}
 
@@ -179,12 +181,12 @@ def season_deals(*, season: Season, chunk_size: int = DEALS_CHUNK) -> Iterator[D
 
     corrected = set(
         DealChange.objects.filter(
-            deal__table__round__tournament__season=season,
+            deal__table__round__tournament_id__in=counted,
             action=DealChange.Action.CORRECTED,
         ).values_list("deal_id", flat=True)
     )
     deals = (
-        Deal.objects.filter(table__round__tournament__season=season)
+        Deal.objects.filter(table__round__tournament_id__in=counted)
         .order_by(
             "table__round__tournament__date",
             "table__round__tournament_id",

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from seasons.models import Season
+from seasons.models import Season, counted_tournaments
 from seasons.selectors.standings import season_sides, seasons_standings
-from tournaments.models import Tournament
 
 CACHE_SECONDS = 24 * 3600
 
@@ -44,7 +43,7 @@ class SeasonHonours:
 
 def _stamp(seasons: list[Season]) -> str:
     revisions = tuple(
-        Tournament.objects.filter(season__in=seasons)
+        counted_tournaments([s.pk for s in seasons])
         .order_by("pk")
         .values_list("season_id", "pk", "revision")
     )

@@ -26,7 +26,7 @@ from django.utils.translation import get_language
 from clubs.models import Player
 from scoring import RuleSource, rule_source_from_dict
 from seasons import ranking as season_ranking
-from seasons.models import Season, TournamentResult
+from seasons.models import Season, SeriesMembership, TournamentResult
 from seasons.selectors.results import (
     DECLARED,
     DECLARER_POINTS,
@@ -114,9 +114,24 @@ def player_page(*, player: Player) -> PlayerPage:
         return page
     played_ids = {e["tournament_id"] for e in own}
     season_ids = {e["tournament__season_id"] for e in own if e["tournament__season_id"]}
+    # The series the player's tournaments also count for, and every tournament that also
+    # counts for one of those seasons (issue 41): one query.
+    series_of_played = SeriesMembership.objects.filter(tournament_id__in=played_ids).values(
+        "season_id"
+    )
+    also = list(
+        SeriesMembership.objects.filter(
+            Q(season_id__in=season_ids) | Q(season_id__in=series_of_played)
+        ).values_list("tournament_id", "season_id")
+    )
+    season_ids |= {season_id for _t, season_id in also}
     tournaments = {
         t.pk: t
-        for t in Tournament.objects.filter(Q(pk__in=played_ids) | Q(season_id__in=season_ids))
+        for t in Tournament.objects.filter(
+            Q(pk__in=played_ids)
+            | Q(season_id__in=season_ids)
+            | Q(pk__in={tournament_id for tournament_id, _s in also})
+        )
         .select_related("season", "host_club")
         .defer("rules_snapshot")  # read only where a contract needs its name (below)
         .order_by("date", "pk")
@@ -138,9 +153,21 @@ def player_page(*, player: Player) -> PlayerPage:
     for tournament in tournaments.values():
         if tournament.season is not None:  # selected with it: no query
             seasons[tournament.season.pk] = tournament.season
+    missing = season_ids - set(seasons)  # a series without tournaments of its own
+    if missing:
+        seasons.update({s.pk: s for s in Season.objects.filter(pk__in=missing)})
+    # season -> its tournaments in date order, home and also-counting
+    of_season: dict[int, list[Tournament]] = defaultdict(list)
+    counts_for: dict[int, set[int]] = defaultdict(set)
+    for tournament_id, season_id in also:
+        counts_for[tournament_id].add(season_id)
+    for tournament in tournaments.values():
+        for season_id in {tournament.season_id, *counts_for.get(tournament.pk, ())}:
+            if season_id in seasons:
+                of_season[season_id].append(tournament)
     season_ranks: dict[int | None, int | None] = {}
     players_in: dict[int, int] = {}  # tournament -> how many had a result
-    for season_id, ranking in _season_rankings(seasons, tournaments).items():
+    for season_id, ranking in _season_rankings(seasons, of_season).items():
         season_ranks[season_id] = ranking.ranks.get(player.pk)
         players_in.update(ranking.players)
     outside = [pk for pk in played_ids if tournaments[pk].season_id is None]
@@ -155,9 +182,7 @@ def player_page(*, player: Player) -> PlayerPage:
     for season_id, season in seasons.items():
         running = 0
         steps = []
-        for tournament in tournaments.values():
-            if tournament.season_id != season_id:
-                continue
+        for tournament in of_season[season_id]:
             total = totals.get(tournament.pk)
             running += total or 0
             steps.append((tournament, total, running))
@@ -187,7 +212,7 @@ class SeasonRanking:
 
 
 def _season_rankings(
-    seasons: dict[int, Season], tournaments: dict[int, Tournament]
+    seasons: dict[int, Season], of_season: dict[int, list[Tournament]]
 ) -> dict[int, SeasonRanking]:
     """Each of ``seasons`` ranked under its rule, cached by the season's stamp
     (``tournaments.caching.season_stamp``, as the season page's cache) and the results' method: a
@@ -199,9 +224,7 @@ def _season_rankings(
         # the season page's stamp, from the tournaments read above (no query)
         stamp = season_stamp(
             season,
-            revisions=tuple(
-                sorted((t.pk, t.revision) for t in tournaments.values() if t.season_id == season_id)
-            ),
+            revisions=tuple(sorted((t.pk, t.revision) for t in of_season.get(season_id, ()))),
         )
         ranking = cache.get(_ranking_key(stamp))
         if ranking is None:
@@ -210,17 +233,20 @@ def _season_rankings(
             found[season_id] = ranking
     if not missing:
         return found
-    of_season = {t.pk: t.season_id for t in tournaments.values() if t.season_id in missing}
+    seasons_of: dict[int, list[int]] = defaultdict(list)  # tournament -> seasons to rank
+    for season_id in missing:
+        for tournament in of_season.get(season_id, ()):
+            seasons_of[tournament.pk].append(season_id)
     per_player: dict[int, dict[int, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
     places: dict[int, dict[int, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
     players: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for tournament_id, player_id, total, place in TournamentResult.objects.filter(
-        tournament_id__in=of_season, total__isnull=False
+        tournament_id__in=seasons_of, total__isnull=False
     ).values_list("tournament_id", "entry__player_id", "total", "place"):
-        season_id = of_season[tournament_id]
-        per_player[season_id][player_id][tournament_id] = total  # type: ignore[assignment]
-        places[season_id][player_id][tournament_id] = place  # type: ignore[assignment]
-        players[season_id][tournament_id] += 1
+        for season_id in seasons_of[tournament_id]:
+            per_player[season_id][player_id][tournament_id] = total  # type: ignore[assignment]
+            places[season_id][player_id][tournament_id] = place  # type: ignore[assignment]
+            players[season_id][tournament_id] += 1
     for season_id, stamp in missing.items():
         rule = season_rule(season=seasons[season_id])
         scores = {

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 
 from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
-from seasons.models import PlannedTournament, Season
+from seasons.models import PlannedTournament, Season, counted_tournaments
 from seasons.press import NextStop, Placed, SeasonFacts, SeasonLead, TournamentFacts
 from seasons.selectors.standings import (
     SeasonRow,
@@ -113,7 +113,8 @@ def next_tournament(*, season: Season, tournament: Tournament) -> NextStop | Non
     """The season's next tournament after ``tournament`` (two queries): a tournament created
     for a later day, or else a later date of the season's calendar."""
     later = (
-        Tournament.objects.filter(season=season, date__gt=tournament.date)
+        counted_tournaments([season.pk])
+        .filter(date__gt=tournament.date)
         .select_related("host_club")
         .order_by("date", "pk")
         .first()

@@ -12,6 +12,7 @@ from uuid import UUID
 
 from clubs.models import Club
 from seasons.models import PlannedTournament, Season
+from seasons.selectors.series import counted_tournament_ids
 from tournaments.models import Tournament
 
 # The feeds keep a year of past tournaments, so a phone's calendar does not lose them.
@@ -57,7 +58,8 @@ def calendar_entries(
     if since is not None:
         tournaments = tournaments.filter(date__gte=since)
     if season is not None:
-        tournaments = tournaments.filter(season=season)
+        # Home and also-counting tournaments (issue 41): a series' feed holds its evenings.
+        tournaments = tournaments.filter(pk__in=counted_tournament_ids(season_ids=[season.pk]))
     if club is not None:
         tournaments = tournaments.filter(host_club=club)
     entries = _tournament_entries(tournaments)
@@ -83,7 +85,12 @@ def _planned_entries(
         "season_id", "date", "note", "season__name"
     )
     # As ranking.open_planned_dates counts them: each tournament takes one plan of its day.
-    held = Counter((e.season_id, e.date) for e in tournaments if e.season_id is not None)
+    # In one season's calendar every tournament is the season's (home or also counting).
+    held = Counter(
+        (season.pk if season is not None else e.season_id, e.date)
+        for e in tournaments
+        if e.season_id is not None or season is not None
+    )
     seen: Counter[tuple[int, dt.date]] = Counter()
     result = []
     for row in rows:

@@ -17,6 +17,7 @@ from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
 from seasons.models import PlannedTournament, Season, TournamentResult
 from seasons.selectors.results import fresh_results
+from seasons.selectors.series import counted_tournament_ids, season_tournaments
 from tournaments import ranking
 from tournaments.models import (
     Deal,
@@ -43,24 +44,25 @@ from tournaments.selectors.standings import (
 def _season_tallies(season: Season, *, bucket: str) -> dict[int, Tally]:
     """Every counting deal of the season added up per entry (3 queries). ``bucket``: the seat
     field to group by."""
+    counted = counted_tournament_ids(season_ids=[season.pk])
     seats = list(
-        Seat.objects.filter(round__tournament__season=season).values(
+        Seat.objects.filter(round__tournament_id__in=counted).values(
             "id", "table_id", "position", "entry_id", bucket
         )
     )
     substitutions = list(
-        Substitution.objects.filter(seat__round__tournament__season=season).values(
+        Substitution.objects.filter(seat__round__tournament_id__in=counted).values(
             "seat_id", "entry_id", "from_deal"
         )
     )
     groups = grouped_deals(
         Deal.objects.filter(
-            table__round__tournament__season=season,
+            table__round__tournament_id__in=counted,
             table__voided=False,
             status=Deal.Status.CONFIRMED,
         ),
         substituted_tables=Substitution.objects.filter(
-            seat__round__tournament__season=season
+            seat__round__tournament_id__in=counted
         ).values("seat__table_id"),
     )
     return tallies_from_groups(groups, seats=seats, substitutions=substitutions, bucket=bucket)
@@ -142,8 +144,9 @@ def season_rule(*, season: Season) -> season_ranking.SeasonRule:
 
 def season_standings(*, season: Season, today: dt.date | None = None) -> SeasonStandings:
     """The season ranking under the season's rule (``tournaments.ranking``) and the teams',
-    from each tournament's stored results (``seasons.selectors.results``). Seven queries,
-    whatever the number of players, tournaments or deals (and the working out of any
+    from each tournament's stored results (``seasons.selectors.results``). Eight queries (one
+    of them the series memberships: ``seasons.selectors.series``), whatever the number of
+    players, tournaments or deals (and the working out of any
     tournament whose revision moved since its results were stored). ``today`` (the server's
     date unless given) tells the tournaments to come from those whose day is past."""
     return seasons_standings(seasons=[season], today=today)[season.pk]
@@ -153,24 +156,22 @@ def seasons_standings(
     *, seasons: Sequence[Season], today: dt.date | None = None
 ) -> dict[int, SeasonStandings]:
     """:func:`season_standings` of several seasons at once (season id -> standings), in the
-    same seven queries whatever the number of seasons (the roll of honour)."""
+    same eight queries whatever the number of seasons (the roll of honour)."""
     if not seasons:
         return {}
     today = today or timezone.localdate()
     season_ids = [season.pk for season in seasons]
-    tournaments = tuple(
-        Tournament.objects.filter(season_id__in=season_ids)
-        .select_related("host_club")
-        .order_by("date", "pk")
-    )
+    # Home and also-counting tournaments of each season (issue 41), each read once.
+    of_season = season_tournaments(seasons=seasons)
+    counted = counted_tournament_ids(season_ids=season_ids)
+    tournaments = tuple({t.pk: t for ts in of_season.values() for t in ts}.values())
     entries = list(
-        Entry.objects.filter(tournament__season_id__in=season_ids)
+        Entry.objects.filter(tournament_id__in=counted)
         # In date order: a team is named as it was first registered in the season.
         .order_by("tournament__date", "tournament_id", "number")
         .values(
             "id",
             "tournament_id",
-            "tournament__season_id",
             "player_id",
             "player__first_name",
             "player__last_name",
@@ -179,17 +180,21 @@ def seasons_standings(
             "team__name",
         )
     )
-    clubs = home_clubs(entries__tournament__season_id__in=season_ids)
+    clubs = home_clubs(entries__tournament_id__in=counted)
     # Each tournament's totals as stored at its revision (worked out again where it moved).
     fresh_results(tournaments=tournaments)
     totals_of = dict(
-        TournamentResult.objects.filter(
-            tournament__season_id__in=season_ids, total__isnull=False
-        ).values_list("entry_id", "total")
+        TournamentResult.objects.filter(tournament_id__in=counted, total__isnull=False).values_list(
+            "entry_id", "total"
+        )
     )
-    entries_of: dict[int, list[Row]] = defaultdict(list)
+    entries_by_tournament: dict[int, list[Row]] = defaultdict(list)
     for row in entries:
-        entries_of[row["tournament__season_id"]].append(row)
+        entries_by_tournament[row["tournament_id"]].append(row)
+    entries_of: dict[int, list[Row]] = {
+        season_id: [e for t in ts for e in entries_by_tournament[t.pk]]
+        for season_id, ts in of_season.items()
+    }
     planned_of: dict[int, list[dt.date]] = defaultdict(list)
     for season_id, day in PlannedTournament.objects.filter(season_id__in=season_ids).values_list(
         "season_id", "date"
@@ -197,7 +202,7 @@ def seasons_standings(
         planned_of[season_id].append(day)
     result = {}
     for season in seasons:
-        own = tuple(t for t in tournaments if t.season_id == season.pk)
+        own = of_season[season.pk]
         own_entries = entries_of[season.pk]
         per_player: dict[int, dict[int, int]] = defaultdict(dict)
         people: dict[int, Row] = {}
@@ -439,11 +444,12 @@ class TournamentRows:
 
 
 def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
-    """Every tournament's standings of the season in one pass: eight queries, whatever the
+    """Every tournament's standings of the season in one pass: nine queries, whatever the
     number of tournaments, and the deals are streamed, not held (the season workbook)."""
-    tournaments = list(Tournament.objects.filter(season=season).order_by("date", "pk"))
+    tournaments = list(season_tournaments(seasons=[season])[season.pk])
+    counted = counted_tournament_ids(season_ids=[season.pk])
     entries = list(
-        Entry.objects.filter(tournament__season=season).values(
+        Entry.objects.filter(tournament_id__in=counted).values(
             "id",
             "tournament_id",
             "number",
@@ -457,11 +463,11 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
         )
     )
     seated = set(
-        Seat.objects.filter(round__tournament__season=season).values_list("entry_id", flat=True)
+        Seat.objects.filter(round__tournament_id__in=counted).values_list("entry_id", flat=True)
     )
-    clubs = home_clubs(entries__tournament__season=season)
+    clubs = home_clubs(entries__tournament_id__in=counted)
     round_numbers: dict[int, set[int]] = defaultdict(set)
-    for round_ in Round.objects.filter(tournament__season=season).values("tournament_id", "number"):
+    for round_ in Round.objects.filter(tournament_id__in=counted).values("tournament_id", "number"):
         round_numbers[round_["tournament_id"]].add(round_["number"])
     # Entries belong to one tournament, so the round number is bucket enough.
     tallies = _season_tallies(season, bucket="round__number")
@@ -470,7 +476,7 @@ def season_tournament_standings(*, season: Season) -> list[TournamentRows]:
     add_paper_totals(tallies, entries=entries, bucket=lambda entry: 1)
     lots: dict[int, list[list[int]]] = defaultdict(list)
     for draw in (
-        LotDraw.objects.filter(tournament__season=season, purpose="tie_break")
+        LotDraw.objects.filter(tournament_id__in=counted, purpose="tie_break")
         .order_by("performed_at", "pk")
         .values("tournament_id", "order")
     ):

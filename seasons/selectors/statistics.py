@@ -33,6 +33,7 @@ from django.db.models import Count, Q
 
 from seasons.models import Season, TournamentResult
 from seasons.selectors.results import fresh_results
+from seasons.selectors.series import season_tournaments
 from tournaments.models import Deal, Tournament
 
 # Figures change only with a tournament's revision or a season's dates: kept this long.
@@ -92,6 +93,8 @@ class StatisticsScope:
     seasons: list[Season]  # oldest first, ``season`` last
     tournaments: list[Tournament]  # of those seasons, by date
     stamp: str  # what the figures are built from, as one short value
+    # season id -> its tournaments, home and also-counting (issue 41)
+    of_season: dict[int, tuple[Tournament, ...]] | None = None
 
 
 def statistics_scope(*, season: Season) -> StatisticsScope:
@@ -103,11 +106,11 @@ def statistics_scope(*, season: Season) -> StatisticsScope:
     )
     # ``season`` last, whatever another season starting the same day says
     seasons = [s for s in seasons if s.pk != season.pk] + [season]
-    tournaments = list(
-        Tournament.objects.filter(season_id__in=[s.pk for s in seasons])
-        .select_related("host_club")
-        .defer("rules_snapshot")  # read only where a tournament's results are worked out again
-        .order_by("date", "pk")
+    # Home and also-counting tournaments of each season (issue 41).
+    of_season = season_tournaments(seasons=seasons)
+    tournaments = sorted(
+        {t.pk: t for found in of_season.values() for t in found}.values(),
+        key=lambda t: (t.date, t.pk),
     )
     raw = repr(
         (
@@ -115,10 +118,17 @@ def statistics_scope(*, season: Season) -> StatisticsScope:
             season.pk,
             [(s.pk, s.name, s.starts_on, s.ends_on) for s in seasons],
             [(t.pk, t.season_id, t.revision) for t in tournaments],
+            sorted((k, [t.pk for t in v]) for k, v in of_season.items()),
         )
     )
     stamp = hashlib.sha256(raw.encode()).hexdigest()[:32]
-    return StatisticsScope(season=season, seasons=seasons, tournaments=tournaments, stamp=stamp)
+    return StatisticsScope(
+        season=season,
+        seasons=seasons,
+        tournaments=tournaments,
+        stamp=stamp,
+        of_season={k: tuple(v) for k, v in of_season.items()},
+    )
 
 
 def season_statistics(*, scope: StatisticsScope) -> SeasonStatistics:
@@ -142,8 +152,12 @@ def season_statistics(*, scope: StatisticsScope) -> SeasonStatistics:
         .order_by()
     )
     by_season: dict[int, list[Tournament]] = defaultdict(list)
-    for tournament in tournaments:
-        by_season[tournament.season_id].append(tournament)  # type: ignore[index]  # in a season
+    if scope.of_season is not None:
+        for season_id, found in scope.of_season.items():
+            by_season[season_id] = list(found)
+    else:
+        for tournament in tournaments:
+            by_season[tournament.season_id].append(tournament)  # type: ignore[index]
 
     seen_before: set[int] = set()
     figures: list[SeasonFigures] = []

@@ -12,6 +12,7 @@ from clubs.permissions import (
 )
 from seasons.models import Season
 from seasons.selectors.chances import season_chances, season_final
+from seasons.selectors.day_winners import day_winners
 from seasons.selectors.standings import SeasonSide, season_sides, season_standings
 from seasons.words import (
     chance_text,
@@ -159,6 +160,9 @@ def season_standings_view(request, pk: int):
     context.update(
         chances_context(season, context["result"], context["stamp"]),
         chances_seconds=CHANCES_SECONDS,
+        # A series over several hosts and pubs (issue 41): the winner of each evening beside
+        # the overall standings (read from the standings above: no query).
+        day_winners=day_winners(result=context["result"]),
     )
     return render(request, "seasons/standings.html", context)
 

@@ -136,6 +136,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "services",
         [
             "*.services",
+            "seasons.services_series",  # issue 41: a tournament in several series
             "*.services.*",
             "publishing.laptop.outbox",
             "publishing.laptop.position",

@@ -245,6 +245,8 @@ MATRIX: dict[str, Spec] = {
     ),
     "seasons:roll_of_honour": Spec(lambda w: {}, EVERYONE, get_only=True),
     "seasons:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE),
+    # issue 41: the other series a tournament also counts for (its host and the association)
+    "seasons:tournament_series": Spec(day, MANAGE | {"scorer"}, changes=None),
     # the association's season scorer: appeals and early confirmations
     "seasons:appeals": Spec(lambda w: {}, SCORER),
     "seasons:appeal_record": Spec(

@@ -162,17 +162,17 @@ def test_the_season_page_queries_do_not_grow(
         client.force_login(organiser)
     url = reverse("seasons:season_standings", kwargs={"pk": season.pk})
     # a cold cache (each tournament's results stored already, as any reader leaves them): the
-    # selector's 7 (the seventh: the planned dates), the season, the cache stamp (the
+    # selector's 8 (the seventh: the planned dates; the eighth: the series memberships), the season, the cache stamp (the
     # tournaments' revisions, read before and after building the ranking, and after building
     # the table's markup), visible players, session, which tournaments are provisional (the
     # appeal window)
     fresh_results(tournaments=season.tournaments.all())
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         assert client.get(url).status_code == 200
     extra = tournament_in(season, "Extra", 28)
     play(extra, [EntryFactory(tournament=extra) for _ in range(4)], [(0, 45)] * 3)
     fresh_results(tournaments=season.tournaments.all())
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         assert client.get(url).status_code == 200
 
 

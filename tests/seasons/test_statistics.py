@@ -167,7 +167,8 @@ def test_players_per_tournament_and_per_host(seeded):
 def test_a_constant_number_of_queries(seeded, django_assert_num_queries):
     (_first, second, third), p = seeded
     season_statistics(scope=statistics_scope(season=third))  # stores the results first
-    with django_assert_num_queries(5):  # seasons, tournaments, stamps, results, deals
+    with django_assert_num_queries(6):  # seasons, tournaments, series memberships, stamps,
+        # results, deals
         season_statistics(scope=statistics_scope(season=third))
     # a fourth season, more tournaments and deals: the same number
     fourth = season_of(2027)
@@ -175,7 +176,7 @@ def test_a_constant_number_of_queries(seeded, django_assert_num_queries):
         tournament = tournament_in(fourth, f"Mehr {day}", day)
         table_game(tournament, p[day % 5 : day % 5 + 4], [(0, 45), (1, 45), (2, 34), (3, 45)])
     season_statistics(scope=statistics_scope(season=fourth))
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         statistics = season_statistics(scope=statistics_scope(season=fourth))
     assert [f.season.name for f in statistics.earlier] == [
         third.name,
@@ -198,10 +199,10 @@ def test_the_page_shows_the_figures_and_charts_and_the_season_page_links_it(
     assert "style=" not in html.split("<main")[1] and "<script" not in html.split("<main")[1]
     assert "Sechstes" in html and "Cegoclub B" in html and "Saison 2024/25" in html
     assert ">2024/25</text>" in html  # the chart's axis names a season by its years
-    with django_assert_num_queries(3):  # the season, the scope's two: the figures are cached
+    with django_assert_num_queries(4):  # the season, the scope's three: the figures are cached
         client.get(url)
     cache.clear()
-    with django_assert_num_queries(6):  # and three more to build them again
+    with django_assert_num_queries(7):  # and three more to build them again
         client.get(url)
     assert client.get(reverse("seasons:season_statistics", args=[99999])).status_code == 404
 

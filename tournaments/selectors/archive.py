@@ -41,6 +41,7 @@ from ceremony.models import CeremonySettings
 from clubs.models import Club, Membership
 from clubs.permissions import registry_player_ids
 from scoring import rule_source_from_dict
+from seasons.models import SeriesMembership
 from tournaments.archive_format import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
@@ -486,6 +487,20 @@ def ceremony_record(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def series_record(tournament: Tournament) -> dict[str, Any]:
+    """``{"series": […]}``: the other series the tournament also counts for (issue 41), each
+    as the home ``season`` is named (name, first and last day), by name; else nothing, so
+    that an archive without any keeps its content hash and an older reader passes the key
+    by (1 query)."""
+    series = [
+        {"name": name, "starts_on": starts_on.isoformat(), "ends_on": ends_on.isoformat()}
+        for name, starts_on, ends_on in SeriesMembership.objects.filter(tournament_id=tournament.pk)
+        .order_by("season__name")
+        .values_list("season__name", "season__starts_on", "season__ends_on")
+    ]
+    return {"series": series} if series else {}
+
+
 def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:
     """The archive of ``tournament``. Downloaded by ``user``, a player's birth year and
     member number are given only where ``user`` may see them
@@ -510,6 +525,7 @@ def _document(tournament: Tournament, user: Any) -> dict[str, Any]:
             **_settings(tournament),
             **fairness_records(tournament, number_of=number_of),
             **ceremony_record(tournament),
+            **series_record(tournament),
         },
         "clubs": list(people.clubs.values()),
         "players": people.players,

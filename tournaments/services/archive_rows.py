@@ -26,7 +26,7 @@ from ceremony.models import CeremonySettings
 from clubs.models import Club, Membership, Player
 from clubs.services.imports import NEW, NO_CLUB, Plan, PlanRow
 from clubs.services.imports import _apply_club_choices as apply_club_choices
-from seasons.models import Season
+from seasons.models import Season, SeriesMembership
 from tournaments.archive_format import ArchiveError, kind_of
 from tournaments.models import (
     ArchiveItem,
@@ -45,7 +45,12 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.selectors.archive import TOURNAMENT_SETTINGS, ceremony_record, fairness_records
+from tournaments.selectors.archive import (
+    TOURNAMENT_SETTINGS,
+    ceremony_record,
+    fairness_records,
+    series_record,
+)
 from tournaments.services.archive_plan import ArchivePlan
 from tournaments.services.archive_players import ArchiveClubs
 from tournaments.services.results_common import INPUT_FIELDS
@@ -609,6 +614,37 @@ def _write_ceremony(here: _Here, settings: Mapping[str, Any]) -> None:
     )
 
 
+def _write_series(here: _Here, settings: Mapping[str, Any]) -> None:
+    """The other series the tournament also counts for as the tournament item says (issue
+    41), each season found by name here (created with the item's dates where missing, as
+    the home season is). An item without the key (an older archive, or one of a tournament
+    that counts for no other series) leaves them as they are; the home season is never
+    listed again."""
+    wanted = settings.get("series")
+    if not wanted:
+        return
+    tournament = here.tournament
+    if series_record(tournament).get("series") == wanted:
+        return
+    seasons = []
+    for named in wanted:
+        season, _created = Season.objects.get_or_create(
+            name=named["name"],
+            defaults={"starts_on": named["starts_on"], "ends_on": named["ends_on"]},
+        )
+        if season.pk != tournament.season_id:
+            seasons.append(season)
+    SeriesMembership.objects.filter(tournament=tournament).exclude(season__in=seasons).delete()
+    have = set(
+        SeriesMembership.objects.filter(tournament=tournament).values_list("season_id", flat=True)
+    )
+    SeriesMembership.objects.bulk_create(
+        SeriesMembership(tournament=tournament, season=season)
+        for season in seasons
+        if season.pk not in have
+    )
+
+
 def _write_fairness(here: _Here, settings: Mapping[str, Any]) -> None:
     """The final rulings and approved seat swaps as the tournament item says (after the
     entries and rounds they name, and after the deletes). Left alone where they are as
@@ -766,4 +802,5 @@ def write_items(
     if "tournament" in upserts:
         _write_fairness(here, upserts["tournament"])
         _write_ceremony(here, upserts["tournament"])
+        _write_series(here, upserts["tournament"])
     return tournament, players_created
