@@ -63,8 +63,8 @@ def tournament_press(request, pk: int):
         back_url=reverse("tournaments:tournament_detail", args=[tournament.pk]),
         back_label=tournament.name,
         note=_(
-            "The youngest and the oldest player are not named: the registry has no player's "
-            "consent to be named for their age."
+            "The youngest and the oldest player are named only where they agreed to it in "
+            "their player record and their birth year is known."
         ),
     )
 
