@@ -131,8 +131,8 @@ def programme(*, tournament: Tournament) -> Programme:
         (_("Best woman"), groups.best_woman),
         (_("Best youth"), groups.best_youth),
         (_("Best senior"), best_senior),
-        (_("Youngest player"), ages.youngest),
-        (_("Oldest player"), ages.oldest),
+        (_("Youngest player"), list(ages.youngest)),
+        (_("Oldest player"), list(ages.oldest)),
         (_("Last place (Wurstsalat)"), groups.last),
     )
     for title, rows in sides:

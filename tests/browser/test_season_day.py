@@ -225,9 +225,11 @@ def test_text_kopieren_copies_the_edited_text_and_the_download_is_it_plain(
     assert page.evaluate("navigator.clipboard.readText()") == "Bearbeitet für den Südkurier."
     # the download: the text as edited, a plain-text file named after the day and tournament
     box.fill("Für die Vereinsseite:\nZwei Zeilen, mit Umlauten äöü.")
-    with page.expect_response(lambda r: r.request.method == "POST") as answered:
-        with page.expect_download() as downloading:
-            page.get_by_role("button", name="Als Textdatei herunterladen").click()
+    with (
+        page.expect_response(lambda r: r.request.method == "POST") as answered,
+        page.expect_download() as downloading,
+    ):
+        page.get_by_role("button", name="Als Textdatei herunterladen").click()
     response = answered.value
     assert response.headers["content-type"] == "text/plain; charset=utf-8"
     download = downloading.value

@@ -177,7 +177,9 @@ def test_youngest_and_oldest_are_side_prizes_only_where_they_agreed(ready):
     _born(rows[3], 1941, True)
     steps = selectors.programme(tournament=ready).steps
     titles = [step.title for step in steps]
-    assert [w.entry_id for w in _side_titles(ready)["Älteste im Feld"].winners] == [rows[3].entry_id]
+    assert [w.entry_id for w in _side_titles(ready)["Älteste im Feld"].winners] == [
+        rows[3].entry_id
+    ]
     # read out after the category prizes, before the Wurstsalat
     assert titles.index("Beste Dame") < titles.index("Jüngste im Feld")
     assert titles.index("Älteste im Feld") < titles.index("Letzter Platz (Wurstsalat)")
