@@ -393,3 +393,21 @@ def test_the_page_the_box_and_the_download(client, organiser):
     assert "P0 Hall wins the Cego tournament “Herbst”" in html and "Copy text" in html
     season_html = client.get(reverse("seasons:season_press", args=[season.pk])).content.decode()
     assert "Season standings Saison 2026/27" in season_html
+
+
+@pytest.mark.django_db
+def test_while_places_are_hidden_the_page_says_to_wait_for_the_ceremony(client, organiser):
+    from ceremony import services as ceremony
+
+    _season, first, *_ = build_season(5)
+    client.force_login(organiser)
+    client.cookies["django_language"] = "de"
+    url = reverse("seasons:tournament_press", args=[first.pk])
+    wait = "erst nach der Siegerehrung weitergeben"
+    assert wait not in client.get(url).content.decode()
+    ceremony.set_hiding(tournament=first, user=organiser, from_round=1, top=3)
+    html = client.get(url).content.decode()
+    # the organisers see every place (the text names the winner), and are told to wait
+    assert wait in html and "P0 Hall gewinnt" in html
+    ceremony.reveal(tournament=first, user=organiser)
+    assert wait not in client.get(url).content.decode()
