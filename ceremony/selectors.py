@@ -4,9 +4,9 @@ candidates. A constant number of queries: the standings (cached by revision), th
 
 The steps: the prize places from the last one upwards (players tied on a place share a step),
 the side prizes that the standings hold (best woman, best youth, best senior, the last place:
-the "Wurstsalat"), the prize table's call order (place 1 chooses first) and the raffle. The
-youngest and the oldest player are left out: the registry keeps birth years, but no player's
-agreement to be named for them.
+the "Wurstsalat"; before it the youngest and the oldest player, where they agreed to be named
+for their age: ``clubs.ages``), the prize table's call order (place 1 chooses first) and the
+raffle.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from ceremony.models import CeremonySettings, RaffleDraw
+from clubs.ages import AgedPlayer, Ages, youngest_and_oldest
 from clubs.models import Category
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.prizes import prize_groups
@@ -125,10 +126,13 @@ def programme(*, tournament: Tournament) -> Programme:
         )
     seniors = [row for row in playing if row.category == Category.SENIOR]
     best_senior = [row for row in seniors if row.rank == seniors[0].rank] if seniors else []
+    ages = playing_ages(tournament=tournament, rows=playing)
     sides = (
         (_("Best woman"), groups.best_woman),
         (_("Best youth"), groups.best_youth),
         (_("Best senior"), best_senior),
+        (_("Youngest player"), list(ages.youngest)),
+        (_("Oldest player"), list(ages.oldest)),
         (_("Last place (Wurstsalat)"), groups.last),
     )
     for title, rows in sides:
@@ -155,6 +159,21 @@ def programme(*, tournament: Tournament) -> Programme:
     steps.append(Step(kind=RAFFLE, title=_("Raffle")))
     draws = tuple(RaffleDraw.objects.filter(tournament=tournament).order_by("number"))
     return Programme(tournament=tournament, settings=settings, steps=tuple(steps), draws=draws)
+
+
+def playing_ages(*, tournament: Tournament, rows: list[StandingRow]) -> Ages[StandingRow]:
+    """The youngest and the oldest of ``rows`` who agreed to be named for it (one query)."""
+    known = {
+        entry_id: (birth_year, agreed)
+        for entry_id, birth_year, agreed in Entry.objects.filter(
+            tournament=tournament, pk__in=[row.entry_id for row in rows]
+        ).values_list("pk", "player__birth_year", "player__named_for_age")
+    }
+    return youngest_and_oldest(
+        AgedPlayer(key=row, birth_year=known[row.entry_id][0], agreed=known[row.entry_id][1])
+        for row in rows
+        if row.entry_id in known
+    )
 
 
 def prize_winner_ids(current: Programme) -> set[int]:

@@ -8,7 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import AnnualFee, Category, Club, Membership
+from clubs.models import AnnualFee, Category, Club, Membership, Player
 
 
 def add_service_errors(form: forms.Form, error: ValidationError) -> None:
@@ -45,6 +45,11 @@ class PlayerForm(forms.Form):
     last_name = forms.CharField(label=_("last name"), max_length=60)
     birth_year = forms.IntegerField(
         label=_("birth year"), min_value=1900, max_value=2100, required=False
+    )
+    named_for_age = forms.BooleanField(
+        label=Player._meta.get_field("named_for_age").verbose_name,
+        help_text=Player._meta.get_field("named_for_age").help_text,
+        required=False,
     )
     category = forms.ChoiceField(
         label=_("category"),

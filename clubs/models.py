@@ -121,6 +121,20 @@ class Player(models.Model):
         default=Category.OPEN,
         help_text=_("For side rankings such as best woman or best youth."),
     )
+    # The player's consent to be named as the youngest or the oldest player of a tournament
+    # (the ceremony's side prize, the press report): given once for every tournament, changed
+    # at any time in the player's record, off until the player says yes. Without a birth year
+    # it has nothing to name (``clubs.ages.youngest_and_oldest``).
+    named_for_age = models.BooleanField(
+        _("may be named as youngest or oldest"),
+        default=False,
+        help_text=_(
+            "Only with the player's consent: the prize ceremony and the press report may then "
+            "name them as the youngest or oldest player of a tournament (from the birth year; "
+            "the year itself is never shown). Off unless the player has agreed; it can be "
+            "withdrawn at any time."
+        ),
+    )
     email = models.EmailField(_("e-mail"), blank=True)
     # The player's identity across servers: a laptop that fetched the season's registry keeps
     # it, and an archive's players are matched by it first.

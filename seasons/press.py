@@ -5,9 +5,9 @@ no database; the words in the page's language (German, or English where the site
 
 Every part beyond the winner is optional and left out without its facts: 2nd and 3rd place,
 the best woman, the women, youth and seniors among the players (by their categories), the
-last place, the season's leader and the gap after this tournament, the next tournament. The
-youngest and the oldest player are never named: the registry records birth years but no
-player's consent to be named for their age."""
+youngest and the oldest player (only those who agreed to be named for their age, by the rule
+of ``clubs.ages``; never their birth year), the last place, the season's leader and the gap
+after this tournament, the next tournament."""
 
 from __future__ import annotations
 
@@ -57,6 +57,8 @@ class TournamentFacts:
     youth: int = 0
     seniors: int = 0
     best_woman: Placed | None = None  # not on the podium already
+    youngest: tuple[Placed, ...] = ()  # who agreed to be named for it (several: one year)
+    oldest: tuple[Placed, ...] = ()
     last: Placed | None = None
     season: SeasonLead | None = None
     next_stop: NextStop | None = None
@@ -215,6 +217,24 @@ def tournament_report(facts: TournamentFacts) -> str:
                 "among": _joined(among),
             }
         sentences.append(f"{took_part}.")
+    if facts.youngest:
+        sentences.append(
+            ngettext(
+                "The youngest player was %(names)s.",
+                "The youngest players were %(names)s.",
+                len(facts.youngest),
+            )
+            % {"names": _joined([_who(p) for p in facts.youngest])}
+        )
+    if facts.oldest:
+        sentences.append(
+            ngettext(
+                "The oldest player was %(names)s.",
+                "The oldest players were %(names)s.",
+                len(facts.oldest),
+            )
+            % {"names": _joined([_who(p) for p in facts.oldest])}
+        )
     if facts.last:
         sentences.append(
             _("Last place went to %(name)s with %(points)s.")

@@ -78,6 +78,7 @@ def create_player(
     email: str = "",
     club: Club | None = None,
     member_number: str = "",
+    named_for_age: bool = False,
     allow_duplicate: bool = False,
     user: User | None = None,
 ) -> Player:
@@ -94,6 +95,7 @@ def create_player(
         birth_year=birth_year,
         category=category,
         email=email.strip(),
+        named_for_age=named_for_age,
     )
     player.full_clean(exclude=["search_key", "sort_key"])
     player.save()
@@ -112,14 +114,19 @@ def update_player(
     email: str = "",
     club: Club | None = None,
     member_number: str = "",
+    named_for_age: bool | None = None,
     user: User | None = None,
 ) -> Player:
+    """Change a player's record. ``named_for_age`` None keeps the player's consent to be named
+    as youngest or oldest as it is (a caller that does not ask about it changes nothing)."""
     locked = Player.objects.select_for_update().get(pk=player.pk)
     locked.first_name = first_name.strip()
     locked.last_name = last_name.strip()
     locked.birth_year = birth_year
     locked.category = category
     locked.email = email.strip()
+    if named_for_age is not None:
+        locked.named_for_age = named_for_age
     locked.full_clean(exclude=["search_key", "sort_key"])
     locked.save()
     _set_home_membership(locked, club, member_number)
@@ -139,6 +146,7 @@ def _snapshot(player: Player) -> dict:
         "first_name": player.first_name,
         "last_name": player.last_name,
         "birth_year": player.birth_year,
+        "named_for_age": player.named_for_age,
         "category": player.category,
         "email": player.email,
         "memberships": [

@@ -127,6 +127,7 @@ def player_edit(request, pk: int):
         "first_name": player.first_name,
         "last_name": player.last_name,
         "birth_year": player.birth_year,
+        "named_for_age": player.named_for_age,
         "category": player.category,
         "email": player.email,
         "club": home.club if home else None,

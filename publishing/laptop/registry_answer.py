@@ -11,7 +11,9 @@ Format ``cego-club/registry`` version 2 (``publishing.server.selectors.registry`
 token's club's registry id), ``clubs`` (uuid, name, short_name, town) and ``players`` (uuid,
 first_name, last_name, category, memberships with the club's uuid, a guest's club without
 membership: ``guest_club``, a club's uuid, or ``guest_club_name``). Only the token's club's
-own members carry ``birth_year`` and ``email``, and only its own memberships
+own members carry ``birth_year`` and ``email`` (and ``named_for_age``, the member's consent to be
+named as youngest or oldest: an addition to version 2; without it the laptop keeps what it
+has), and only its own memberships
 ``member_number``, ``status``, ``since``, ``left_on``; where they are missing the laptop keeps
 what it has. ``sanctions`` (optional; a server of an earlier release sends none, and then the
 laptop keeps the copies it has): ``player`` (a registry id of the list), ``from``, ``until``
@@ -90,6 +92,7 @@ class RegistryMembership:
 class PersonalData:
     birth_year: int | None
     email: str
+    named_for_age: bool | None = None  # None: not said (a server of an earlier release)
 
 
 @dataclass(frozen=True)
@@ -352,7 +355,10 @@ def _player(
                 validate_email(email)
             except ValidationError:
                 raise _fail(where, _("email is not an e-mail address")) from None
-        personal = PersonalData(birth_year=year, email=email)
+        consent = row.get("named_for_age")
+        if consent is not None and not isinstance(consent, bool):
+            raise _fail(where, _("named_for_age is not true or false"))
+        personal = PersonalData(birth_year=year, email=email, named_for_age=consent)
     if not isinstance(row["memberships"], list):
         raise _fail(where, _("memberships is not a list"))
     memberships = tuple(

@@ -71,6 +71,8 @@ def _load_registry(*, registry: Registry) -> dict[str, int]:
         player.category = person.category or player.category or "open"
         if person.personal is not None:
             player.birth_year, player.email = person.personal.birth_year, person.personal.email
+            if person.personal.named_for_age is not None:
+                player.named_for_age = person.personal.named_for_age
         if person.guest_given:
             player.guest_club = club_of[person.guest_club] if person.guest_club else None
             player.guest_club_name = person.guest_club_name

@@ -21,7 +21,8 @@ REGISTRY_VERSION = 2
 def registry(*, club: Club) -> dict[str, Any]:
     """Every club and player, for a laptop of ``club`` (its publishing token's club): the
     club's own members in full (birth year, e-mail, member number, status and dates, as the
-    club's organisers see them; ``clubs.permissions.club_registry_players``), everybody else
+    club's organisers see them, with ``named_for_age``, the consent to be named as youngest or
+    oldest; ``clubs.permissions.club_registry_players``), everybody else
     as the public pages show them (name, category, club, registry id; a guest's club
     without membership, ``guest_club``/``guest_club_name``). Version 2: a player row without
     ``birth_year``/``email``, a membership without ``member_number``/``status`` says nothing
@@ -65,6 +66,7 @@ def registry(*, club: Club) -> dict[str, Any]:
         "category",
         "birth_year",
         "email",
+        "named_for_age",
         "guest_club_id",
         "guest_club_name",
     ):
@@ -79,7 +81,9 @@ def registry(*, club: Club) -> dict[str, Any]:
             "guest_club_name": p["guest_club_name"],
         }
         if p["pk"] in own_ids:
-            row.update(birth_year=p["birth_year"], email=p["email"])
+            row.update(
+                birth_year=p["birth_year"], email=p["email"], named_for_age=p["named_for_age"]
+            )
         row["memberships"] = memberships.get(p["pk"], [])
         players.append(row)
     return {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from clubs.ages import AgedPlayer, youngest_and_oldest
 from clubs.search import name_sort_key
 from seasons import ranking as season_ranking
 from seasons.models import PlannedTournament, Season, counted_tournaments
@@ -16,7 +17,7 @@ from seasons.selectors.standings import (
     season_standings,
 )
 from tournaments.caching import season_cached
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.selectors.standings import StandingRow, standings_at_revision
 
 PODIUM = 3
@@ -41,6 +42,10 @@ def tournament_facts(*, tournament: Tournament) -> TournamentFacts:
     standings = standings_at_revision(tournament=tournament)
     rows = [row for row in standings.rows if row.rank is not None]
     women = [row for row in rows if row.category == "woman"]
+    ages = youngest_and_oldest(
+        AgedPlayer(key=row, birth_year=birth_year, agreed=agreed)
+        for row, (birth_year, agreed) in _ages_of(tournament, rows)
+    )
     season = tournament.season
     lead = None
     next_stop = None
@@ -58,10 +63,25 @@ def tournament_facts(*, tournament: Tournament) -> TournamentFacts:
         youth=sum(1 for row in rows if row.category == "youth"),
         seniors=sum(1 for row in rows if row.category == "senior"),
         best_woman=_placed(women[0]) if women else None,
+        youngest=tuple(_placed(row) for row in ages.youngest),
+        oldest=tuple(_placed(row) for row in ages.oldest),
         last=_placed(rows[-1]) if len(rows) >= LAST_FROM else None,
         season=lead,
         next_stop=next_stop,
     )
+
+
+def _ages_of(
+    tournament: Tournament, rows: Sequence[StandingRow]
+) -> list[tuple[StandingRow, tuple[int | None, bool]]]:
+    """Each row with its player's birth year and consent to be named for it (one query)."""
+    known = {
+        pk: (birth_year, agreed)
+        for pk, birth_year, agreed in Entry.objects.filter(tournament=tournament).values_list(
+            "pk", "player__birth_year", "player__named_for_age"
+        )
+    }
+    return [(row, known[row.entry_id]) for row in rows if row.entry_id in known]
 
 
 def season_lead_after(result: SeasonStandings, *, tournament: Tournament) -> SeasonLead | None:

@@ -16,6 +16,7 @@ from seasons.models import Season
 from seasons.press import season_report, tournament_report
 from seasons.selectors.press import season_facts, tournament_facts
 from tournaments.models import Tournament
+from tournaments.selectors.visibility import hiding
 
 # The longest text taken back for the download (a report is some 1,500 characters).
 MAX_REPORT_CHARS = 20_000
@@ -32,7 +33,15 @@ def _download(text: str, name: str) -> HttpResponse:
 
 
 def _page(
-    request, *, text: str, title: str, filename: str, back_url: str, back_label: str, note: str
+    request,
+    *,
+    text: str,
+    title: str,
+    filename: str,
+    back_url: str,
+    back_label: str,
+    note: str,
+    warning: str = "",
 ):
     if request.method == "POST":
         return _download(request.POST.get("text", text), filename)
@@ -45,6 +54,7 @@ def _page(
             "back_url": back_url,
             "back_label": back_label,
             "note": note,
+            "warning": warning,
             "rows": min(30, max(8, len(text) // 70 + text.count("\n") + 2)),
         },
     )
@@ -63,9 +73,16 @@ def tournament_press(request, pk: int):
         back_url=reverse("tournaments:tournament_detail", args=[tournament.pk]),
         back_label=tournament.name,
         note=_(
-            "The youngest and the oldest player are not named: the registry has no player's "
-            "consent to be named for their age."
+            "The youngest and the oldest player are named only where they agreed to it in "
+            "their player record and their birth year is known."
         ),
+        # the desk sees the hidden places; the text names them, so not before the ceremony
+        warning=_(
+            "The top places are still hidden from the public until the prize ceremony: "
+            "this text names them, so pass it on only after the ceremony."
+        )
+        if hiding(tournament=tournament) is not None
+        else "",
     )
 
 

@@ -84,6 +84,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "clubs.cells",
             "clubs.search",
             "clubs.categories",
+            "clubs.ages",
             "clubs.tabular",
             "tournaments.addresses",
             "tournaments.agreements",

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ceremony import selectors, services
+from clubs.models import Player
 from tests.factories import SeasonFactory, TournamentFactory
 from tests.tournaments.results.conftest import seat_table
 from tests.tournaments.standings.conftest import cego
@@ -57,6 +58,10 @@ def _day() -> Tournament:
     first = Entry.objects.select_related("player").get(pk=leader.entry_id)
     first.player.first_name, first.player.last_name = LONG
     first.player.save()
+    # the youngest and the oldest agreed to be named: their side prizes are steps too
+    rows = tournament_standings(tournament=tournament).rows
+    for row, year in ((rows[1], 2012), (rows[-2], 1938)):
+        Player.objects.filter(entries__pk=row.entry_id).update(birth_year=year, named_for_age=True)
     Entry.objects.filter(tournament=tournament).update(checked_in=True)
     bump_revision(tournament_id=tournament.pk)  # the new name in the cached standings
     tournament.refresh_from_db()
@@ -78,6 +83,7 @@ def test_the_ceremony_fits_the_hall_screen_and_the_keys_move_it(browser, live_se
     services.set_hiding(tournament=tournament, user=desk, from_round=1, top=3)
     services.reveal(tournament=tournament, user=desk)
     steps = selectors.programme(tournament=tournament).steps
+    assert {"Jüngste im Feld", "Älteste im Feld"} <= {step.title for step in steps}
     url = live_server.url + reverse("ceremony:projector", args=[tournament.pk])
     for width, height in ((1920, 1080), (1366, 768)):
         context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")

@@ -1,7 +1,9 @@
 """Who can still win (the season page and its projector) and the press report (a tournament's
 and the season's), in Chromium at 390, 1280 and 1920 px, German and English: axe-core finds
 nothing serious, nothing is wider than the screen, the projector's board fits its screen and
-follows a deal of the final by itself, "Text kopieren" copies the text as edited."""
+follows a deal of the final by itself, the report is in the site's language and names the
+youngest and oldest who agreed, "Text kopieren" copies the text as edited and the download is
+that text, plain."""
 
 from __future__ import annotations
 
@@ -39,6 +41,14 @@ NAMES = [
     ("Faller", "Hans-Peter", Category.OPEN, -100, -60),
     ("Gißler", "Ute", Category.WOMAN, -190, -120),
 ]
+# (birth year, agreed to be named for it): Jonas the youngest, Anna the oldest, both agreed;
+# Ute, born a year after Anna, did not agree (and is not the oldest anyway)
+BORN = {
+    "Jonas": (2011, True),
+    "Anna": (1942, True),
+    "Ute": (1943, False),
+    "Hans-Peter": (1970, True),
+}
 
 
 def make_day() -> dict:
@@ -67,7 +77,14 @@ def make_day() -> dict:
     )
     entries = []
     for last, first_name, category, one, two in NAMES:
-        player = PlayerFactory(last_name=last, first_name=first_name, category=category)
+        year, agreed = BORN.get(first_name, (None, False))
+        player = PlayerFactory(
+            last_name=last,
+            first_name=first_name,
+            category=category,
+            birth_year=year,
+            named_for_age=agreed,
+        )
         MembershipFactory(player=player, club=host)
         EntryFactory(tournament=first, player=player, paper_total=one, category=category)
         EntryFactory(tournament=second, player=player, paper_total=two, category=category)
@@ -140,6 +157,26 @@ def test_pages_at_each_width_in_german_and_english(browser, live_server, width):
         text = page.locator("#chances").inner_text()
         for phrase in words:
             assert phrase in text, (phrase, text)
+        # the press report in the site's language, with the youngest and the oldest who agreed
+        page.goto(live_server.url + addresses["press"])
+        report_text = page.locator("#press-text").input_value()
+        for phrase in {
+            "de": (
+                "Maximilian-Alexander Schwarzwälder-Kirschbaum gewinnt das Cego-Turnier",
+                "Am jüngsten im Feld war Jonas Zähringer",
+                "Am ältesten im Feld war Anna Blümle",
+            ),
+            "en": (
+                "Maximilian-Alexander Schwarzwälder-Kirschbaum wins the Cego tournament",
+                "The youngest player was Jonas Zähringer",
+                "The oldest player was Anna Blümle",
+            ),
+        }[language]:
+            assert phrase in report_text, (phrase, report_text)
+        assert "2011" not in report_text and "1942" not in report_text
+        page.goto(live_server.url + addresses["season-press"])
+        season_text = page.locator("#press-text").input_value()
+        assert {"de": "Saisonwertung", "en": "season standings"}[language] in season_text
         context.close()
     assert not found, "\n" + report(found)
 
@@ -170,9 +207,12 @@ def test_the_projector_fits_and_follows_the_final(browser, live_server):
     shoot(page, "projector-during-1920")
 
 
-def test_text_kopieren_copies_the_edited_text(browser, live_server):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_text_kopieren_copies_the_edited_text_and_the_download_is_it_plain(
+    browser, live_server, width
+):
     day = make_day()
-    context = signed_in(browser, live_server, day["user"], 390, "de")
+    context = signed_in(browser, live_server, day["user"], width, "de")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     page = context.new_page()
     page.goto(live_server.url + reverse("seasons:tournament_press", args=[day["second"].pk]))
@@ -183,4 +223,20 @@ def test_text_kopieren_copies_the_edited_text(browser, live_server):
     page.locator("#press-status").filter(has_text="Kopiert.").wait_for()
     assert page.locator("#press-status").inner_text() == "Kopiert."
     assert page.evaluate("navigator.clipboard.readText()") == "Bearbeitet für den Südkurier."
+    # the download: the text as edited, a plain-text file named after the day and tournament
+    box.fill("Für die Vereinsseite:\nZwei Zeilen, mit Umlauten äöü.")
+    with (
+        page.expect_response(lambda r: r.request.method == "POST") as answered,
+        page.expect_download() as downloading,
+    ):
+        page.get_by_role("button", name="Als Textdatei herunterladen").click()
+    response = answered.value
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
+    download = downloading.value
+    assert download.suggested_filename == (
+        f"pressebericht-{day['second'].date:%Y-%m-%d}-winterturnier.txt"
+    )
+    with open(download.path(), encoding="utf-8") as saved:
+        assert saved.read() == "Für die Vereinsseite:\nZwei Zeilen, mit Umlauten äöü."
+    assert page.locator("#press-text").is_visible()  # the page stays
     context.close()

@@ -143,3 +143,66 @@ def test_the_remote_and_the_projector_pages(ready, desk):
     assert "data-step-url" in page  # the desk's browser steers with the keyboard
     public = Client().get(reverse("ceremony:projector", args=[ready.pk])).content.decode()
     assert "data-step-url" not in public and "csrf" not in public.lower()
+
+
+def _born(row, year, agreed):
+    entry = Entry.objects.select_related("player").get(pk=row.entry_id)
+    entry.player.birth_year, entry.player.named_for_age = year, agreed
+    entry.player.save()
+
+
+def _side_titles(tournament):
+    return {
+        step.title: step
+        for step in selectors.programme(tournament=tournament).steps
+        if step.kind == selectors.SIDE
+    }
+
+
+def test_youngest_and_oldest_are_side_prizes_only_where_they_agreed(ready):
+    rows = tournament_standings(tournament=ready).rows
+    sides = _side_titles(ready)
+    assert "Jüngste im Feld" not in sides and "Älteste im Feld" not in sides  # no birth years
+    _born(rows[1], 2009, True)
+    _born(rows[2], 2009, True)
+    _born(rows[3], 1941, False)
+    _born(rows[6], 1975, True)
+    sides = _side_titles(ready)
+    # born the same year: both named; the oldest did not agree, so nobody is named for it
+    assert {w.entry_id for w in sides["Jüngste im Feld"].winners} == {
+        rows[1].entry_id,
+        rows[2].entry_id,
+    }
+    assert "Älteste im Feld" not in sides
+    _born(rows[3], 1941, True)
+    steps = selectors.programme(tournament=ready).steps
+    titles = [step.title for step in steps]
+    assert [w.entry_id for w in _side_titles(ready)["Älteste im Feld"].winners] == [
+        rows[3].entry_id
+    ]
+    # read out after the category prizes, before the Wurstsalat
+    assert titles.index("Beste Dame") < titles.index("Jüngste im Feld")
+    assert titles.index("Älteste im Feld") < titles.index("Letzter Platz (Wurstsalat)")
+    # a side prize: left out of a raffle among those without a prize
+    assert rows[3].entry_id in selectors.prize_winner_ids(selectors.programme(tournament=ready))
+
+
+def test_youngest_and_oldest_stay_hidden_until_the_reveal_and_their_step(ready, desk):
+    user, client = desk
+    rows = tournament_standings(tournament=ready).rows
+    _born(rows[1], 2009, True)
+    _born(rows[3], 1941, True)
+    services.set_hiding(tournament=ready, user=user, from_round=1, top=None)
+    url = reverse("ceremony:projector", args=[ready.pk])
+    youngest = Entry.objects.select_related("player").get(pk=rows[1].entry_id).player
+    assert youngest.last_name not in Client().get(url).content.decode()
+    services.reveal(tournament=ready, user=user)
+    steps = selectors.programme(tournament=ready).steps
+    at = [step.title for step in steps].index("Jüngste im Feld") + 1
+    for _ in range(at - 1):
+        client.post(reverse("ceremony:step", args=[ready.pk]), {"direction": "next"})
+    stage = Client().get(url + "?partial=1").content.decode()
+    assert "Jüngste im Feld" not in stage and youngest.full_name not in stage
+    client.post(reverse("ceremony:step", args=[ready.pk]), {"direction": "next"})
+    stage = Client().get(url + "?partial=1").content.decode()
+    assert "Jüngste im Feld" in stage and youngest.full_name in stage

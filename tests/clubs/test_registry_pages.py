@@ -94,6 +94,47 @@ def test_edit_and_merge_through_the_pages(staff_client, registry):
     assert (keep.birth_year, keep.category) == (1956, "senior")
 
 
+def _ticked(form: str) -> bool:
+    box = form.split('name="named_for_age"', 1)[1].split(">", 1)[0]
+    return " checked" in box
+
+
+def test_the_consent_to_be_named_as_youngest_or_oldest_in_the_player_form(staff_client, registry):
+    """Off until the club ticks it (the player agreed), kept and withdrawn in the player's
+    record, explained beside the box in German."""
+    hans = Player.objects.get(last_name="Müller")
+    assert hans.named_for_age is False
+    url = reverse("clubs:player_edit", args=[hans.pk])
+    staff_client.cookies["django_language"] = "de"
+    form = staff_client.get(url).content.decode()
+    assert 'name="named_for_age"' in form and not _ticked(form)
+    assert "darf als Jüngste/r oder Älteste/r im Feld genannt werden" in form
+    assert "Nur mit Einverständnis" in form and "jederzeit widerrufbar" in form
+    data = {
+        "first_name": "Hans",
+        "last_name": "Müller",
+        "birth_year": "1950",
+        "category": "senior",
+        "club": registry.pk,
+        "member_number": "1",
+    }
+    staff_client.post(url, {**data, "named_for_age": "on"})
+    hans.refresh_from_db()
+    assert hans.named_for_age is True and hans.birth_year == 1950
+    detail = staff_client.get(reverse("clubs:player_detail", args=[hans.pk])).content.decode()
+    assert "darf als Jüngste/r oder Älteste/r im Feld genannt werden" in detail
+    assert _ticked(staff_client.get(url).content.decode())
+    staff_client.post(url, data)  # the box unticked: withdrawn
+    hans.refresh_from_db()
+    assert hans.named_for_age is False
+    created = staff_client.post(
+        reverse("clubs:player_create"),
+        {"first_name": "Lea", "last_name": "Neu", "category": "youth", "named_for_age": "on"},
+    )
+    assert created.status_code == 302
+    assert Player.objects.get(last_name="Neu").named_for_age is True
+
+
 def test_excel_export_keeps_formulas_as_text(staff_client, registry):
     response = staff_client.get(reverse("exports:player_export_xlsx"), {"club": registry.pk})
     sheet = load_workbook(io.BytesIO(response.content)).active

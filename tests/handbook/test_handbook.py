@@ -113,13 +113,32 @@ def test_after_an_update_the_handbook_says_what_an_older_program_does(handbook_h
 
 
 def test_who_can_still_win_and_the_press_report_are_explained(handbook_html, client):
-    """Issue 41: what "the final" is, the rules' bounds, and why youngest and oldest are
-    missing from the press report; the press page links there."""
+    """Issue 41: what "the final" is, the rules' bounds, and that youngest and oldest are in
+    the press report only with the player's consent; the press page links there."""
     chances = handbook_html.split('id="wer-kann-gewinnen"', 1)[1].split("<h3", 1)[0]
     for phrase in ("Spitzenreiter", "nicht mehr einholbar", "Cup-Punkte", "letzte Turnier"):
         assert phrase in chances
     press = handbook_html.split('id="pressebericht"', 1)[1].split("</section>", 1)[0]
-    assert "Text kopieren" in press and "Einwilligung" in press
+    assert "Text kopieren" in press and "zugestimmt" in press and "Textdatei" in press
+    assert 'href="#juengste-aelteste"' in press
+
+
+def test_hiding_the_ceremony_its_remote_raffle_and_the_consent_are_explained(handbook_html):
+    """Issue 41 item 2: hide and reveal, the ceremony step by step with its remote, the
+    raffle's seed and log, and where the consent to name the youngest and oldest is set."""
+    ceremony = handbook_html.split('id="siegerehrung"', 1)[1].split("<h3", 1)[0]
+    for phrase in (
+        "Siegerehrung starten",
+        "ab Runde",
+        "Fernbedienung (Handy)",
+        "Pfeil rechts",
+        "Startwert",
+        "Protokoll",
+        "Jüngste im Feld",
+        "darf als Jüngste/r oder Älteste/r im Feld genannt werden",
+        "nicht zugestimmt",
+    ):
+        assert phrase in ceremony, phrase
 
 
 @pytest.mark.django_db

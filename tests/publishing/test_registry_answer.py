@@ -39,6 +39,7 @@ def good() -> dict:
                 "category": "open",
                 "birth_year": 1961,
                 "email": "anna@example.org",
+                "named_for_age": True,
                 "memberships": [
                     {
                         "club": CLUB,
@@ -149,6 +150,7 @@ MALFORMED = [
     ("birth year a bool", changed("players.0.birth_year", True), "birth_year"),
     ("birth year far off", changed("players.0.birth_year", 1066), "birth_year"),
     ("bad e-mail", changed("players.0.email", "anna at example"), "email"),
+    ("consent a text", changed("players.0.named_for_age", "ja"), "named_for_age ist weder"),
     ("bad category", changed("players.1.category", "kaiser"), "category"),
     ("memberships missing", changed("players.1.memberships", "-"), "memberships fehlt"),
     ("membership unknown club", changed("players.0.memberships.0.club", str(uuid.uuid4())), "Liste der Vereine"),
@@ -180,8 +182,20 @@ def test_the_good_answer_is_taken(season_server, laptop):
     call_command("fetch_registry", "--from", season_server)
     anna = Player.objects.get(uuid=PLAYER)
     assert (anna.birth_year, anna.email) == (1961, "anna@example.org")
+    assert anna.named_for_age is True  # the member's consent to be named as youngest/oldest
     assert anna.memberships.get().since.isoformat() == "2001-01-01"
     assert Player.objects.get(last_name="Gut").birth_year is None
+    # a server of an earlier release says nothing of the consent: the laptop keeps it
+    earlier = good()
+    del earlier["players"][0]["named_for_age"]
+    Answer.body = json.dumps(earlier).encode()
+    call_command("fetch_registry", "--from", season_server)
+    assert Player.objects.get(uuid=PLAYER).named_for_age is True
+    withdrawn = good()
+    withdrawn["players"][0]["named_for_age"] = False
+    Answer.body = json.dumps(withdrawn).encode()
+    call_command("fetch_registry", "--from", season_server)
+    assert Player.objects.get(uuid=PLAYER).named_for_age is False
 
 
 def test_a_compressed_answer_is_unpacked_and_a_huge_one_refused(season_server, laptop):

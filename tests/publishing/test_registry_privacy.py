@@ -73,6 +73,7 @@ def test_a_clubs_token_gets_its_own_members_in_full_and_the_rest_as_the_public_s
     # The owner's member: birth year, e-mail, number, status as A's organisers see them.
     anna = row_of(data, planted.a)
     assert (anna["birth_year"], anna["email"]) == (1931, MARKS["a_mail"])
+    assert anna["named_for_age"] is False  # with the birth year: the consent to name the age
     assert anna["memberships"] == [
         {
             "club": str(world.club_a.uuid),
@@ -110,6 +111,7 @@ def test_a_clubs_token_gets_its_own_members_in_full_and_the_rest_as_the_public_s
     # A player of no club is nobody's own: as the public sees them.
     nobody = next(row for row in data["players"] if row["last_name"] == "Verein")
     assert "birth_year" not in nobody and "email" not in nobody and "1947" not in text
+    assert "named_for_age" not in nobody
 
     # Club B's token: the mirror image.
     other = fetch(client, b_token).content.decode()

@@ -44,6 +44,8 @@ FULL = TournamentFacts(
     youth=3,
     seniors=11,
     best_woman=Placed(7, "Dora Kern", "Göschweiler", 210),
+    youngest=(Placed(21, "Finn Gut", "Bachheim", 12),),
+    oldest=(Placed(30, "Gerda Wehrle", "Rötenbach", -8),),
     last=Placed(48, "Egon Wehrle", "Rötenbach", -320),
     season=SeasonLead(
         season="2026/27",
@@ -89,7 +91,8 @@ def test_the_full_report_in_german():
         "Das nächste Turnier der Saison, „Winterturnier“ (Ausrichter: Cego Bachheim, "
         "Spielort: Gemeindehalle), ist am Samstag, 12. Dezember 2026." in text
     )
-    assert "jüngst" not in text.lower() and "ältest" not in text.lower()
+    assert "Am jüngsten im Feld war Finn Gut (Bachheim)." in text
+    assert "Am ältesten im Feld war Gerda Wehrle (Rötenbach)." in text
 
 
 def test_the_full_report_in_english():
@@ -99,6 +102,8 @@ def test_the_full_report_in_english():
     assert "Second was Bert Hall (Unadingen) with 380 points." in text
     assert "48 players took part, among them 9 women, 3 young players and 11 seniors." in text
     assert "85 points ahead of Bert Hall." in text
+    assert "The youngest player was Finn Gut (Bachheim)." in text
+    assert "The oldest player was Gerda Wehrle (Rötenbach)." in text
 
 
 # Each optional part: (how to leave it out, a German phrase only that part writes)
@@ -111,6 +116,8 @@ OPTIONAL = {
     "seniors": (dict(seniors=0), "Senioren"),
     "players": (dict(players=0, women=0, youth=0, seniors=0), "nahmen"),
     "last place": (dict(last=None), "letzten Platz"),
+    "youngest": (dict(youngest=()), "Am jüngsten"),
+    "oldest": (dict(oldest=()), "Am ältesten"),
     "season leader": (dict(season=None), "Saisonwertung"),
     "next tournament": (dict(next_stop=None), "nächste Turnier"),
     "venue": (dict(venue=""), "Spielort: Festhalle"),
@@ -152,6 +159,15 @@ def test_ties_on_the_podium_and_in_the_season_lead():
     assert "teilten sich Anna Maier und Bert Hall den ersten Platz mit je 400 Punkten." in text
     assert "Platz 3 teilten sich Carl Ruf und Dora Kern mit je 300 Punkten." in text
     assert "führen nach diesem Turnier Anna Maier und Bert Hall gemeinsam mit je 900" in text
+    born_together = dataclasses.replace(
+        facts, youngest=(Placed(5, "Finn Gut", "", 1), Placed(9, "Ida Gut", "Bachheim", 0))
+    )
+    assert "Am jüngsten im Feld waren Finn Gut und Ida Gut (Bachheim)." in german(
+        lambda: tournament_report(born_together)
+    )
+    assert "The youngest players were Finn Gut and Ida Gut (Bachheim)." in english(
+        lambda: tournament_report(born_together)
+    )
 
 
 def test_one_point_and_cup_points():
@@ -276,6 +292,39 @@ def test_facts_of_a_season_tournament():
     assert tournament_facts(tournament=later).next_stop is None
 
 
+def _ages(people, years, agreed):
+    for player, year, yes in zip(people, years, agreed, strict=True):
+        player.birth_year, player.named_for_age = year, yes
+        player.save()
+
+
+@pytest.mark.django_db
+def test_youngest_and_oldest_only_where_they_agreed():
+    season, first, _second, _later, people = build_season(6)
+    facts = tournament_facts(tournament=first)
+    assert (facts.youngest, facts.oldest) == ((), ())  # no birth years known
+    years = [1980, 2010, 1950, 1990, 2010, None]
+    _ages(people, years, [True] * 6)
+    facts = tournament_facts(tournament=first)
+    # born 2010 together: both named; the oldest born 1950; the unknown year counts for none
+    assert [(p.name, p.place) for p in facts.youngest] == [("P1 Hall", 2), ("P4 Hall", 5)]
+    assert [p.name for p in facts.oldest] == ["P2 Hall"]
+    text = german(lambda: tournament_report(facts))
+    assert "Am jüngsten im Feld waren P1 Hall und P4 Hall." in text
+    assert "Am ältesten im Feld war P2 Hall." in text
+    assert "2010" not in text and "1950" not in text  # the year itself is never printed
+    # the oldest did not agree: nobody is named in their place (not the next oldest)
+    _ages(people, years, [True, True, False, True, False, True])
+    facts = tournament_facts(tournament=first)
+    assert [p.name for p in facts.youngest] == ["P1 Hall"] and facts.oldest == ()
+    text = german(lambda: tournament_report(facts))
+    assert "Am jüngsten im Feld war P1 Hall." in text and "ältesten" not in text
+    # nobody agreed: neither line
+    _ages(people, years, [False] * 6)
+    text = german(lambda: tournament_report(tournament_facts(tournament=first)))
+    assert "jüngsten" not in text and "ältesten" not in text
+
+
 @pytest.mark.django_db
 def test_facts_without_a_season_and_for_few_players():
     alone = TournamentFactory(season=None)
@@ -333,7 +382,7 @@ def test_the_page_the_box_and_the_download(client, organiser):
     assert '<textarea id="press-text" name="text"' in html
     assert "P0 Hall gewinnt das Cego-Turnier „Herbst“" in html
     assert "Text kopieren" in html and "press-copy.js" in html
-    assert "Jüngster und ältester Spieler werden nicht genannt" in html
+    assert "nur genannt, wenn sie in ihren Spielerdaten zugestimmt haben" in html
     assert 'href="/hilfe/#pressebericht"' in html
     response = client.post(url, {"text": "Bearbeitet:\r\nAnna gewinnt."})
     assert response["Content-Type"] == "text/plain; charset=utf-8"
@@ -344,3 +393,21 @@ def test_the_page_the_box_and_the_download(client, organiser):
     assert "P0 Hall wins the Cego tournament “Herbst”" in html and "Copy text" in html
     season_html = client.get(reverse("seasons:season_press", args=[season.pk])).content.decode()
     assert "Season standings Saison 2026/27" in season_html
+
+
+@pytest.mark.django_db
+def test_while_places_are_hidden_the_page_says_to_wait_for_the_ceremony(client, organiser):
+    from ceremony import services as ceremony
+
+    _season, first, *_ = build_season(5)
+    client.force_login(organiser)
+    client.cookies["django_language"] = "de"
+    url = reverse("seasons:tournament_press", args=[first.pk])
+    wait = "erst nach der Siegerehrung weitergeben"
+    assert wait not in client.get(url).content.decode()
+    ceremony.set_hiding(tournament=first, user=organiser, from_round=1, top=3)
+    html = client.get(url).content.decode()
+    # the organisers see every place (the text names the winner), and are told to wait
+    assert wait in html and "P0 Hall gewinnt" in html
+    ceremony.reveal(tournament=first, user=organiser)
+    assert wait not in client.get(url).content.decode()
