@@ -107,8 +107,7 @@ def _refuse(code: str, **values: Any) -> PhotoRefused:
             "Nothing was saved."
         ),
         "waiting": _(
-            "A photo of this sheet is waiting for the desk already: confirm or discard it "
-            "first."
+            "A photo of this sheet is waiting for the desk already: confirm or discard it first."
         ),
         "not_deals": _("This tournament records round totals only: type the sheet's totals."),
     }
@@ -266,9 +265,7 @@ def _store(
     table = _locked_table(read.table.pk)
     _check_deals_table(table)
     _check_open(table)
-    if SheetPhoto.objects.filter(
-        table=table, page=read.page, state=SheetPhoto.State.READ
-    ).exists():
+    if SheetPhoto.objects.filter(table=table, page=read.page, state=SheetPhoto.State.READ).exists():
         raise _refuse("waiting")
     earlier = _duplicate(table.round.tournament_id, digest)
     if earlier is not None:

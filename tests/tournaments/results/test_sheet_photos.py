@@ -107,9 +107,7 @@ def test_confirming_counts_the_rows_as_a_typed_sheet(tables, organiser):
     assert photo.state == SheetPhoto.State.CONFIRMED and photo.decided_by == organiser
 
 
-def test_a_corrected_row_is_checked_by_the_engine_and_refused_like_a_typed_one(
-    tables, organiser
-):
+def test_a_corrected_row_is_checked_by_the_engine_and_refused_like_a_typed_one(tables, organiser):
     table = tables[0]
     photo = upload(table, tick_photo(table)[0], user=organiser)
     rows = confirmed_rows(photo)
@@ -177,9 +175,7 @@ def test_under_double_entry_the_photo_is_the_first_typing(swm_tournament, tables
     assert Deal.objects.filter(table=table).count() == len(rows)
 
 
-def test_under_double_entry_a_differing_second_typing_is_settled(
-    swm_tournament, tables, organiser
-):
+def test_under_double_entry_a_differing_second_typing_is_settled(swm_tournament, tables, organiser):
     Tournament.objects.filter(pk=swm_tournament.pk).update(double_entry=True)
     table = tables[0]
     table.round.tournament.refresh_from_db()
