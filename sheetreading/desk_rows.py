@@ -14,7 +14,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sheetreading.reader import RowReading, SheetReading
+from sheetreading import layout as L
+from sheetreading.reader import PX, RowReading, SheetReading
 
 VALUE_FIELDS = ("declarer", "contract", "declarer_points", "won", "after_solo")
 PAGE_QUALITY = 80
@@ -51,9 +52,13 @@ def page_jpeg(reading: SheetReading) -> bytes:
     return encoded.tobytes()
 
 
-def crop_png(page: bytes, crop: tuple[int, int, int, int] | list[int]) -> bytes:
-    """The row's crop of the stored page (``page_jpeg``) as a PNG; an empty crop gives the
-    whole width of the page's middle (never an error: the values are still shown)."""
+def crop_png(
+    page: bytes, crop: tuple[int, int, int, int] | list[int], *, heads: bool = True
+) -> bytes:
+    """The row's crop of the stored page (``page_jpeg``) as a PNG, with the sheet's column
+    heads above it (``heads``: which box is which, seat numbers, contracts, digits); an
+    empty crop gives the whole width of the page's middle (never an error: the values are
+    still shown)."""
     image = cv2.imdecode(np.frombuffer(page, np.uint8), cv2.IMREAD_GRAYSCALE)
     if image is None:
         raise ValueError("no page")
@@ -62,6 +67,12 @@ def crop_png(page: bytes, crop: tuple[int, int, int, int] | list[int]) -> bytes:
     x0, y0 = max(x, 0), max(y, 0)
     x1, y1 = min(x + w, width), min(y + h, height)
     part = image[y0:y1, x0:x1] if x1 > x0 and y1 > y0 else image[height // 2 : height // 2 + 40]
+    if heads and x1 > x0 and y1 > y0:
+        top, bottom = int((L.HEADER_BOTTOM + 2) * PX), int(L.ROWS_TOP * PX)
+        band = image[top:bottom, x0:x1]
+        if band.size and band.shape[1] == part.shape[1]:
+            rule = np.full((2, part.shape[1]), 120, np.uint8)
+            part = np.vstack([band, rule, part])
     ok, encoded = cv2.imencode(".png", part, [cv2.IMWRITE_PNG_COMPRESSION, 6])
     if not ok:  # pragma: no cover
         raise ValueError("the crop could not be encoded")
