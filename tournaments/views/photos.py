@@ -142,7 +142,6 @@ def _upload_page(
             else:
                 messages.success(request, _read_message(photo))
                 return redirect("tournaments:desk_photo_confirm", pk, photo.pk)
-    status = 200 if not error else (413 if error == _too_large_message() else 400)
     return render(
         request,
         "tournaments/entry/photo_upload.html",
@@ -155,8 +154,16 @@ def _upload_page(
             "limit_mb": MAX_BYTES // (1024 * 1024),
             "can_manage": has_perm(request.user, MANAGE_TOURNAMENT, tournament),
         },
-        status=status,
+        status=_status(error),
     )
+
+
+def _status(error: str) -> int:
+    """A refused photo is a bad request (a file too large: 413); a form sent without a file
+    is the form again, asking for one."""
+    if not error or error == sheet_photos._refuse("empty").message:
+        return 200
+    return 413 if error == _too_large_message() else 400
 
 
 def _read_message(photo: SheetPhoto) -> str:
@@ -523,7 +530,7 @@ def phone_photo(request: HttpRequest, token: str, refused: str = "") -> HttpResp
             "limit_mb": MAX_BYTES // (1024 * 1024),
             "my_name": sheet.seats[position].name,
         },
-        status=200 if not error else (413 if error == _too_large_message() else 400),
+        status=_status(error),
     )
 
 
