@@ -102,9 +102,7 @@ def test_the_desk_uploads_checks_corrects_and_confirms_a_sheet(browser, live_ser
     assert page.locator("table.sheet tbody tr, .sheet tbody tr").count() >= len(counted)
 
 
-def test_a_player_sends_the_photo_and_the_desk_reads_it_on_a_phone(
-    browser, live_server, table
-):
+def test_a_player_sends_the_photo_and_the_desk_reads_it_on_a_phone(browser, live_server, table):
     data, _truths = tick_photo(table)
     player = browser.new_context(locale="de-DE", viewport=PHONE).new_page()
     player.goto(f"{live_server.url}/t/{table.token}/")

@@ -63,7 +63,8 @@ class PhotoRefused(ResultError):
     """The photo is not taken: ``message`` says why and what to do, ``code`` which case."""
 
 
-def _refuse(code: str, **values: Any) -> PhotoRefused:
+def refusal(code: str, **values: Any) -> PhotoRefused:
+    """The refusal ``code`` in words (the page shows the message beside the upload field)."""
     messages = {
         "empty": _("Choose a photo of the sheet first."),
         "too_large": _(
@@ -128,7 +129,7 @@ def _duplicate(tournament_id: int, digest: str) -> SheetPhoto | None:
 
 
 def _duplicate_refusal(photo: SheetPhoto) -> PhotoRefused:
-    return _refuse(
+    return refusal(
         "duplicate",
         round=photo.table.round.number,
         table=photo.table.number,
@@ -140,7 +141,7 @@ def table_of_sheet(*, qr_text: str, round_: Round, table: Table | None) -> Table
     """The table the sheet's QR code names (its short address), or the refusal saying whose
     sheet it is: another tournament, round or (where ``table`` is given) table."""
     if SHORT_ADDRESS not in qr_text:
-        raise _refuse("not_ours")
+        raise refusal("not_ours")
     code = qr_text.rstrip("/").rsplit("/", 1)[-1]
     found = (
         Table.objects.select_related("round__tournament")
@@ -148,18 +149,18 @@ def table_of_sheet(*, qr_text: str, round_: Round, table: Table | None) -> Table
         .first()
     )
     if found is None:
-        raise _refuse("unknown_table")
+        raise refusal("unknown_table")
     if found.round.tournament_id != round_.tournament_id:
-        raise _refuse("other_tournament", name=found.round.tournament.name)
+        raise refusal("other_tournament", name=found.round.tournament.name)
     if found.round_id != round_.pk:
-        raise _refuse(
+        raise refusal(
             "other_round",
             sheet_round=found.round.number,
             sheet_table=found.number,
             round=round_.number,
         )
     if table is not None and found.pk != table.pk:
-        raise _refuse("other_table", sheet_table=found.number, table=table.number)
+        raise refusal("other_table", sheet_table=found.number, table=table.number)
     return found
 
 
@@ -187,7 +188,7 @@ def read_photo(*, data: bytes, round_: Round, table: Table | None) -> _Read:
         size = Seat.objects.filter(table=sheet_table).count()
         layouts = sheet_layouts(rules=rules, table_size=size, deals=tournament.deals_per_round)
         if not 0 <= page < len(layouts):
-            raise _refuse("wrong_page")
+            raise refusal("wrong_page")
         found["table"] = sheet_table
 
         def sitting_out(deal: int) -> int | None:
@@ -201,7 +202,7 @@ def read_photo(*, data: bytes, round_: Round, table: Table | None) -> _Read:
         known = ("not_image", "no_qr", "blurred", "no_markers")
         code = error.code if error.code in known else "blurred" if error.code == "dark" else ""
         code = code or "no_markers"
-        raise _refuse(code) from error
+        raise refusal(code) from error
     return _Read(
         table=found["table"],
         page=reading.page,
@@ -226,11 +227,11 @@ def upload_sheet_photo(
 
     tournament = round_.tournament
     if not data:
-        raise _refuse("empty")
+        raise refusal("empty")
     if len(data) > MAX_BYTES:
-        raise _refuse("too_large", limit=MAX_BYTES // (1024 * 1024))
+        raise refusal("too_large", limit=MAX_BYTES // (1024 * 1024))
     if tournament.entry_mode != Tournament.EntryMode.DEALS:
-        raise _refuse("not_deals")
+        raise refusal("not_deals")
     digest = _sha256(data)
     earlier = _duplicate(tournament.pk, digest)
     if earlier is not None:
@@ -239,7 +240,7 @@ def upload_sheet_photo(
     try:
         kept, kind = desk_rows.kept_copy(data, longest=KEPT_SIDE)
     except ValueError as error:  # decoded once by the reader: not expected
-        raise _refuse("not_image") from error
+        raise refusal("not_image") from error
     try:
         return _store(
             read=read, digest=digest, kept=kept, kind=kind, user=user, via=via, uploader=uploader
@@ -248,7 +249,7 @@ def upload_sheet_photo(
         earlier = _duplicate(tournament.pk, digest)
         if earlier is not None:
             raise _duplicate_refusal(earlier) from None
-        raise _refuse("waiting") from None
+        raise refusal("waiting") from None
 
 
 @transaction.atomic
@@ -266,7 +267,7 @@ def _store(
     _check_deals_table(table)
     _check_open(table)
     if SheetPhoto.objects.filter(table=table, page=read.page, state=SheetPhoto.State.READ).exists():
-        raise _refuse("waiting")
+        raise refusal("waiting")
     earlier = _duplicate(table.round.tournament_id, digest)
     if earlier is not None:
         raise _duplicate_refusal(earlier)

@@ -71,7 +71,7 @@ def _too_large(request: HttpRequest) -> bool:
 
 
 def _too_large_message() -> str:
-    return sheet_photos._refuse("too_large", limit=MAX_BYTES // (1024 * 1024)).message
+    return sheet_photos.refusal("too_large", limit=MAX_BYTES // (1024 * 1024)).message
 
 
 def _bounded(view):
@@ -99,7 +99,7 @@ def _uploaded(request: HttpRequest) -> tuple[bytes | None, str]:
     if limited is not None and limited.too_large:
         return None, _too_large_message()
     if upload is None:
-        return None, sheet_photos._refuse("empty").message
+        return None, sheet_photos.refusal("empty").message
     return upload.read(), ""
 
 
@@ -161,7 +161,7 @@ def _upload_page(
 def _status(error: str) -> int:
     """A refused photo is a bad request (a file too large: 413); a form sent without a file
     is the form again, asking for one."""
-    if not error or error == sheet_photos._refuse("empty").message:
+    if not error or error == sheet_photos.refusal("empty").message:
         return 200
     return 413 if error == _too_large_message() else 400
 
