@@ -52,16 +52,22 @@ def page_jpeg(reading: SheetReading) -> bytes:
     return encoded.tobytes()
 
 
-def crop_png(
-    page: bytes, crop: tuple[int, int, int, int] | list[int], *, heads: bool = True
-) -> bytes:
-    """The row's crop of the stored page (``page_jpeg``) as a PNG, with the sheet's column
-    heads above it (``heads``: which box is which, seat numbers, contracts, digits); an
-    empty crop gives the whole width of the page's middle (never an error: the values are
-    still shown)."""
+def decode_page(page: bytes) -> np.ndarray:
+    """The stored page (``page_jpeg``) as a grey image, to cut crops from."""
     image = cv2.imdecode(np.frombuffer(page, np.uint8), cv2.IMREAD_GRAYSCALE)
     if image is None:
         raise ValueError("no page")
+    return image
+
+
+def crop_png(
+    page: bytes | np.ndarray, crop: tuple[int, int, int, int] | list[int], *, heads: bool = True
+) -> bytes:
+    """The row's crop of the stored page (``page_jpeg``, or the page decoded by
+    :func:`decode_page`) as a PNG, with the sheet's column heads above it (``heads``: which
+    box is which, seat numbers, contracts, digits); an empty crop gives the whole width of the
+    page's middle (never an error: the values are still shown)."""
+    image = decode_page(page) if isinstance(page, bytes) else page
     x, y, w, h = (int(v) for v in crop)
     height, width = image.shape[:2]
     x0, y0 = max(x, 0), max(y, 0)
@@ -73,7 +79,7 @@ def crop_png(
         if band.size and band.shape[1] == part.shape[1]:
             rule = np.full((2, part.shape[1]), 120, np.uint8)
             part = np.vstack([band, rule, part])
-    ok, encoded = cv2.imencode(".png", part, [cv2.IMWRITE_PNG_COMPRESSION, 6])
+    ok, encoded = cv2.imencode(".png", part, [cv2.IMWRITE_PNG_COMPRESSION, 3])
     if not ok:  # pragma: no cover
         raise ValueError("the crop could not be encoded")
     return encoded.tobytes()

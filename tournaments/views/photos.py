@@ -10,6 +10,7 @@ at once (its ``Content-Length``), and a body that turns out larger is cut off by
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -453,18 +454,32 @@ def desk_photo_confirm(request: HttpRequest, pk: int, photo_pk: int) -> HttpResp
     )
 
 
+@functools.lru_cache(maxsize=4)
+def _decoded_page(photo_pk: int, sha256: str) -> Any:
+    """A photo's page decoded once for the crops the confirm page asks for in a burst (four
+    pages, some 9 MB, are kept). Keyed by the file's SHA-256 too: a restored older backup
+    may give another photo the same id."""
+    from sheetreading.desk_rows import decode_page
+
+    page = SheetPhoto.objects.filter(pk=photo_pk).values_list("straightened", flat=True).first()
+    if page is None:
+        raise Http404
+    return decode_page(bytes(page))
+
+
 @tournament_permission(REFEREE_TOURNAMENT)
 def desk_photo_crop(request: HttpRequest, pk: int, photo_pk: int, deal: int) -> HttpResponse:
     """One row of the straightened page, as a PNG (cut from the stored page)."""
     from sheetreading.desk_rows import crop_png
 
     photo = get_object_or_404(
-        SheetPhoto.objects.only("rows", "straightened"), pk=photo_pk, tournament_id=pk
+        SheetPhoto.objects.only("rows", "sha256"), pk=photo_pk, tournament_id=pk
     )
     row = next((r for r in photo.rows if r["deal"] == deal), None)
     if row is None:
         raise Http404
-    response = HttpResponse(crop_png(bytes(photo.straightened), row["crop"]), "image/png")
+    page = _decoded_page(photo.pk, photo.sha256)
+    response = HttpResponse(crop_png(page, row["crop"]), "image/png")
     response["Cache-Control"] = "private, max-age=3600"
     return response
 
