@@ -290,3 +290,44 @@ def test_a_closed_round_takes_no_photo(tables, organiser):
         upload(table, tick_photo(table)[0], user=organiser)
     assert refused.value.code == "round_closed"
     assert not SheetPhoto.objects.exists()
+
+
+def test_a_table_of_five_where_the_dealer_sits_out_counts_every_row_read(organiser):
+    """Schwärzehof at five: the dealer sits out each deal (and pays as a defender); the
+    engine's complete rows pass the written check of a typed sheet."""
+    tournament = TournamentFactory(rules_slug="schwaerzehof", deals_per_round=24)
+    table = seat_table(tournament=tournament, size=5)
+    table.short_code = "FIVE55"
+    table.save(update_fields=["short_code"])
+    photo = upload(table, tick_photo(table, seed=11)[0], user=organiser)
+    rows = confirmed_rows(photo)
+    assert len(rows) >= 15
+    sheet_photos.confirm_sheet_photo(photo=photo, rows=rows, user=organiser)
+    deals = Deal.objects.filter(table=table)
+    assert deals.count() == len(rows)
+    for deal in deals:
+        row = next(r for r in photo.rows if r["deal"] == deal.number)
+        assert deal.scores[:5] == row["scores"]
+
+
+def test_a_sheet_typed_once_by_hand_takes_no_photo_as_its_second_typing(
+    swm_tournament, tables, organiser
+):
+    Tournament.objects.filter(pk=swm_tournament.pk).update(double_entry=True)
+    table = tables[0]
+    table.round.tournament.refresh_from_db()
+    double_entry.type_sheet(
+        table=table,
+        rows=[WrittenRow(1, "halbe", 1, (None, 60, None, None))],
+        user=organiser,
+        typist="AB",
+        expected_typing=None,
+    )
+    photo = upload(table, tick_photo(table)[0], user=organiser)
+    with pytest.raises(ResultError) as refused:
+        sheet_photos.confirm_sheet_photo(photo=photo, rows=confirmed_rows(photo), user=organiser)
+    assert refused.value.code == "typed_already"
+    assert "only ever its first typing" in refused.value.message
+    photo.refresh_from_db()
+    assert photo.state == SheetPhoto.State.READ
+    assert SheetTyping.objects.get().first_rows[0]["number"] == 1
