@@ -377,6 +377,8 @@ def desk_photo_confirm(request: HttpRequest, pk: int, photo_pk: int) -> HttpResp
         request.POST if posted else None, rows=photo.rows, rules=rules, seats=seats, taken=taken
     )
     error = ""
+    if request.method == "POST" and not waiting:  # confirmed or discarded in another tab
+        error = _("This photo was confirmed or discarded meanwhile; nothing was changed.")
     if posted and request.POST.get("action") == "discard":
         try:
             sheet_photos.discard_sheet_photo(
@@ -450,7 +452,7 @@ def desk_photo_confirm(request: HttpRequest, pk: int, photo_pk: int) -> HttpResp
             "double_entry": tournament.double_entry,
             "can_manage": has_perm(request.user, MANAGE_TOURNAMENT, tournament),
         },
-        status=400 if error else 200,
+        status=(409 if not waiting else 400) if error else 200,
     )
 
 

@@ -221,3 +221,39 @@ def test_the_phone_of_another_table_cannot_send_this_tables_sheet(client, tables
     assert response.status_code == 400
     assert "This sheet is table 1, not table 2." in response.content.decode()
     assert not SheetPhoto.objects.exists()
+
+
+def test_a_second_confirmation_of_the_same_photo_changes_nothing(desk, tables):
+    table = tables[0]
+    pk = table.round.tournament_id
+    desk.post(
+        reverse("tournaments:desk_table_photo", args=[pk, 1, 1]),
+        {"photo": _file(tick_photo(table)[0])},
+    )
+    photo = SheetPhoto.objects.get()
+    url = reverse("tournaments:desk_photo_confirm", args=[pk, photo.pk])
+    data = confirm_data(photo)
+    assert desk.post(url, data).status_code == 302
+    counted = Deal.objects.filter(table=table).count()
+    again = desk.post(url, data)  # the same form, sent again from another tab
+    assert again.status_code == 409
+    assert "confirmed or discarded meanwhile" in again.content.decode()
+    assert Deal.objects.filter(table=table).count() == counted
+
+
+def test_discarding_needs_a_reason_and_keeps_the_photo_on_record(desk, tables):
+    table = tables[0]
+    pk = table.round.tournament_id
+    desk.post(
+        reverse("tournaments:desk_table_photo", args=[pk, 1, 1]),
+        {"photo": _file(tick_photo(table)[0])},
+    )
+    photo = SheetPhoto.objects.get()
+    url = reverse("tournaments:desk_photo_confirm", args=[pk, photo.pk])
+    refused = desk.post(url, {"action": "discard", "reason": ""})
+    assert refused.status_code == 400 and "Give a reason." in refused.content.decode()
+    response = desk.post(url, {"action": "discard", "reason": "Bogen von Tisch 3"})
+    assert response.status_code == 302
+    photo.refresh_from_db()
+    assert photo.state == SheetPhoto.State.DISCARDED and photo.reason == "Bogen von Tisch 3"
+    assert not Deal.objects.filter(table=table).exists()
