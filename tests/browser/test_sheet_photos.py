@@ -7,6 +7,7 @@ pages have no serious accessibility violation (axe-core) and break no Content-Se
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -31,6 +32,13 @@ def signed_in(browser, live_server, viewport):
     with page.expect_navigation():
         page.click("form.login-form button[type=submit]")
     return page
+
+
+def shoot(page, name: str) -> None:
+    """A screenshot for a person to look at, when CEGO_SCREENSHOT_DIR names a folder."""
+    folder = os.environ.get("CEGO_SCREENSHOT_DIR")
+    if folder:
+        page.screenshot(path=f"{folder}/{name}.png", full_page=True)
 
 
 def fits(page) -> bool:
@@ -92,6 +100,7 @@ def test_the_desk_uploads_checks_corrects_and_confirms_a_sheet(browser, live_ser
         page.select_option("select[name=won_2]", "1" if ticked["won"] else "0")
     page.check("input[name=counts_2]")
     assert fits(page)
+    shoot(page, "photo-confirm-1280")
     with page.expect_navigation():
         page.click("button:has-text('Bogen bestätigen')")
     assert "Der vom Foto gelesene Bogen zählt." in page.inner_text(".messages")
@@ -111,6 +120,7 @@ def test_a_player_sends_the_photo_and_the_desk_reads_it_on_a_phone(browser, live
     with player.expect_navigation():
         player.click("text=Bogen fotografieren")
     assert fits(player)
+    shoot(player, "photo-phone-390")
     player.set_input_files(
         "#id_photo", files=[{"name": "IMG_2041.jpg", "mimeType": "image/jpeg", "buffer": data}]
     )
@@ -136,6 +146,7 @@ def test_a_player_sends_the_photo_and_the_desk_reads_it_on_a_phone(browser, live
     assert "Zwei oder mehr Kreuze" in desk.inner_text("#row-2")
     assert crops_loaded(desk) >= 20
     assert fits(desk)
+    shoot(desk, "photo-confirm-390")
     upload = f"{live_server.url}/tournaments/{photo.tournament_id}/rounds/1/photos/"
     assert axe_violations(desk, upload) == []
     assert fits(desk)
