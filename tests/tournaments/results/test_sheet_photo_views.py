@@ -257,3 +257,26 @@ def test_discarding_needs_a_reason_and_keeps_the_photo_on_record(desk, tables):
     photo.refresh_from_db()
     assert photo.state == SheetPhoto.State.DISCARDED and photo.reason == "Bogen von Tisch 3"
     assert not Deal.objects.filter(table=table).exists()
+
+
+def test_the_site_starts_without_opencv():
+    """The photo pages import the reader on first use: the URLs load without OpenCV or NumPy
+    (the venue's first click stays as quick as before)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import os, sys, django\n"
+        "os.environ['DJANGO_SETTINGS_MODULE'] = 'cego_club.test_settings'\n"
+        "django.setup()\n"
+        "from django.urls import get_resolver\n"
+        "get_resolver().url_patterns\n"
+        "import tournaments.views.photos\n"
+        "print(sorted(m for m in ('cv2', 'numpy') if m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stderr
