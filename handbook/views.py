@@ -24,6 +24,7 @@ CHAPTERS = [
     ("saison", "Saisonwertung und Finale"),
     ("saisonserver", "Der Saisonserver: Online-Anmeldung, Live-Ergebnisse, Kalender, Wertungszahl"),
     ("einsprueche", "Einsprüche und Sperren (Verband)"),
+    ("fotos", "Ankreuzbogen drucken und Fotos lesen"),
 ]
 
 # The pictures the handbook shows (``screens/<name>.png``), all taken by

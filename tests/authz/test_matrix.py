@@ -200,6 +200,41 @@ def live_sanction(w: World) -> dict:
 MATRIX_LINK = "matrix-personal-link"
 
 
+def photo_of(w: World):
+    """A photo of table 1's sheet waiting for the desk, its deal 3 read as Eine won (made once;
+    the matrix's POSTs are rolled back)."""
+    import cv2
+    import numpy as np
+
+    from tournaments.models import SheetPhoto
+
+    page = cv2.imencode(".jpg", np.full((120, 200), 230, np.uint8))[1].tobytes()
+    values = {**EINE_WON, "won": None, "after_solo": False}
+    photo, _created = SheetPhoto.objects.get_or_create(
+        tournament=w.day,
+        sha256="0" * 64,
+        defaults={
+            "table": w.table,
+            "via": "desk",
+            "photo": page,
+            "straightened": page,
+            "rows": [
+                {
+                    "deal": 3,
+                    "flags": [],
+                    "values": values,
+                    "accepted": True,
+                    "struck": False,
+                    "empty": False,
+                    "scores": None,
+                    "crop": [0, 20, 200, 40],
+                }
+            ],
+        },
+    )
+    return photo
+
+
 def signup_of(w: World):
     """A sign-up for the world's tournament (made once; the matrix's POSTs are rolled back)."""
     from django.utils import timezone
@@ -490,6 +525,35 @@ MATRIX: dict[str, Spec] = {
         },
         changes=True,
     ),
+    # photos of tick-box sheets (issue 42): the desk's upload (a POST without a file is the
+    # form again), the confirm page (referees look, organisers confirm), crops, the photo
+    "tournaments:desk_photos": Spec(round_1("round_number"), REFEREE, post=lambda w, p: {}),
+    "tournaments:desk_table_photo": Spec(
+        lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 1},
+        REFEREE,
+        post=lambda w, p: {},
+    ),
+    "tournaments:desk_photo_confirm": Spec(
+        lambda w: {"pk": w.day.pk, "photo_pk": photo_of(w).pk},
+        REFEREE,
+        post=lambda w, p: {
+            "action": "confirm",
+            "counts_3": "on",
+            "declarer_3": "1",
+            "contract_3": "eine",
+            "points_3": "41",
+        },
+        allowed_post=MANAGE,
+        changes=True,
+    ),
+    "tournaments:desk_photo_crop": Spec(
+        lambda w: {"pk": w.day.pk, "photo_pk": photo_of(w).pk, "deal": 3}, REFEREE
+    ),
+    "tournaments:desk_photo_image": Spec(
+        lambda w: {"pk": w.day.pk, "photo_pk": photo_of(w).pk}, REFEREE
+    ),
+    # the table's phone: whoever holds the token (without a seat chosen: to the seat first)
+    "tournaments:table_entry_photo": Spec(token, EVERYONE, get_ok=frozenset({302})),
     "tournaments:desk_written": Spec(
         lambda w: {"pk": w.day.pk, "round_number": 1, "table_number": 2},
         MANAGE,

@@ -38,7 +38,7 @@ from tournaments.models.hall import (
 )
 from tournaments.models.fairness import FAIRNESS_TEXT_LENGTH, PENALTY_LENGTH, Ruling, SeatSwap
 from tournaments.models.sync import ArchiveItem, HallRegistration, RevisionScope
-from tournaments.models.sheets import SheetTyping
+from tournaments.models.sheets import SheetPhoto, SheetTyping
 # isort: on
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "Ruling",
     "Seat",
     "SeatSwap",
+    "SheetPhoto",
     "SheetTyping",
     "Substitution",
     "Table",

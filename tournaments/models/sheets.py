@@ -104,3 +104,113 @@ class SheetTyping(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state in (self.State.AWAITING_SECOND, self.State.DIFFERENCES)
+
+
+class SheetPhoto(models.Model):
+    """A photo of a table's tick-box score sheet (issue 42), read by ``sheetreading.reader``
+    and kept with the sheet's history. Written only through
+    ``tournaments.services.sheet_photos``.
+
+    Where it is kept: in the database, not under a media folder. The venue's data folder is
+    its SQLite file (its backups, restores, the archive and the season server's copy carry
+    the database, not a folder beside it), and a photo is kept as a copy of at most
+    ``sheet_photos.KEPT_SIDE`` pixels on its long side (a 12-megapixel phone photo is some
+    4 MB; the copy some 0.5 MB, still readable by the reader and by eye) with the page as
+    the reader straightened it (grey JPEG), from which the desk's row crops are cut.
+    ``sha256`` is the uploaded file's, so the same photo uploaded twice is refused.
+
+    ``rows`` is what was read, one entry per deal row of the page:
+    ``{"deal", "flags", "values" (declarer, contract, declarer_points, won, after_solo as
+    read, null where not), "accepted", "struck", "empty", "scores", "crop" [x, y, w, h]}``.
+    Nothing of it counts until the desk confirms the sheet (``state`` confirmed): then its
+    lines were stored as a typed sheet's are, or under double entry as the first typing
+    (``typing``).
+    """
+
+    class State(models.TextChoices):
+        READ = "read", _("waiting for the desk")
+        CONFIRMED = "confirmed", _("confirmed")
+        DISCARDED = "discarded", _("discarded")
+
+    class Via(models.TextChoices):
+        DESK = "desk", _("desk")
+        PHONE = "phone", _("table's phone")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="sheet_photos",
+        verbose_name=_("tournament"),
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="photos", verbose_name=_("table")
+    )
+    page = models.PositiveSmallIntegerField(_("page of the sheet"), default=0)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.READ)
+    via = models.CharField(_("uploaded via"), max_length=5, choices=Via.choices)
+    sha256 = models.CharField(_("SHA-256 of the file"), max_length=64)
+    photo = models.BinaryField(_("photo"))
+    photo_type = models.CharField(_("photo's type"), max_length=20, default="image/jpeg")
+    straightened = models.BinaryField(_("straightened page"))
+    rows = models.JSONField(_("rows read"))
+    seconds = models.FloatField(_("reading time (s)"), default=0.0)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    uploader = models.CharField(_("uploaded by (phone)"), max_length=120, blank=True)
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed or discarded by"),
+    )
+    decided_at = models.DateTimeField(_("confirmed or discarded at"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    typing = models.ForeignKey(
+        SheetTyping,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="photos",
+        verbose_name=_("first typing"),
+    )
+
+    class Meta:
+        verbose_name = _("photo of a score sheet")
+        verbose_name_plural = _("photos of score sheets")
+        ordering = ["table", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["read", "confirmed", "discarded"]),
+                name="sheet_photo_state_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(via__in=["desk", "phone"]), name="sheet_photo_via_valid"
+            ),
+            # the same file once per tournament: a sheet photographed twice is refused
+            models.UniqueConstraint(
+                fields=["tournament", "sha256"], name="sheet_photo_once_per_tournament"
+            ),
+            # one reading of a sheet's page waits for the desk at a time
+            models.UniqueConstraint(
+                fields=["table", "page"],
+                condition=Q(state="read"),
+                name="sheet_photo_one_waiting_per_page",
+            ),
+            # decided means someone decided
+            models.CheckConstraint(
+                condition=Q(state="read") | Q(decided_at__isnull=False),
+                name="sheet_photo_decided_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.get_state_display()}"

@@ -27,6 +27,7 @@ from tournaments.forms.entry import DealForm, initial_from_inputs
 from tournaments.models import SCORE_LIMIT, Deal, Round, SheetTyping, Table, Tournament
 from tournaments.selectors.double_entry import open_typing, open_typings
 from tournaments.selectors.round_status import round_status
+from tournaments.selectors.sheet_photos import waiting_photo_count
 from tournaments.selectors.table_sheet import TableSheet, table_sheet
 from tournaments.services import double_entry, paper_sheets, phone_entry, results_common
 from tournaments.services.desk_entry import annul_deal, confirm_deal_at_desk, restore_deal
@@ -151,6 +152,7 @@ def _render_round(
         {
             "tournament": round_.tournament,
             "round": round_,
+            "photos_waiting": waiting_photo_count(round=round_),
             "tables": [
                 {
                     "table": tables[t.table_id],
