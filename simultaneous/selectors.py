@@ -85,7 +85,7 @@ def day_sections(*, day: SimultaneousDay) -> list[Section]:
     )
 
 
-def ranking_stamp(day: SimultaneousDay, sections: list[Section]) -> str:
+def ranking_stamp(day: SimultaneousDay, *, sections: list[Section]) -> str:
     parts = [f"{day.pk}:{day.revision}"] + [
         f"{s.pk}:{s.tournament_id}:{s.tournament.revision}" for s in sections
     ]
@@ -96,7 +96,7 @@ def day_ranking(*, day: SimultaneousDay) -> DayRanking:
     """The day's overall ranking and each hall's: one query when no hall changed since the
     last build (from the cache), ten when one did, whatever the number of halls."""
     sections = day_sections(day=day)
-    stamp = ranking_stamp(day, sections)
+    stamp = ranking_stamp(day, sections=sections)
     key = f"simultaneous:ranking:{stamp}"
     found = cache.get(key)
     if found is None:

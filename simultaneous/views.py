@@ -17,12 +17,13 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from clubs.permissions import MANAGE_SIMULTANEOUS, has_perm, refuse, season_scorer_required
+from seasons.ical import FeedEvent, calendar_bytes, event_uid
 from simultaneous import documents, services
 from simultaneous.forms import DayForm, HallForm
 from simultaneous.models import OverallCopy, SimultaneousDay
@@ -48,6 +49,7 @@ def _misfit_words(fields) -> list[str]:
     return [words[name] for name in fields if name in words]
 
 
+@require_GET
 def day_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -131,6 +133,7 @@ def _ranking_context(day: SimultaneousDay) -> dict:
     }
 
 
+@require_GET
 def day_ranking_view(request: HttpRequest, pk: int) -> HttpResponse:
     day = get_object_or_404(SimultaneousDay.objects.select_related("season"), pk=pk)
     context = _ranking_context(day)
@@ -145,6 +148,7 @@ def day_ranking_view(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "simultaneous/day.html", context)
 
 
+@require_GET
 def section_view(request: HttpRequest, pk: int, section: int) -> HttpResponse:
     day = get_object_or_404(SimultaneousDay, pk=pk)
     context = _ranking_context(day)
@@ -160,6 +164,7 @@ def section_view(request: HttpRequest, pk: int, section: int) -> HttpResponse:
     return render(request, "simultaneous/section.html", context)
 
 
+@require_GET
 def day_projector(request: HttpRequest, pk: int) -> HttpResponse:
     """The overall ranking on a hall's screen (the season server's)."""
     day = get_object_or_404(SimultaneousDay, pk=pk)
@@ -193,6 +198,7 @@ def _projector(request: HttpRequest, context: dict) -> HttpResponse:
     return render(request, "simultaneous/projector.html", context)
 
 
+@require_GET
 def hall_projector(request: HttpRequest, pk: int) -> HttpResponse:
     """On the hall's laptop: the hall's own standings beside the day's overall ranking as last
     fetched from the season server (``simultaneous.follower``), with its time."""
@@ -252,12 +258,11 @@ def overall_json(request: HttpRequest, archive_id) -> HttpResponse:
     )
 
 
+@require_GET
 def day_feed(request: HttpRequest, pk: int) -> HttpResponse:
     """The day in a calendar: one event per hall, each with the overall ranking's address."""
-    from seasons.ical import FeedEvent, calendar_bytes, event_uid
-
     day = get_object_or_404(SimultaneousDay, pk=pk)
-    url = request.build_absolute_uri(f"/simultan/{day.pk}/")
+    url = request.build_absolute_uri(reverse("simultaneous:day_ranking", args=[day.pk]))
     events = [
         FeedEvent(
             uid=event_uid(section.tournament.archive_id),

@@ -85,6 +85,4 @@ def test_misfits_name_each_field():
         "rules_slug",
         "rounds",
     ]
-    assert misfits(day, Fit(rules_slug="swm", rounds=2, deals_per_round=20)) == [
-        "deals_per_round"
-    ]
+    assert misfits(day, Fit(rules_slug="swm", rounds=2, deals_per_round=20)) == ["deals_per_round"]

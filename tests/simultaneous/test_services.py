@@ -28,7 +28,11 @@ def german():
 
 def test_a_day_is_created_with_its_log(scorer):
     day = services.create_day(
-        name="  Simultan-Cego   2026 ", date=DAY, rules_slug="swm", rounds=2, deals_per_round=24,
+        name="  Simultan-Cego   2026 ",
+        date=DAY,
+        rules_slug="swm",
+        rounds=2,
+        deals_per_round=24,
         by=scorer,
     )
     assert day.name == "Simultan-Cego 2026"
@@ -49,10 +53,17 @@ def test_a_day_is_created_with_its_log(scorer):
     ],
 )
 def test_bad_input_is_refused_in_german_and_nothing_written(scorer, fields, field, words):
-    values = {"name": "Simultan", "date": DAY, "rules_slug": "swm", "rounds": 2,
-              "deals_per_round": 24}
+    values = {
+        "name": "Simultan",
+        "date": DAY,
+        "rules_slug": "swm",
+        "rounds": 2,
+        "deals_per_round": 24,
+    }
     if fields.get("season") == "late":
-        fields = {"season": SeasonFactory(starts_on=dt.date(2027, 1, 1), ends_on=dt.date(2027, 4, 1))}
+        fields = {
+            "season": SeasonFactory(starts_on=dt.date(2027, 1, 1), ends_on=dt.date(2027, 4, 1))
+        }
     values.update(fields)
     with pytest.raises(ValidationError) as error:
         services.create_day(**values, by=scorer)
@@ -66,8 +77,9 @@ def test_only_the_association_creates_days(db):
     club = hall_tournament("Unadingen").host_club
     ClubRole.objects.create(user=organiser, club=club)
     with pytest.raises(PermissionDenied):
-        services.create_day(name="X", date=DAY, rules_slug="swm", rounds=2, deals_per_round=24,
-                            by=organiser)
+        services.create_day(
+            name="X", date=DAY, rules_slug="swm", rounds=2, deals_per_round=24, by=organiser
+        )
     assert not SimultaneousDay.objects.exists()
 
 
@@ -105,8 +117,9 @@ def test_a_hall_that_does_not_fit_is_refused_with_the_reason(simday, scorer, fie
 def test_a_tournament_takes_part_in_one_day_only(simday, scorer):
     tournament = hall_tournament("Löffingen")
     services.add_hall(day=simday, tournament=tournament, by=scorer)
-    other = services.create_day(name="Zweiter", date=DAY, rules_slug="swm", rounds=2,
-                                deals_per_round=24, by=scorer)
+    other = services.create_day(
+        name="Zweiter", date=DAY, rules_slug="swm", rounds=2, deals_per_round=24, by=scorer
+    )
     with pytest.raises(ValidationError) as error:
         services.add_hall(day=other, tournament=tournament, by=scorer)
     assert "nimmt schon" in " ".join(error.value.message_dict["tournament"])
@@ -127,11 +140,13 @@ def test_a_finished_tournament_is_refused(simday, scorer):
 
 def test_the_database_refuses_a_day_without_rules(scorer):
     with pytest.raises(IntegrityError), transaction.atomic():
-        SimultaneousDay.objects.create(name="X", date=DAY, rules_slug="", rounds=2,
-                                       deals_per_round=24, created_by=scorer)
+        SimultaneousDay.objects.create(
+            name="X", date=DAY, rules_slug="", rounds=2, deals_per_round=24, created_by=scorer
+        )
     with pytest.raises(IntegrityError), transaction.atomic():
-        SimultaneousDay.objects.create(name="X", date=DAY, rules_slug="swm", rounds=0,
-                                       deals_per_round=24, created_by=scorer)
+        SimultaneousDay.objects.create(
+            name="X", date=DAY, rules_slug="swm", rounds=0, deals_per_round=24, created_by=scorer
+        )
 
 
 def test_removing_a_hall(simday, scorer):
