@@ -110,9 +110,7 @@ def test_a_deal_entered_in_a_hall_is_in_the_overall_ranking_once_published(
     # the public page and the laptops' JSON say the same
     page = client.get(reverse("simultaneous:day_ranking", args=[simday.pk]) + "?partial=1")
     assert name in page.content.decode()
-    laptops = client.get(
-        reverse("simultaneous:overall_json", args=[str(first.archive_id)])
-    ).json()
+    laptops = client.get(reverse("simultaneous:overall_json", args=[str(first.archive_id)])).json()
     assert laptops["overall"] == after
     assert all("standings" not in hall for hall in laptops["halls"])
 
@@ -181,5 +179,3 @@ def test_the_calendar_names_the_overall_ranking(client, simday, published):
     day_feed = client.get(reverse("simultaneous:day_feed", args=[simday.pk]))
     assert day_feed.status_code == 200
     assert day_feed.content.decode().count("BEGIN:VEVENT") == 2
-
-
