@@ -14,11 +14,12 @@ import json
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -250,12 +251,19 @@ def overall_json(request: HttpRequest, archive_id) -> HttpResponse:
             status=404,
             content_type="application/json",
         )
-    document = documents.day_document(day, day_ranking(day=day), with_hall_rows=False)
-    return HttpResponse(
-        json.dumps(document, cls=DjangoJSONEncoder, ensure_ascii=False),
-        content_type="application/json",
-        headers={"Cache-Control": "no-store"},
-    )
+    result = day_ranking(day=day)
+    etag = f'"o{result.stamp}"'
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        answer: HttpResponse = HttpResponseNotModified()
+    else:
+        document = documents.day_document(day, result, with_hall_rows=False)
+        answer = HttpResponse(
+            json.dumps(document, cls=DjangoJSONEncoder, ensure_ascii=False),
+            content_type="application/json",
+        )
+    answer["ETag"] = etag
+    answer["Cache-Control"] = "no-cache"
+    return answer
 
 
 @require_GET

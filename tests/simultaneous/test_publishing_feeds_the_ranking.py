@@ -112,6 +112,10 @@ def test_a_deal_entered_in_a_hall_is_in_the_overall_ranking_once_published(
     assert name in page.content.decode()
     laptops = client.get(reverse("simultaneous:overall_json", args=[str(first.archive_id)])).json()
     assert laptops["overall"] == after
+    # asked again with its ETag while nothing changed: 304, no body
+    path = reverse("simultaneous:overall_json", args=[str(first.archive_id)])
+    etag = client.get(path)["ETag"]
+    assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
     assert all("standings" not in hall for hall in laptops["halls"])
 
 
