@@ -21,6 +21,7 @@ import datetime as dt
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -112,9 +113,9 @@ def _hall(tournament: Tournament) -> str:
 def build_ranking(*, day: SimultaneousDay, sections: list[Section], stamp: str) -> DayRanking:
     """Nine queries for every hall at once (``day_ranking`` adds the halls' one)."""
     ids = [s.tournament_id for s in sections]
-    by_tournament: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    by_tournament: dict[str, dict[Any, list[Any]]] = defaultdict(lambda: defaultdict(list))
     if ids:
-        queries = {
+        queries: dict[str, Any] = {
             "entries": Entry.objects.filter(tournament_id__in=ids).values(
                 "tournament_id",
                 "id",
@@ -154,8 +155,8 @@ def build_ranking(*, day: SimultaneousDay, sections: list[Section], stamp: str) 
                 tournament_id__in=ids, hide_from_round__isnull=False, revealed_at__isnull=True
             ).values("tournament_id", "hide_from_round", "hide_top_n"),
         }
-        for name, rows in queries.items():
-            for row in rows:
+        for name, query in queries.items():
+            for row in query:
                 tid = (
                     row.get("tournament_id")
                     or row.get("round__tournament_id")
@@ -164,16 +165,16 @@ def build_ranking(*, day: SimultaneousDay, sections: list[Section], stamp: str) 
                 by_tournament[name][tid].append(row)
         clubs = _club_per_player(_shown_clubs(entries__tournament_id__in=ids))
         substituted_seats = {
-            sub["seat_id"] for rows in by_tournament["substitutions"].values() for sub in rows
+            sub["seat_id"] for subs in by_tournament["substitutions"].values() for sub in subs
         }
         table_tournament: dict[int, int] = {}
         substituted_tables: set[int] = set()
-        for tid, rows in by_tournament["seats"].items():
-            for seat in rows:
+        for tid, held in by_tournament["seats"].items():
+            for seat in held:
                 table_tournament[seat["table_id"]] = tid
                 if seat["id"] in substituted_seats:
                     substituted_tables.add(seat["table_id"])
-        groups = grouped_deals(
+        groups: Any = grouped_deals(
             Deal.objects.filter(table__round__tournament_id__in=ids),
             substituted_tables=sorted(substituted_tables),
         )
