@@ -183,3 +183,30 @@ def test_the_calendar_names_the_overall_ranking(client, simday, published):
     day_feed = client.get(reverse("simultaneous:day_feed", args=[simday.pk]))
     assert day_feed.status_code == 200
     assert day_feed.content.decode().count("BEGIN:VEVENT") == 2
+
+
+def test_a_tournament_in_no_day_is_asked_again_only_after_a_minute(db, monkeypatch):
+    tournament = TournamentFactory()
+    Publication.objects.create(tournament=tournament, url="http://127.0.0.1:9", token="t")
+    asked = []
+
+    def not_in_a_day(url, *, token, path, timeout):
+        asked.append(path)
+        raise PublishError("not found", refused=True, status=404)
+
+    monkeypatch.setattr(follower, "request", not_in_a_day)
+    monkeypatch.setattr(follower, "_not_in_day", {})
+    assert follower.follow_once() == 0
+    assert follower.follow_once() == 0
+    assert len(asked) == 1
+    assert not OverallCopy.objects.exists()
+
+
+def test_the_laptops_publication_page_leads_to_the_halls_projector(client, db):
+    from django.contrib.auth.models import User
+
+    tournament = TournamentFactory()
+    Publication.objects.create(tournament=tournament, url="http://127.0.0.1:9", token="t")
+    client.force_login(User.objects.create_superuser("orga", "", "pw"))
+    page = client.get(reverse("publishing:tournament_publication", args=[tournament.pk]))
+    assert reverse("simultaneous:hall_projector", args=[tournament.pk]) in page.content.decode()
