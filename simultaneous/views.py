@@ -296,7 +296,7 @@ def day_feed(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("simultan/", day_list, name="day_list"),
+    path("simultan/", day_list, name="days"),  # public, without any club data
     path("simultan/neu/", day_create, name="day_create"),
     path("simultan/<int:pk>/", day_ranking_view, name="day_ranking"),
     path("simultan/<int:pk>/verwalten/", day_manage, name="day_manage"),

@@ -609,7 +609,7 @@ MATRIX: dict[str, Spec] = {
     ),
     # a simultaneous Cego day (simultaneous/views.py): the association creates it and its
     # halls; its rankings are public
-    "simultaneous:day_list": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "simultaneous:days": Spec(lambda w: {}, EVERYONE, get_only=True),
     "simultaneous:day_create": Spec(
         lambda w: {},
         SCORER,

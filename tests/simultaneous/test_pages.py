@@ -86,7 +86,7 @@ def test_the_public_pages_in_both_languages(client, simday, scorer, language, wo
     for word in words:
         assert word in page
     for name, args in [
-        ("simultaneous:day_list", []),
+        ("simultaneous:days", []),
         ("simultaneous:section", [simday.pk, section.pk]),
         ("simultaneous:day_projector", [simday.pk]),
         ("simultaneous:hall_projector", [section.tournament_id]),
