@@ -44,6 +44,7 @@ PACKAGES = [
     "signups",
     "treasury",
     "ceremony",
+    "simultaneous",
     "sheetreading",
     "printing",
     "exports",

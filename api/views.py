@@ -27,6 +27,9 @@ from seasons.models import Season
 from seasons.selectors.series import counted_tournament_ids
 from seasons.selectors.standings import season_standings
 from seasons.selectors.statistics import cached_season_statistics, statistics_scope
+from simultaneous.documents import day_document, day_summary
+from simultaneous.models import SimultaneousDay
+from simultaneous.selectors import day_ranking
 from tournaments.caching import revision_cached, season_cached, season_stamp
 from tournaments.models import Entry, Tournament
 from tournaments.selectors.standings import home_clubs, tournament_standings
@@ -113,6 +116,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "clubs": reverse("api:clubs"),
             "players": reverse("api:players"),
             "ratings": reverse("api:ratings"),
+            "simultaneous_days": reverse("api:simultaneous_days"),
         },
     )
 
@@ -247,6 +251,36 @@ def ratings(request: HttpRequest) -> dict:
     return _page(request, ratings_list(provisional=provisional), name="api:ratings", make=make)
 
 
+@_listing
+def simultaneous_days(request: HttpRequest) -> dict:
+    """The simultaneous Cego days, newest first; ``?season=ID`` for one season's."""
+    queryset = SimultaneousDay.objects.order_by("-date", "-pk")
+    season = request.GET.get("season", "")
+    if season:
+        if not season.isdigit():
+            raise _BadPage("season must be a number")
+        queryset = queryset.filter(season_id=int(season))
+    return _page(
+        request,
+        queryset,
+        name="api:simultaneous_days",
+        make=lambda items: [day_summary(day) for day in items],
+    )
+
+
+@require_GET
+def simultaneous_day(request: HttpRequest, pk: int) -> HttpResponse:
+    """A simultaneous day's live rankings: overall and each hall's; the ETag names every
+    hall's revision (``simultaneous.selectors.ranking_stamp``)."""
+    day = get_object_or_404(SimultaneousDay, pk=pk)
+    result = day_ranking(day=day)
+    return _answer(
+        request,
+        etag=f"v{API_VERSION}-d{day.pk}-{result.stamp}",
+        body=lambda: _encode(day_document(day, result)),
+    )
+
+
 app_name = "api"
 urlpatterns = [
     path("", index, name="index"),
@@ -258,4 +292,6 @@ urlpatterns = [
     path("clubs/", clubs, name="clubs"),
     path("players/", players, name="players"),
     path("ratings/", ratings, name="ratings"),
+    path("simultaneous-days/", simultaneous_days, name="simultaneous_days"),
+    path("simultaneous-days/<int:pk>/", simultaneous_day, name="simultaneous_day"),
 ]

@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "signups",  # online pre-registration on the season server, with a waiting list
     "treasury",  # entry fees, prize money, the treasurer's view
     "ceremony",  # the prize ceremony: places hidden until it, its steps on the projector
+    "simultaneous",  # a simultaneous Cego day: several halls, one live overall ranking
     "printing",  # every PDF: the toolkit and the documents
     "exports",  # every Excel workbook
     "api",  # the read API for the association's website (/api/v1/)

@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("signups.urls")),
     path("", include("treasury.urls")),
     path("", include("ceremony.urls")),
+    path("", include("simultaneous.urls")),
     path("", include("printing.urls")),
     path("", include("exports.urls")),
     path("api/v1/", include("api.urls")),

@@ -33,6 +33,9 @@ Actions, each on the object named:
 - ``KEEP_SANCTIONS`` (None or a sanction): the register of sanctions with its reasons; record
   and lift sanctions. The season scorer and superusers only: the organisers who register a
   banned player see a warning with the terms (from, until or for N), never the reason.
+- ``MANAGE_SIMULTANEOUS`` (None or a simultaneous day): create a simultaneous Cego day and
+  add or remove its halls (``simultaneous.services``). The season scorer and superusers only:
+  the day spans clubs, so no club's organiser decides it; each host runs its own hall.
 
 An object that belongs to a tournament (round, table, seat, deal, entry …) may be passed
 instead of the tournament; a player stands for the clubs they are a member of.
@@ -63,6 +66,7 @@ MANAGE_TOURNAMENT = "manage_tournament"
 REFEREE_TOURNAMENT = "referee_tournament"
 JUDGE_RESULTS = "judge_results"
 KEEP_SANCTIONS = "keep_sanctions"
+MANAGE_SIMULTANEOUS = "manage_simultaneous"
 
 ACTIONS = (
     MANAGE_CLUB,
@@ -71,9 +75,10 @@ ACTIONS = (
     REFEREE_TOURNAMENT,
     JUDGE_RESULTS,
     KEEP_SANCTIONS,
+    MANAGE_SIMULTANEOUS,
 )
 # The association's actions: held by its season scorer whatever the object (and superusers).
-ASSOCIATION_ACTIONS = (JUDGE_RESULTS, KEEP_SANCTIONS)
+ASSOCIATION_ACTIONS = (JUDGE_RESULTS, KEEP_SANCTIONS, MANAGE_SIMULTANEOUS)
 
 
 # --- what the user holds (two queries per request at most, cached on the user object) ----

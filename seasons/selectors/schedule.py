@@ -37,6 +37,10 @@ class CalendarEntry:
     # tells two planned on the same day apart (the event's UID: season, date, number).
     planned: bool = False
     number: int = 0
+    # The simultaneous Cego day the tournament is a hall of (``simultaneous``), if any: its
+    # event names the day's overall ranking.
+    simultaneous_day_id: int | None = None
+    simultaneous_day_name: str = ""
 
     @property
     def place(self) -> str:
@@ -133,6 +137,8 @@ def _tournament_entries(tournaments) -> list[CalendarEntry]:
             season_id=row["season_id"],
             season_name=row["season__name"] or "",
             finished=row["finished_at"] is not None,
+            simultaneous_day_id=row["simultaneous_section__day_id"],
+            simultaneous_day_name=row["simultaneous_section__day__name"] or "",
         )
         for row in tournaments.order_by("date", "name", "pk").values(
             "pk",
@@ -146,6 +152,9 @@ def _tournament_entries(tournaments) -> list[CalendarEntry]:
             "season_id",
             "season__name",
             "finished_at",
+            # the reverse of ``simultaneous.Section.tournament`` (a join, no import)
+            "simultaneous_section__day_id",
+            "simultaneous_section__day__name",
         )
     ]
 

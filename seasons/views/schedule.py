@@ -96,6 +96,14 @@ def _event(request: HttpRequest, entry: CalendarEntry) -> FeedEvent:
         lines.append(_("Season: %(season)s") % {"season": entry.season_name})
     url = request.build_absolute_uri(reverse("tournaments:standings", args=[entry.tournament_id]))
     lines.append(url)
+    if entry.simultaneous_day_id is not None:
+        overall = request.build_absolute_uri(
+            reverse("simultaneous:day_ranking", args=[entry.simultaneous_day_id])
+        )
+        lines.append(
+            _("Part of the simultaneous Cego day “%(day)s”, overall ranking: %(url)s")
+            % {"day": entry.simultaneous_day_name, "url": overall}
+        )
     location = ", ".join(part for part in (entry.venue, entry.host_town) if part)
     return FeedEvent(
         uid=event_uid(entry.archive_id),

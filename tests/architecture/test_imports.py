@@ -35,6 +35,7 @@ AREAS = [
     "signups",  # online pre-registration: the public form, waiting list, organisers' list
     "treasury",  # entry fees, prize money, the treasurer's view
     "ceremony",  # the prize ceremony: places hidden until it, its steps on the projector
+    "simultaneous",  # a simultaneous Cego day: several halls, one live overall ranking
     "printing",  # every PDF and its download
     "exports",  # every Excel workbook and its download
     "api",  # the read API (/api/v1/): JSON documents of tournaments, seasons, names
@@ -104,6 +105,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "seasons.ranking",
             "seasons.words",
             "seasons.press",
+            "simultaneous.ranking",
             "ratings.rating",
             "sheetreading",
             "sheetreading.*",
@@ -146,6 +148,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "publishing.laptop.merging",
             "publishing.server.handover",
             "publishing.laptop.fetching",
+            "simultaneous.follower",
         ],
     ),
     ("forms", ["*.forms", "*.forms.*"]),
@@ -165,6 +168,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "exports.treasurer",
             "exports.signups",
             "api.documents",
+            "simultaneous.documents",
             "clubs.exports",
             "tournaments.tables",
             "tournaments.tables_standings",

@@ -260,6 +260,30 @@ def signup_kwargs(w: World) -> dict:
     return {"pk": w.day.pk, "signup_pk": signup_of(w).pk}
 
 
+def simultaneous_day(w: World):
+    """A simultaneous day on the world's tournament's date and rules, with it as a hall."""
+    from simultaneous.models import Section, SimultaneousDay
+
+    found, _ = SimultaneousDay.objects.get_or_create(
+        name="Simultan",
+        defaults={
+            "date": w.day.date,
+            "rules_slug": w.day.rules_slug,
+            "rounds": w.day.rounds,
+            "deals_per_round": w.day.deals_per_round,
+            "created_by": w.users["scorer"],
+        },
+    )
+    Section.objects.get_or_create(
+        day=found, tournament=w.day, defaults={"added_by": found.created_by}
+    )
+    return found
+
+
+def simday(w: World) -> dict:
+    return {"pk": simultaneous_day(w).pk}
+
+
 MATRIX: dict[str, Spec] = {
     # public pages
     "tournaments:home": Spec(lambda w: {}, EVERYONE),
@@ -368,6 +392,8 @@ MATRIX: dict[str, Spec] = {
     "api:season_statistics": Spec(lambda w: {"pk": w.season.pk}, EVERYONE, get_only=True),
     "api:clubs": Spec(lambda w: {}, EVERYONE, get_only=True),
     "api:players": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:simultaneous_days": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "api:simultaneous_day": Spec(simday, EVERYONE, get_only=True),
     "api:ratings": Spec(lambda w: {}, EVERYONE, get_only=True),
     "ratings:rating_list": Spec(lambda w: {}, EVERYONE, get_only=True),
     "favicon": Spec(lambda w: {}, EVERYONE, get_ok=frozenset({302})),
@@ -647,6 +673,42 @@ MATRIX: dict[str, Spec] = {
         post=lambda w, p: {"action": "save", "hide": "top", "top": 3, "from_round": 2},
         changes=True,
     ),
+    # a simultaneous Cego day (simultaneous/views.py): the association creates it and its
+    # halls; its rankings are public
+    "simultaneous:days": Spec(lambda w: {}, EVERYONE, get_only=True),
+    "simultaneous:day_create": Spec(
+        lambda w: {},
+        SCORER,
+        post=lambda w, p: {
+            "name": "Simultan-Cego",
+            "date": "2026-11-28",
+            "rules_slug": "swm",
+            "rounds": 2,
+            "deals_per_round": 4,
+        },
+        changes=True,
+    ),
+    "simultaneous:day_manage": Spec(
+        simday,
+        SCORER,
+        post=lambda w, p: {
+            "action": "remove",
+            "section": simultaneous_day(w).sections.get().pk,
+        },
+        changes=True,
+    ),
+    "simultaneous:day_ranking": Spec(simday, EVERYONE, get_only=True),
+    "simultaneous:section": Spec(
+        lambda w: {"pk": simultaneous_day(w).pk, "section": simultaneous_day(w).sections.get().pk},
+        EVERYONE,
+        get_only=True,
+    ),
+    "simultaneous:day_projector": Spec(simday, EVERYONE, get_only=True),
+    "simultaneous:day_feed": Spec(simday, EVERYONE, get_only=True),
+    "simultaneous:overall_json": Spec(
+        lambda w: {"archive_id": simultaneous_day(w) and w.day.archive_id}, EVERYONE, get_only=True
+    ),
+    "simultaneous:hall_projector": Spec(day, EVERYONE, get_only=True),
     "ceremony:projector": Spec(day, EVERYONE),  # only what the desk has shown, after the reveal
     "ceremony:remote": Spec(day, MANAGE),
     "ceremony:step": Spec(
@@ -846,7 +908,11 @@ def fingerprint() -> dict:
     """Everything a POST could change, as plain values (sessions and login attempts aside)."""
     from django.contrib.auth import get_user_model
 
+    from simultaneous.models import Section, SimultaneousDay
+
     models = [
+        SimultaneousDay,
+        Section,
         Club,
         ClubRole,
         AssociationRole,

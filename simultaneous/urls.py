@@ -1,0 +1,5 @@
+from simultaneous import views
+
+app_name = "simultaneous"
+
+urlpatterns = views.urlpatterns
