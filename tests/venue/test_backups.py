@@ -326,18 +326,32 @@ def test_restore_is_refused_while_a_venue_runs_on_the_data_folder(played, tmp_pa
 
 def test_a_venue_starting_during_a_restore_finds_the_folder_taken(played, tmp_path, monkeypatch):
     from venue.folder_lock import FolderInUse, FolderLock
-    from venue.management.commands import restore
 
+    path = backup_command(tmp_path / "sicherungen", "--format", native_format())
     data = tmp_path / "Turniertag"
     data.mkdir()
+    replace = backups._replace_database
     seen = []
 
-    def restoring(**kwargs):
+    def replacing(*args, **kwargs):
         with pytest.raises(FolderInUse):
             FolderLock(data).acquire()
-        seen.append(kwargs["path"])
-        return backups.database_summary()
+        seen.append("replaced")
+        return replace(*args, **kwargs)
 
-    monkeypatch.setattr(restore, "restore_database", restoring)
-    restore_command(tmp_path / "sicherung.sqlite3", "--data", str(data))
-    assert seen == [tmp_path / "sicherung.sqlite3"]
+    monkeypatch.setattr(backups, "_replace_database", replacing)
+    restore_command(path, "--force", "--data", str(data))
+    assert seen == ["replaced"]
+    FolderLock(data).acquire().release()  # and let go of it afterwards
+
+
+def test_a_refused_restore_leaves_no_lock_file_in_the_data_folder(played, tmp_path):
+    data = tmp_path / "Turniertag"
+    data.mkdir()
+    junk = tmp_path / "notes.sqlite3"
+    junk.write_text("hello")
+    with pytest.raises(CommandError, match="ist keine Sicherung von Cego Club"):
+        restore_command(junk, "--force", "--data", str(data))
+    with pytest.raises(CommandError, match="nicht leer"):
+        restore_command(backup_command(tmp_path, "--format", native_format()), "--data", str(data))
+    assert list(data.iterdir()) == []

@@ -5,7 +5,6 @@ from django.utils.translation import gettext as _
 
 from venue.backups import SUMMARY_MODELS, BackupError, restore_database
 from venue.environment import data_dir
-from venue.folder_lock import FolderInUse, FolderLock
 from venue.signals import database_restored, lines_from
 
 
@@ -35,22 +34,17 @@ class Command(BaseCommand):
         parser.add_argument("--data", help="the venue data folder (see `manage.py venue`)")
 
     def handle(self, *args, **options):
-        # A venue serving from the data folder holds its lock (venue/folder_lock.py): the
-        # database is not replaced under the running day. The restore holds the lock in turn,
-        # so that no venue starts on the folder meanwhile.
-        lock = hold_for_restore(options["data"])
         try:
             held = restore_database(
                 path=Path(options["file"]),
                 force=options["force"],
                 allow_older=options["allow_older"],
                 say=self.stdout.write,
+                # its lock: not while a venue serves from it (venue/folder_lock.py)
+                folder=data_dir(options["data"]) if options["data"] else None,
             )
         except BackupError as error:
             raise CommandError(str(error)) from error
-        finally:
-            if lock is not None:
-                lock.release()
         tournaments, players, deals = (held.counts.get(label, 0) for label in SUMMARY_MODELS)
         self.stdout.write(
             _(
@@ -67,27 +61,3 @@ class Command(BaseCommand):
         # What the areas above do with restored data (publishing: take back first).
         for line in lines_from(database_restored.send(sender=None)):
             self.stdout.write(line)
-
-
-def hold_for_restore(data: str | None) -> FolderLock | None:
-    """The data folder's lock for the restore, or the German refusal when a venue holds it
-    (nothing changed). No lock without ``--data`` (a server's database, named by
-    DATABASE_URL) or where the folder does not exist yet: no venue runs there, and the
-    restore makes the folder only once the backup has proved sound."""
-    if data is None:
-        return None
-    folder = data_dir(data)
-    if not folder.is_dir():
-        return None
-    try:
-        return FolderLock(folder).acquire()
-    except FolderInUse as busy:
-        message = _(
-            "Cego Club is running on this data folder (%(folder)s): a restore would replace "
-            "the database under the running tournament day. Stop Cego Club there first (close "
-            "its window or press Ctrl+C), then restore. Nothing was changed."
-        ) % {"folder": folder}
-        url = busy.holder.get("url")
-        if url:
-            message += " " + _("It serves at %(url)s") % {"url": url}
-        raise CommandError(message) from None
