@@ -543,15 +543,9 @@ def _local_search(
     Returns the best assignment found (a new list).
     """
     n = len(tab)
-    # conf[i][t]: weight between player i and the players at table t (i excluded).
-    conf = [[0] * tables for _ in range(n)]
-    for i in range(n):
-        row = conf[i]
-        for j, w in nbr[i].items():
-            row[tab[j]] += w
+    conf = _conflicts(tab, tables, nbr)
     cost = sum(conf[i][tab[i]] for i in range(n)) // 2
-    # Pairs of fixed players at the same table cannot be separated: a lower bound.
-    floor = sum(w for i in fixed for j, w in nbr[i].items() if j in fixed and tab[j] == tab[i]) // 2
+    floor = _fixed_floor(tab, nbr, fixed)
     best_cost = cost
     best = tab[:]
     if cost <= floor or len(movable) < 2 or tables < 2:
@@ -564,51 +558,26 @@ def _local_search(
         if not bad:
             break
         x = bad[rng.randrange(len(bad))]
-        a = tab[x]
-        cx = conf[x]
-        own_x = cx[a]
-        wx = nbr[x]
         if rng.random() < noise:
-            others = [y for y in movable if tab[y] != a]
-            if not others:
+            swap = _random_partner(rng, x, tab=tab, conf=conf, nbr=nbr, movable=movable)
+            if swap is None:
                 break
-            y = others[rng.randrange(len(others))]
-            b = tab[y]
-            delta = cx[b] - own_x + conf[y][a] - conf[y][b] - 2 * wx.get(y, 0)
         else:
-            best_delta: int | None = None
-            candidates: list[int] = []
-            for y in movable:
-                b = tab[y]
-                if b == a:
-                    continue
-                cy = conf[y]
-                d = cx[b] - own_x + cy[a] - cy[b]
-                if wx:
-                    d -= 2 * wx.get(y, 0)
-                if tabu[y] > it and cost + d >= best_cost:
-                    continue
-                if best_delta is None or d < best_delta:
-                    best_delta = d
-                    candidates = [y]
-                elif d == best_delta:
-                    candidates.append(y)
-            if best_delta is None:
+            swap = _best_partner(
+                rng,
+                x,
+                tab=tab,
+                conf=conf,
+                nbr=nbr,
+                movable=movable,
+                tabu=tabu,
+                it=it,
+                aspiration=best_cost - cost,
+            )
+            if swap is None:
                 continue
-            y = candidates[rng.randrange(len(candidates))]
-            delta = best_delta
-            b = tab[y]
-        # apply the swap x (table a) <-> y (table b)
-        for j, w in wx.items():
-            row = conf[j]
-            row[a] -= w
-            row[b] += w
-        for j, w in nbr[y].items():
-            row = conf[j]
-            row[b] -= w
-            row[a] += w
-        tab[x] = b
-        tab[y] = a
+        y, delta = swap
+        _swap(x, y, tab=tab, conf=conf, nbr=nbr)
         cost += delta
         tabu[x] = it + 2 + rng.randrange(8)
         tabu[y] = it + 2 + rng.randrange(8)
@@ -618,3 +587,96 @@ def _local_search(
             if cost <= floor:
                 break
     return best
+
+
+def _conflicts(tab: list[int], tables: int, nbr: list[dict[int, int]]) -> list[list[int]]:
+    """``conf[i][t]``: the weight between player i and the players at table t (i excluded)."""
+    conf = [[0] * tables for _ in range(len(tab))]
+    for i, row in enumerate(conf):
+        for j, w in nbr[i].items():
+            row[tab[j]] += w
+    return conf
+
+
+def _fixed_floor(tab: list[int], nbr: list[dict[int, int]], fixed: set[int]) -> int:
+    """Pairs of fixed players at the same table cannot be separated: a lower bound."""
+    return sum(w for i in fixed for j, w in nbr[i].items() if j in fixed and tab[j] == tab[i]) // 2
+
+
+def _random_partner(
+    rng: random.Random,
+    x: int,
+    *,
+    tab: list[int],
+    conf: list[list[int]],
+    nbr: list[dict[int, int]],
+    movable: list[int],
+) -> tuple[int, int] | None:
+    """The noise step: any movable player at another table than x's, and the swap's change of
+    cost; None when every movable player sits at x's table."""
+    a = tab[x]
+    others = [y for y in movable if tab[y] != a]
+    if not others:
+        return None
+    y = others[rng.randrange(len(others))]
+    b = tab[y]
+    return y, conf[x][b] - conf[x][a] + conf[y][a] - conf[y][b] - 2 * nbr[x].get(y, 0)
+
+
+def _best_partner(
+    rng: random.Random,
+    x: int,
+    *,
+    tab: list[int],
+    conf: list[list[int]],
+    nbr: list[dict[int, int]],
+    movable: list[int],
+    tabu: list[int],
+    it: int,
+    aspiration: int,
+) -> tuple[int, int] | None:
+    """The greedy step: the swap partner for x that lowers the cost most (ties drawn at
+    random), and that change; a tabu partner only where the swap would beat the best cost so
+    far (``aspiration``: the best cost minus the current one). None when every partner is
+    tabu."""
+    a = tab[x]
+    cx = conf[x]
+    own_x = cx[a]
+    wx = nbr[x]
+    best_delta: int | None = None
+    candidates: list[int] = []
+    for y in movable:
+        b = tab[y]
+        if b == a:
+            continue
+        cy = conf[y]
+        d = cx[b] - own_x + cy[a] - cy[b]
+        if wx:
+            d -= 2 * wx.get(y, 0)
+        if tabu[y] > it and d >= aspiration:
+            continue
+        if best_delta is None or d < best_delta:
+            best_delta = d
+            candidates = [y]
+        elif d == best_delta:
+            candidates.append(y)
+    if best_delta is None:
+        return None
+    return candidates[rng.randrange(len(candidates))], best_delta
+
+
+def _swap(
+    x: int, y: int, *, tab: list[int], conf: list[list[int]], nbr: list[dict[int, int]]
+) -> None:
+    """Swap x (table a) and y (table b), keeping the conflict table up to date."""
+    a, b = tab[x], tab[y]
+    for j, w in nbr[x].items():
+        row = conf[j]
+        row[a] -= w
+        row[b] += w
+    for j, w in nbr[y].items():
+        row = conf[j]
+        row[b] -= w
+        row[a] += w
+    tab[x] = b
+    tab[y] = a

@@ -47,6 +47,7 @@ from django.db import DatabaseError, connection, connections, models, transactio
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from venue.folder_lock import FolderInUse, FolderLock
 from venue.versions import TABLE as VERSION_TABLE
 from venue.versions import newer_backup_problem
 
@@ -710,6 +711,7 @@ def restore_database(
     force: bool = False,
     allow_older: bool = False,
     say: Callable[[str], object] | None = None,
+    folder: Path | None = None,
 ) -> Summary:
     """Bring the database back from ``path``; refuse a database that holds tournaments,
     players or deals unless forced, and a backup older than the database's data unless
@@ -721,8 +723,45 @@ def restore_database(
     SQLite undone). Over a database that holds data, ``say`` is told first what it holds and
     what the backup holds. The database is migrated afterwards (a backup from an older
     version of the app gets the newer tables). Returns what the database then holds.
+
+    ``folder``: the venue data folder the database lies in. Its lock (venue/folder_lock.py) is
+    taken before the database is replaced and held to the end: a restore while a venue serves
+    from the folder is refused, nothing changed, and no venue starts on it meanwhile.
     """
     path = Path(path)
+    fmt = _restorable_format(path)
+    with tempfile.TemporaryDirectory(prefix="cego-restore-") as scratch_name:
+        scratch = Path(scratch_name)
+        backup = _read_backup(path, fmt, scratch=scratch)
+        if not database_is_empty():
+            _refuse_replacing(backup, force=force, allow_older=allow_older, say=say)
+        with _holding(folder):
+            _replace_database(backup, scratch=scratch, replace=not database_is_empty())
+    return database_summary()
+
+
+@dataclass
+class _Backup:
+    """A backup file read whole before the database is touched: its format, the file SQLite
+    or loaddata reads, the parsed JSON objects, what it holds (read now for a pg_dump, else
+    when asked) and its rows per table."""
+
+    path: Path
+    fmt: str
+    source: Path
+    held_rows: dict[str, int]
+    objects: list[dict] | None = None
+    held: Summary | None = None
+
+    def summary(self) -> Summary:
+        if self.held is None:
+            self.held = backup_summary(self.source, self.fmt, self.objects)
+        return self.held
+
+
+def _restorable_format(path: Path) -> str:
+    """The backup's format, refused where the file is missing or this database cannot take
+    it (nothing read yet)."""
     if not long_path(path).is_file():
         raise BackupError(_("There is no file %(file)s.") % {"file": path})
     fmt = detect_format(path)
@@ -733,74 +772,111 @@ def restore_database(
             raise BackupError(_("A pg_dump backup restores into a PostgreSQL database only."))
         if not shutil.which("pg_restore"):
             raise BackupError(_("pg_restore is not installed (Debian: postgresql-client)."))
-    with tempfile.TemporaryDirectory(prefix="cego-restore-") as scratch_name:
-        scratch = Path(scratch_name)
-        objects, held = None, None
-        if fmt == "sqlite":
-            # SQLite reads this process's own copy: never the backup's folder (whatever its
-            # name, its length or the medium) and never leaving files beside the backup.
-            source = scratch / "backup.sqlite3"
-            try:
-                shutil.copyfile(long_path(path), source)
-            except OSError as error:
-                raise _cannot_read(path, error) from error
-            held_rows = _read_sqlite_backup(source, path=path)
-        elif fmt == "json":
-            source = path
-            objects = _read_json_backup(path)
-            held_rows = _json_rows(objects)
-        else:
-            source = path
-            held, held_rows = _read_pgdump(path)
-        if not database_is_empty():
-            now = database_summary()
-            held = held or backup_summary(source, fmt, objects)
-            if say is not None:
-                say(describe(now, held))
-            if any(now.counts.values()):  # an account or a club alone is no day's work
-                if not force:
-                    raise BackupError(
-                        _(
-                            "The database is not empty: restoring would replace what it "
-                            "holds. Nothing was changed. Back it up first, then restore "
-                            "with --force."
-                        )
-                    )
-                older = now.newest is not None and (held.newest is None or held.newest < now.newest)
-                if older and not allow_older:
-                    raise BackupError(
-                        _(
-                            "The backup is older than the data in the database: its last "
-                            "change is %(backup)s, the database's %(database)s. Restoring it "
-                            "would lose what came after. Nothing was changed. Back the "
-                            "database up first; to restore this backup all the same, add "
-                            "--allow-older."
-                        )
-                        % {"backup": _when(held.newest), "database": _when(now.newest)}
-                    )
-        replace = not database_is_empty()
-        if fmt == "pgdump":
-            _restore_pgdump(path)
+    return fmt
+
+
+def _read_backup(path: Path, fmt: str, *, scratch: Path) -> _Backup:
+    """The backup read whole and checked, its rows counted (the database untouched)."""
+    if fmt == "sqlite":
+        # SQLite reads this process's own copy: never the backup's folder (whatever its
+        # name, its length or the medium) and never leaving files beside the backup.
+        source = scratch / "backup.sqlite3"
+        try:
+            shutil.copyfile(long_path(path), source)
+        except OSError as error:
+            raise _cannot_read(path, error) from error
+        return _Backup(path, fmt, source, _read_sqlite_backup(source, path=path))
+    if fmt == "json":
+        objects = _read_json_backup(path)
+        return _Backup(path, fmt, path, _json_rows(objects), objects=objects)
+    held, held_rows = _read_pgdump(path)
+    return _Backup(path, fmt, path, held_rows, held=held)
+
+
+def _refuse_replacing(
+    backup: _Backup, *, force: bool, allow_older: bool, say: Callable[[str], object] | None
+) -> None:
+    """Over a database that holds data: ``say`` hears both sides; a day's work is replaced
+    only when forced, and by an older backup only when ``allow_older``."""
+    now = database_summary()
+    held = backup.summary()
+    if say is not None:
+        say(describe(now, held))
+    if not any(now.counts.values()):  # an account or a club alone is no day's work
+        return
+    if not force:
+        raise BackupError(
+            _(
+                "The database is not empty: restoring would replace what it "
+                "holds. Nothing was changed. Back it up first, then restore "
+                "with --force."
+            )
+        )
+    older = now.newest is not None and (held.newest is None or held.newest < now.newest)
+    if older and not allow_older:
+        raise BackupError(
+            _(
+                "The backup is older than the data in the database: its last "
+                "change is %(backup)s, the database's %(database)s. Restoring it "
+                "would lose what came after. Nothing was changed. Back the "
+                "database up first; to restore this backup all the same, add "
+                "--allow-older."
+            )
+            % {"backup": _when(held.newest), "database": _when(now.newest)}
+        )
+
+
+@contextmanager
+def _holding(folder: Path | None) -> Iterator[None]:
+    """The data folder's lock for the restore, or the German refusal while a venue holds it.
+    No lock where the folder does not exist yet: no venue runs there, and the restore makes
+    the folder only once the backup has proved sound."""
+    if folder is None or not folder.is_dir():
+        yield
+        return
+    try:
+        lock = FolderLock(folder).acquire()
+    except FolderInUse as busy:
+        message = _(
+            "Cego Club is running on this data folder (%(folder)s): a restore would replace "
+            "the database under the running tournament day. Stop Cego Club there first (close "
+            "its window or press Ctrl+C), then restore. Nothing was changed."
+        ) % {"folder": folder}
+        url = busy.holder.get("url")
+        if url:
+            message += " " + _("It serves at %(url)s") % {"url": url}
+        raise BackupError(message) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _replace_database(backup: _Backup, *, scratch: Path, replace: bool) -> None:
+    """The database replaced by the backup, its rows checked, then migrated; on SQLite put
+    back as it was on any failure (PostgreSQL: one transaction)."""
+    path, held_rows = backup.path, backup.held_rows
+    if backup.fmt == "pgdump":
+        _restore_pgdump(path)
+        _check_rows(held_rows, path=path)
+        call_command("migrate", interactive=False, verbosity=0)
+        return
+    with _put_back_on_failure(scratch):
+        if backup.fmt == "sqlite":
+            connections.close_all()
+            _sqlite_copy(backup.source, Path(_sqlite_path()), self_contained=False)
             _check_rows(held_rows, path=path)
-            call_command("migrate", interactive=False, verbosity=0)
         else:
-            with _put_back_on_failure(scratch):
-                if fmt == "sqlite":
-                    connections.close_all()
-                    _sqlite_copy(source, Path(_sqlite_path()), self_contained=False)
-                    _check_rows(held_rows, path=path)
-                else:
-                    call_command("migrate", interactive=False, verbosity=0)
-                    with transaction.atomic():
-                        if replace:
-                            call_command("flush", interactive=False, verbosity=0)
-                        # loaddata reads .json.gz itself; a copy keeps the name it needs.
-                        copy = scratch / "backup.json.gz"
-                        shutil.copyfile(long_path(path), copy)
-                        call_command("loaddata", str(copy), verbosity=0)
-                        _check_rows(held_rows, path=path)
-                call_command("migrate", interactive=False, verbosity=0)
-    return database_summary()
+            call_command("migrate", interactive=False, verbosity=0)
+            with transaction.atomic():
+                if replace:
+                    call_command("flush", interactive=False, verbosity=0)
+                # loaddata reads .json.gz itself; a copy keeps the name it needs.
+                copy = scratch / "backup.json.gz"
+                shutil.copyfile(long_path(path), copy)
+                call_command("loaddata", str(copy), verbosity=0)
+                _check_rows(held_rows, path=path)
+        call_command("migrate", interactive=False, verbosity=0)
 
 
 def _restore_pgdump(path: Path) -> None:

@@ -383,6 +383,8 @@ ARCHIVE_WALK = [
     "tournaments.services.archive_season",  # plan: the season it joins
     "tournaments.services.archive_diff",  # plan: the action and the items to write
     "tournaments.services.archive_plan",  # plan: the above, put together
+    "tournaments.services.archive_records",  # write: the clubs and players the entries need
+    "tournaments.services.archive_tournament_rows",  # write: the tournament item's rows
     "tournaments.services.archive_rows",  # write: the items' rows
     "tournaments.services.archive_log",  # write: what changed, in the log
     "tournaments.services.archive_write",  # write

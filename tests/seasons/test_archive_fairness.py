@@ -145,11 +145,11 @@ def test_a_ruling_or_swap_the_archive_cannot_hold_is_refused_and_nothing_importe
 
 def test_the_hall_keeps_its_pending_rulings_when_the_server_sends_the_tournament_back(ruled):
     """Items taken back from the season server replace only what the archive carries."""
-    from tournaments.services.archive_rows import _Here, _write_fairness
+    from tournaments.services.archive_tournament_rows import Here, write_fairness
 
     part = exported(ruled)["tournament"]
     part["rulings"] = part["rulings"][:1]
-    _write_fairness(_Here(tournament=ruled), part)
+    write_fairness(here=Here(tournament=ruled), settings=part)
     assert Ruling.objects.filter(tournament=ruled, decided_at__isnull=False).count() == 1
     assert Ruling.objects.filter(tournament=ruled, decided_at__isnull=True).count() == 1
     assert SeatSwap.objects.filter(tournament=ruled, state="requested").count() == 1

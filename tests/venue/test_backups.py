@@ -289,3 +289,69 @@ def test_restore_checks_a_json_backup_whole_before_touching_the_database(played,
     with pytest.raises(CommandError, match=bad.name):
         call_command("restore", str(bad), "--force", stdout=StringIO())
     assert backups.row_counts() == before
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))}
+
+
+def test_restore_is_refused_while_a_venue_runs_on_the_data_folder(played, tmp_path):
+    """A restore into the data folder a venue serves from would swap the database under the
+    running day: refused in German, the database and the folder unchanged (the venue holds
+    the folder's lock, venue/folder_lock.py); once the venue has stopped it restores."""
+    from venue.folder_lock import FolderLock
+
+    path = backup_command(tmp_path / "sicherungen", "--format", native_format())
+    data = tmp_path / "Turniertag"
+    running = FolderLock(data).acquire()  # as `cego-club venue --data Turniertag` holds it
+    running.note(url="http://localhost:8123/")
+    PlayerFactory(last_name="Nachzügler")  # entered after the backup
+    before, files = backups.row_counts(), folder_files(data)
+    try:
+        with translation.override("de"), pytest.raises(CommandError) as refused:
+            restore_command(path, "--force", "--allow-older", "--data", str(data))
+    finally:
+        running.release()
+    said = str(refused.value)
+    assert "läuft gerade mit diesem Datenordner" in said and str(data) in said, said
+    assert "http://localhost:8123/" in said and "Es wurde nichts verändert." in said, said
+    assert backups.row_counts() == before
+    assert Player.objects.filter(last_name="Nachzügler").exists()
+    assert folder_files(data) == files
+
+    restore_command(path, "--force", "--allow-older", "--data", str(data))
+    assert not Player.objects.filter(last_name="Nachzügler").exists()
+    FolderLock(data).acquire().release()  # the restore let go of the lock
+
+
+def test_a_venue_starting_during_a_restore_finds_the_folder_taken(played, tmp_path, monkeypatch):
+    from venue.folder_lock import FolderInUse, FolderLock
+
+    path = backup_command(tmp_path / "sicherungen", "--format", native_format())
+    data = tmp_path / "Turniertag"
+    data.mkdir()
+    replace = backups._replace_database
+    seen = []
+
+    def replacing(*args, **kwargs):
+        with pytest.raises(FolderInUse):
+            FolderLock(data).acquire()
+        seen.append("replaced")
+        return replace(*args, **kwargs)
+
+    monkeypatch.setattr(backups, "_replace_database", replacing)
+    restore_command(path, "--force", "--data", str(data))
+    assert seen == ["replaced"]
+    FolderLock(data).acquire().release()  # and let go of it afterwards
+
+
+def test_a_refused_restore_leaves_no_lock_file_in_the_data_folder(played, tmp_path):
+    data = tmp_path / "Turniertag"
+    data.mkdir()
+    junk = tmp_path / "notes.sqlite3"
+    junk.write_text("hello")
+    with pytest.raises(CommandError, match="ist keine Sicherung von Cego Club"):
+        restore_command(junk, "--force", "--data", str(data))
+    with pytest.raises(CommandError, match="nicht leer"):
+        restore_command(backup_command(tmp_path, "--format", native_format()), "--data", str(data))
+    assert list(data.iterdir()) == []

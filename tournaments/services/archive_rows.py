@@ -7,27 +7,21 @@ history rows are replaced by the item's (with their original times), a round's h
 likewise, a table's seats and substitutions likewise: writing the same items twice changes
 nothing. The digests kept (``ArchiveItem``). In the caller's transaction, with the
 tournament row locked.
+
+The clubs and players the entries need: ``archive_records``; the tournament item's rows (the
+tournament row, the ceremony, rulings and seat swaps) and ``Here``: ``archive_tournament_rows``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext as _
 
-from ceremony.models import CeremonySettings
-from clubs.models import Club, Membership, Player
-from clubs.services.imports import NEW, NO_CLUB, Plan, PlanRow
-from clubs.services.imports import _apply_club_choices as apply_club_choices
-from seasons.models import Season, SeriesMembership
-from tournaments.archive_format import ArchiveError, kind_of
+from clubs.models import Player
+from tournaments.archive_format import kind_of
 from tournaments.models import (
     ArchiveItem,
     Deal,
@@ -37,22 +31,22 @@ from tournaments.models import (
     LotDraw,
     Round,
     RoundChange,
-    Ruling,
     Seat,
-    SeatSwap,
     Substitution,
     Table,
     Team,
     Tournament,
 )
-from tournaments.selectors.archive import (
-    TOURNAMENT_SETTINGS,
-    ceremony_record,
-    fairness_records,
-    series_record,
-)
 from tournaments.services.archive_plan import ArchivePlan
-from tournaments.services.archive_players import ArchiveClubs
+from tournaments.services.archive_records import clubs_here, players_here
+from tournaments.services.archive_tournament_rows import (
+    Here,
+    archive_time,
+    write_ceremony,
+    write_fairness,
+    write_series,
+    write_tournament,
+)
 from tournaments.services.results_common import INPUT_FIELDS
 
 # Items whose content the server keeps (the others: the digest only).
@@ -80,10 +74,6 @@ _DEAL_FIELDS = [
 ]
 
 
-def _time(value: Any) -> dt.datetime | None:
-    return parse_datetime(value) if isinstance(value, str) else None
-
-
 def _by_kind(keys: Iterable[str], kind: str) -> list[str]:
     return [key for key in keys if kind_of(key) == kind]
 
@@ -92,189 +82,6 @@ def _numbers(key: str) -> tuple[int, ...]:
     """``deal:r1-t2-d3`` -> (1, 2, 3); ``entry:7`` -> (7,); ``keep_apart:1-2`` -> (1, 2)."""
     tail = key.split(":", 1)[1]
     return tuple(int(part.lstrip("rtd")) for part in tail.split("-"))
-
-
-@dataclass
-class _Here:
-    """The rows of the tournament the writer has looked up, each kind once."""
-
-    tournament: Tournament
-    _entries: dict[int, Entry] | None = None
-    _rounds: dict[int, Round] | None = None
-
-    def entries(self) -> dict[int, Entry]:
-        if self._entries is None:
-            self._entries = {
-                e.number: e for e in Entry.objects.filter(tournament=self.tournament).order_by()
-            }
-        return self._entries
-
-    def entry(self, number: Any) -> Entry:
-        return self.entries()[number]
-
-    def rounds(self) -> dict[int, Round]:
-        if self._rounds is None:
-            self._rounds = {
-                r.number: r for r in Round.objects.filter(tournament=self.tournament).order_by()
-            }
-        return self._rounds
-
-    def tables(self, pairs: Iterable[tuple[int, ...]]) -> dict[tuple[int, ...], Table]:
-        pairs = set(pairs)
-        if not pairs:
-            return {}
-        rows = Table.objects.filter(
-            round__tournament=self.tournament,
-            round__number__in={r for r, _t in pairs},
-            number__in={t for _r, t in pairs},
-        ).select_related("round")
-        return {(t.round.number, t.number): t for t in rows if (t.round.number, t.number) in pairs}
-
-
-# Clubs and players.
-
-
-def _clubs_here(
-    plan: ArchivePlan, *, user: AbstractBaseUser | None
-) -> tuple[dict[str, Club | None], frozenset[int]]:
-    """The archive's clubs, after the choices for unknown ones are applied, and the ids of
-    the clubs created for it."""
-    rows = [PlanRow(line=0, status=NEW, club_key=unknown.key) for unknown in plan.unknown_clubs]
-    created_ids, _remembered = apply_club_choices(
-        Plan(rows=rows, columns=(), unknown_columns=(), unknown_clubs=plan.unknown_clubs),
-        user=user,
-    )
-    clubs = ArchiveClubs(plan.clubs, None)
-    found = {short_name: clubs.club(short_name) for short_name in plan.clubs}
-    for unknown in plan.unknown_clubs:  # "no club": its players enter without a club
-        if unknown.choice is not None and unknown.choice.action == NO_CLUB:
-            for short_name, key in clubs.key_of.items():
-                if key == unknown.key:
-                    found[short_name] = None
-    return found, created_ids
-
-
-def _new_player(row, clubs: dict[str, Club | None], taken_ids: set, plan, created_club_ids):
-    """A new record: a membership in the archive's club where the importer runs it; else
-    that club shown as the player's without one (``Player.guest_club``), or an unknown
-    club's name as the archive gives it (``guest_club_name``, until the club is created or
-    its spelling mapped here: ``clubs.services.players.place_named_guests``)."""
-    data = row.data
-    player = Player(
-        first_name=row.first_name,
-        last_name=row.last_name,
-        birth_year=data.get("birth_year"),
-        category=data.get("category") or "open",
-    )
-    registry_id = str(data.get("uuid") or "")
-    if _is_uuid(registry_id) and registry_id not in taken_ids:
-        player.uuid = registry_id
-        taken_ids.add(registry_id)
-    club = clubs.get(row.club_name)
-    runs_club = club is not None and (
-        plan.own_club_ids is None or club.pk in plan.own_club_ids or club.pk in created_club_ids
-    )
-    if club is not None and not runs_club:
-        player.guest_club = club
-    elif club is None and row.club_name:
-        named = plan.clubs.get(row.club_name, {}).get("name") or row.club_name
-        player.guest_club_name = str(named).strip()[:120]
-    player.save()
-    if runs_club and club is not None:
-        number = str(data.get("member_number") or "").strip()
-        taken = number and Membership.objects.filter(club=club, member_number=number).exists()
-        Membership.objects.create(player=player, club=club, member_number="" if taken else number)
-    return player
-
-
-def _players_here(
-    plan: ArchivePlan, clubs: dict[str, Club | None], *, created_club_ids: frozenset[int]
-) -> tuple[dict[str, Player], int]:
-    """The players of the entries to write as records here: matched, chosen, or created
-    (with the archive's registry id where it is free, so that its next revision finds
-    them)."""
-    wanted = [str(row.data.get("uuid")) for row in plan.players if row.player is None]
-    taken_ids = {
-        str(u)
-        for u in Player.objects.filter(uuid__in=[u for u in wanted if _is_uuid(u)]).values_list(
-            "uuid", flat=True
-        )
-    }
-    player_of: dict[str, Player] = {}
-    created = 0
-    for row in plan.players:
-        if row.player is None:
-            row.player = _new_player(row, clubs, taken_ids, plan, created_club_ids)
-            created += 1
-        player_of[row.key] = row.player
-    return player_of, created
-
-
-def _is_uuid(value: str) -> bool:
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True
-
-
-# The tournament row.
-
-
-def _tournament_fields(
-    plan: ArchivePlan, clubs: dict[str, Club | None], season: Season | None
-) -> dict[str, Any]:
-    settings = plan.settings
-    host = clubs.get(settings["host_club"])
-    if host is None:
-        raise ArchiveError(_("The archive's host club must be a club here."))
-    if season is None and settings.get("season"):
-        season_data = settings["season"]
-        season, _created = Season.objects.get_or_create(
-            name=season_data["name"],
-            defaults={"starts_on": season_data["starts_on"], "ends_on": season_data["ends_on"]},
-        )
-    date = dt.date.fromisoformat(settings["date"])
-    same_day = Tournament.objects.filter(host_club=host, date=date, name=settings["name"])
-    if plan.existing is not None:
-        same_day = same_day.exclude(pk=plan.existing.pk)
-    if same_day.exists():
-        raise ArchiveError(
-            _(
-                "%(host)s already has a tournament named %(name)s on %(date)s that did not "
-                "come from this archive; rename one of them first."
-            )
-            % {"host": host, "name": settings["name"], "date": date.strftime("%d.%m.%Y")}
-        )
-    return {
-        **{key: settings[key] for key in TOURNAMENT_SETTINGS if key in settings},
-        "date": date,
-        "host_club": host,
-        "season": season,
-        "rules_snapshot": settings["rules_snapshot"],
-        "finished_at": _time(settings.get("finished_at")),
-    }
-
-
-def _write_tournament(
-    plan: ArchivePlan, upserts: Mapping[str, Mapping[str, Any]], clubs, *, season
-) -> Tournament:
-    """The new tournament, or the copy with its settings as the tournament item says (saved
-    without a revision bump: the apply bumps once, at its end)."""
-    if plan.existing is None:
-        fields = _tournament_fields(plan, clubs, season)
-        tournament = Tournament(**fields, archive_id=plan.archive_id)
-        tournament.full_clean(exclude=["rules_snapshot"], validate_unique=False)
-        tournament.save()
-        return tournament
-    tournament = plan.existing
-    if "tournament" in upserts:
-        fields = _tournament_fields(plan, clubs, season or tournament.season)
-        for key, value in fields.items():
-            setattr(tournament, key, value)
-        tournament.full_clean(exclude=["rules_snapshot"], validate_unique=False)
-        Tournament.objects.filter(pk=tournament.pk).update(**fields)
-    return tournament
 
 
 # Deletes (reverse order of dependence).
@@ -293,7 +100,7 @@ def _delete_tables(tables) -> None:
     Table.objects.filter(pk__in=tables).delete()
 
 
-def _delete_early(here: _Here, deletes: list[str]) -> None:
+def _delete_early(here: Here, deletes: list[str]) -> None:
     """Deals, tables, rounds, draws by lot and keep-apart pairs: before the upserts."""
     tournament = here.tournament
     deals = [_numbers(key) for key in _by_kind(deletes, "deal")]
@@ -337,7 +144,7 @@ def _delete_early(here: _Here, deletes: list[str]) -> None:
             ).delete()
 
 
-def _delete_late(here: _Here, deletes: list[str]) -> None:
+def _delete_late(here: Here, deletes: list[str]) -> None:
     """Entries and teams: after the tables that seated them were written."""
     numbers = [n for (n,) in map(_numbers, _by_kind(deletes, "entry"))]
     if numbers:
@@ -351,7 +158,7 @@ def _delete_late(here: _Here, deletes: list[str]) -> None:
 # Upserts (in order of dependence).
 
 
-def _write_teams(here: _Here, items: list[Mapping[str, Any]], clubs) -> dict[str, Team]:
+def _write_teams(here: Here, items: list[Mapping[str, Any]], clubs) -> dict[str, Team]:
     teams = {t.name: t for t in Team.objects.filter(tournament=here.tournament)}
     for item in items:
         club = clubs.get(item.get("club") or "")
@@ -367,7 +174,7 @@ def _write_teams(here: _Here, items: list[Mapping[str, Any]], clubs) -> dict[str
 
 
 def _write_entries(
-    here: _Here, items: list[Mapping[str, Any]], player_of: dict[str, Player], clubs
+    here: Here, items: list[Mapping[str, Any]], player_of: dict[str, Player], clubs
 ) -> None:
     if not items:
         return
@@ -409,7 +216,7 @@ def _write_entries(
     here._entries = None
 
 
-def _write_keep_apart(here: _Here, items: list[Mapping[str, Any]]) -> None:
+def _write_keep_apart(here: Here, items: list[Mapping[str, Any]]) -> None:
     for item in items:
         low, high = sorted(
             (here.entry(item["first"]), here.entry(item["second"])), key=lambda e: e.pk
@@ -422,7 +229,7 @@ def _write_keep_apart(here: _Here, items: list[Mapping[str, Any]]) -> None:
         )
 
 
-def _write_lots(here: _Here, items: list[tuple[int, Mapping[str, Any]]]) -> None:
+def _write_lots(here: Here, items: list[tuple[int, Mapping[str, Any]]]) -> None:
     if not items:
         return
     draws = list(LotDraw.objects.filter(tournament=here.tournament).order_by("performed_at", "pk"))
@@ -447,7 +254,7 @@ def _write_lots(here: _Here, items: list[tuple[int, Mapping[str, Any]]]) -> None
             )
 
 
-def _write_rounds(here: _Here, items: list[Mapping[str, Any]]) -> None:
+def _write_rounds(here: Here, items: list[Mapping[str, Any]]) -> None:
     rounds = here.rounds()
     for item in items:
         round_ = rounds.get(item["number"]) or Round(
@@ -461,7 +268,7 @@ def _write_rounds(here: _Here, items: list[Mapping[str, Any]]) -> None:
         rounds[round_.number] = round_
 
 
-def _write_tables(here: _Here, items: list[Mapping[str, Any]]) -> None:
+def _write_tables(here: Here, items: list[Mapping[str, Any]]) -> None:
     """Tables with their seats and substitutions (the old seats of every table written go
     first, so that players who change tables within a round never meet themselves)."""
     if not items:
@@ -520,7 +327,7 @@ def _fill_deal(deal: Deal, item: Mapping[str, Any]) -> None:
     deal.set_scores(item["scores"])
 
 
-def _write_deals(here: _Here, items: list[Mapping[str, Any]]) -> None:
+def _write_deals(here: Here, items: list[Mapping[str, Any]]) -> None:
     """Deals by table and number, each with its history replaced by the item's."""
     if not items:
         return
@@ -553,7 +360,7 @@ def _write_deals(here: _Here, items: list[Mapping[str, Any]]) -> None:
                 before=change.get("before"),
                 after=change.get("after"),
             ),
-            _time(change.get("changed_at")),
+            archive_time(change.get("changed_at")),
         )
         for item in items
         for change in item.get("history") or []
@@ -561,7 +368,7 @@ def _write_deals(here: _Here, items: list[Mapping[str, Any]]) -> None:
     _bulk_history(DealChange, history)
 
 
-def _write_round_history(here: _Here, items: list[Mapping[str, Any]]) -> None:
+def _write_round_history(here: Here, items: list[Mapping[str, Any]]) -> None:
     """Each written round's history, replaced by the item's (after its tables exist)."""
     if not items:
         return
@@ -586,143 +393,12 @@ def _write_round_history(here: _Here, items: list[Mapping[str, Any]]) -> None:
                     action=change["action"],
                     reason=change.get("reason", ""),
                 ),
-                _time(change.get("changed_at")),
+                archive_time(change.get("changed_at")),
             )
             for item in items
             for change in item.get("history") or []
         ],
     )
-
-
-def _write_ceremony(here: _Here, settings: Mapping[str, Any]) -> None:
-    """The places hidden until the prize ceremony as the tournament item says: a copy hides
-    what the hall hides, and shows them once the hall revealed them (the revision bumped
-    below makes every cached public page of the copy new)."""
-    wanted = settings.get("ceremony") or {}
-    tournament = here.tournament
-    if ceremony_record(tournament).get("ceremony", {}) == wanted:
-        return
-    CeremonySettings.objects.update_or_create(
-        tournament=tournament,
-        defaults={
-            "hide_from_round": wanted.get("hide_from_round"),
-            "hide_top_n": wanted.get("hide_top_n"),
-            "revealed_at": _time(wanted.get("revealed_at")),
-            "revealed_by": None,
-            "shown_steps": 0,
-        },
-    )
-
-
-def _write_series(here: _Here, settings: Mapping[str, Any]) -> None:
-    """The other series the tournament also counts for as the tournament item says (issue
-    41), each season found by name here (created with the item's dates where missing, as
-    the home season is). An item without the key (an older archive, or one of a tournament
-    that counts for no other series) leaves them as they are; the home season is never
-    listed again."""
-    wanted = settings.get("series")
-    if not wanted:
-        return
-    tournament = here.tournament
-    if series_record(tournament).get("series") == wanted:
-        return
-    seasons = []
-    for named in wanted:
-        season, _created = Season.objects.get_or_create(
-            name=named["name"],
-            defaults={"starts_on": named["starts_on"], "ends_on": named["ends_on"]},
-        )
-        if season.pk != tournament.season_id:
-            seasons.append(season)
-    SeriesMembership.objects.filter(tournament=tournament).exclude(season__in=seasons).delete()
-    have = set(
-        SeriesMembership.objects.filter(tournament=tournament).values_list("season_id", flat=True)
-    )
-    SeriesMembership.objects.bulk_create(
-        SeriesMembership(tournament=tournament, season=season)
-        for season in seasons
-        if season.pk not in have
-    )
-
-
-def _write_fairness(here: _Here, settings: Mapping[str, Any]) -> None:
-    """The final rulings and approved seat swaps as the tournament item says (after the
-    entries and rounds they name, and after the deletes). Left alone where they are as
-    stored; else the stored final rulings and approved swaps are replaced by the item's
-    (pending rulings and waiting swaps are the hall's own business and stay). A name the
-    archive does not contain is an ArchiveError: nothing is written."""
-    tournament = here.tournament
-    number_of = {entry.pk: number for number, entry in here.entries().items()}
-    wanted = {key: list(settings.get(key) or []) for key in ("rulings", "seat_swaps")}
-    stored = fairness_records(tournament, number_of=number_of)
-    if all(wanted[key] == stored.get(key, []) for key in wanted):
-        return
-    Ruling.objects.filter(tournament=tournament, decided_at__isnull=False).delete()
-    SeatSwap.objects.filter(tournament=tournament, state=SeatSwap.State.APPROVED).delete()
-
-    def missing(key: str) -> ArchiveError:
-        return ArchiveError(
-            _("The archive refers to %(key)s, which it does not contain; nothing was imported.")
-            % {"key": key}
-        )
-
-    now = timezone.now()  # for a time the archive does not give
-    rulings = []
-    for item in wanted["rulings"]:
-        referees = [str(name)[:150] for name in item["referees"] if name][:2]
-        if not referees:
-            raise missing(_("the referee of a ruling"))
-        decided_at = _time(item.get("decided_at")) or _time(item.get("ruled_at")) or now
-        rulings.append(
-            Ruling(
-                tournament=tournament,
-                round_number=item.get("round"),
-                table_number=item.get("table"),
-                deal_number=item.get("deal"),
-                conduct=bool(item.get("conduct")),
-                decision=item["decision"],
-                penalty=item.get("penalty") or "",
-                needs_two=len(referees) > 1,
-                first_at=_time(item.get("ruled_at")) or decided_at,
-                first_name=referees[0],
-                second_name=referees[1] if len(referees) > 1 else "",
-                second_at=decided_at if len(referees) > 1 else None,
-                decided_at=decided_at,
-            )
-        )
-    rounds, entries = here.rounds(), here.entries()
-    swaps = []
-    for item in wanted["seat_swaps"]:
-        round_ = rounds.get(item["round"])
-        if round_ is None:
-            raise missing(_("round %(round)s") % {"round": item["round"]})
-        for number in (item["first"], item["second"]):
-            if number not in entries:
-                raise missing(_("start number %(n)s") % {"n": number})
-        swaps.append(
-            SeatSwap(
-                tournament=tournament,
-                round=round_,
-                first=entries[item["first"]],
-                second=entries[item["second"]],
-                first_table=item["first_table"],
-                first_position=item["first_position"],
-                second_table=item["second_table"],
-                second_position=item["second_position"],
-                reason=item["reason"],
-                state=SeatSwap.State.APPROVED,
-                requested_at=_time(item.get("requested_at"))
-                or _time(item.get("approved_at"))
-                or now,
-                requested_name=item["requested_by"][:150],
-                decided_at=_time(item.get("approved_at")) or _time(item.get("requested_at")) or now,
-                decided_name=item["approved_by"][:150],
-            )
-        )
-    for row in rulings + swaps:
-        row.full_clean(exclude=["tournament", "round", "first", "second"], validate_unique=False)
-    Ruling.objects.bulk_create(rulings)
-    SeatSwap.objects.bulk_create(swaps)
 
 
 def _bulk_history(model, rows: list[tuple[Any, dt.datetime | None]]) -> None:
@@ -780,12 +456,14 @@ def write_items(
     """Write the rows of ``upserts`` and ``deletes`` (the tournament's row first); the
     tournament and the number of players created."""
     clubs, created_club_ids = (
-        _clubs_here(plan, user=user) if _needs_clubs(plan, upserts) else ({}, frozenset())
+        clubs_here(plan=plan, user=user) if _needs_clubs(plan, upserts) else ({}, frozenset())
     )
-    tournament = _write_tournament(plan, upserts, clubs, season=plan.season)
-    here = _Here(tournament=tournament)
+    tournament = write_tournament(plan=plan, upserts=upserts, clubs=clubs, season=plan.season)
+    here = Here(tournament=tournament)
     _delete_early(here, deletes)
-    player_of, players_created = _players_here(plan, clubs, created_club_ids=created_club_ids)
+    player_of, players_created = players_here(
+        plan=plan, clubs=clubs, created_club_ids=created_club_ids
+    )
 
     def of(kind: str) -> list[Mapping[str, Any]]:
         return [item for key, item in upserts.items() if kind_of(key) == kind]
@@ -800,7 +478,7 @@ def write_items(
     _write_round_history(here, of("round"))
     _delete_late(here, deletes)
     if "tournament" in upserts:
-        _write_fairness(here, upserts["tournament"])
-        _write_ceremony(here, upserts["tournament"])
-        _write_series(here, upserts["tournament"])
+        write_fairness(here=here, settings=upserts["tournament"])
+        write_ceremony(here=here, settings=upserts["tournament"])
+        write_series(here=here, settings=upserts["tournament"])
     return tournament, players_created

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -399,53 +399,13 @@ def desk_written_differences(
     if typing is None or typing.state != SheetTyping.State.DIFFERENCES:
         messages.info(request, _("This sheet has no differences to settle."))
         return redirect(typing_page(table, typing.kind if typing is not None else None))
-    page = typing_page(table, typing.kind)
     sheet = table_sheet(table=table)
     items = [SettleItem(row) for row in difference_rows(typing=typing, sheet=sheet)]
     error = ""
     if request.method == "POST":
-        if request.POST.get("typing") != str(typing.pk):
-            messages.error(
-                request, _("Somebody else settled this sheet meanwhile; nothing was changed.")
-            )
-            return redirect(page)
-        choices: dict[str, tuple[str, object]] = {}
-        whole_line = request.POST.get("line", "").partition(":")  # "first:2": deal 2's cells
-        for item in items:
-            item.choice = request.POST.get(f"choice_{item.row.key}", "")
-            item.value = request.POST.get(f"value_{item.row.key}", "").strip()[:20]
-            if whole_line[0] in (double_entry.FIRST, double_entry.SECOND):
-                if whole_line[2] == str(item.row.number):
-                    item.choice = whole_line[0]
-                continue  # only filled in: nothing is settled, the page is shown again
-            if item.choice not in (double_entry.FIRST, double_entry.SECOND, double_entry.TYPED):
-                item.error = _("Choose the first value, the second or type the correct one.")
-                continue
-            value: object = None
-            if item.choice == double_entry.TYPED:
-                try:
-                    value = _parse_typed(item)
-                except ValueError:
-                    item.error = _("Type a whole number.")
-                    continue
-            choices[item.row.key] = (item.choice, value)
-        if whole_line[0] in (double_entry.FIRST, double_entry.SECOND):
-            pass
-        elif any(item.error for item in items):
-            error = _("Some differences are not settled yet; nothing was changed.")
-        else:
-            try:
-                double_entry.settle_sheet(typing=typing, choices=choices, user=request.user)  # type: ignore[arg-type]
-            except TypingConflict as conflict:
-                messages.error(request, conflict.message)
-                return redirect(page)
-            except ResultError as refused:
-                error = refused.message
-            else:
-                messages.success(
-                    request, _("Differences settled: the sheet counts with the settled values.")
-                )
-                return redirect("tournaments:desk_entry", pk, round_number, table_number)
+        settled, error = _settle_posted(request, typing=typing, items=items, table=table)
+        if settled is not None:
+            return settled
     return render(
         request,
         "tournaments/entry/desk_written_differences.html",
@@ -458,15 +418,75 @@ def desk_written_differences(
             "items": items,
             "error": error,
             "contracts": contract_choices(sheet.rules, len(sheet.seats)),
-            # deals with more than one differing cell: a whole line can be taken at once
-            "whole_lines": sorted(
-                {
-                    i.row.number
-                    for i in items
-                    if sum(j.row.number == i.row.number for j in items) > 1
-                }
-            ),
+            "whole_lines": _whole_lines(items),
         },
+    )
+
+
+def _settle_posted(
+    request: HttpRequest, *, typing: SheetTyping, items: list[SettleItem], table: Table
+) -> tuple[HttpResponse | None, str]:
+    """The posted choices settled: a redirect when done (or when somebody else was quicker),
+    else None and the error to show with the page again (empty: a whole line only filled in)."""
+    page = typing_page(table, typing.kind)
+    if request.POST.get("typing") != str(typing.pk):
+        messages.error(
+            request, _("Somebody else settled this sheet meanwhile; nothing was changed.")
+        )
+        return redirect(page), ""
+    choices = _read_choices(request.POST, items)
+    if choices is None:
+        return None, ""  # only filled in: nothing is settled, the page is shown again
+    if any(item.error for item in items):
+        return None, _("Some differences are not settled yet; nothing was changed.")
+    try:
+        double_entry.settle_sheet(typing=typing, choices=choices, user=request.user)  # type: ignore[arg-type]
+    except TypingConflict as conflict:
+        messages.error(request, conflict.message)
+        return redirect(page), ""
+    except ResultError as refused:
+        return None, refused.message
+    messages.success(request, _("Differences settled: the sheet counts with the settled values."))
+    table_round = table.round
+    return redirect(
+        "tournaments:desk_entry",
+        table_round.tournament_id,
+        table_round.number,
+        table.number,
+    ), ""
+
+
+def _read_choices(post: QueryDict, items: list[SettleItem]) -> dict[str, tuple[str, object]] | None:
+    """Each item's choice, typed value and error as posted, and the choices to settle; None
+    when a whole line was taken ("first:2": deal 2's cells), which only fills in the choices."""
+    choices: dict[str, tuple[str, object]] = {}
+    whole_line = post.get("line", "").partition(":")
+    line_only = whole_line[0] in (double_entry.FIRST, double_entry.SECOND)
+    for item in items:
+        item.choice = post.get(f"choice_{item.row.key}", "")
+        item.value = post.get(f"value_{item.row.key}", "").strip()[:20]
+        if line_only:
+            if whole_line[2] == str(item.row.number):
+                item.choice = whole_line[0]
+            continue
+        if item.choice not in (double_entry.FIRST, double_entry.SECOND, double_entry.TYPED):
+            item.error = _("Choose the first value, the second or type the correct one.")
+            continue
+        value: object = None
+        if item.choice == double_entry.TYPED:
+            try:
+                value = _parse_typed(item)
+            except ValueError:
+                item.error = _("Type a whole number.")
+                continue
+        choices[item.row.key] = (item.choice, value)
+    return None if line_only else choices
+
+
+def _whole_lines(items: list[SettleItem]) -> list[int]:
+    """Deals with more than one differing cell: a whole line can be taken at once."""
+    return sorted(
+        {i.row.number for i in items if sum(j.row.number == i.row.number for j in items) > 1}
     )
 
 

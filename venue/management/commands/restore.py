@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from venue.backups import SUMMARY_MODELS, BackupError, restore_database
+from venue.environment import data_dir
 from venue.signals import database_restored, lines_from
 
 
@@ -39,6 +40,8 @@ class Command(BaseCommand):
                 force=options["force"],
                 allow_older=options["allow_older"],
                 say=self.stdout.write,
+                # its lock: not while a venue serves from it (venue/folder_lock.py)
+                folder=data_dir(options["data"]) if options["data"] else None,
             )
         except BackupError as error:
             raise CommandError(str(error)) from error

@@ -120,32 +120,13 @@ class Command(BaseCommand):
                 **organiser_options,
             )
             return
-        if organiser_options or options["password_stdin"]:
-            raise CommandError(_("These options belong to --create-organiser."))
-        if options["publish_token_file"] and not options["publish_to"]:
-            raise CommandError(_("--publish-token-file belongs to --publish-to ADDRESS."))
-        token = None
-        if options["publish_to"] or options["old_token_option"]:
-            token = publish_token(options)  # refuses a token on the command line
+        token = serving_token(options, organiser_options=organiser_options)
         call_command("collectstatic", interactive=False, verbosity=0)
         load_urls()
 
         quiet_queue_warnings()
 
-        try:
-            server = create_venue_server(
-                # spectators' shared pages answered in front of Django (cego_club/platform/front.py)
-                front(get_wsgi_application()),
-                host=options["bind"],
-                port=options["port"],
-                threads=options["threads"],
-                is_crowd=is_crowd,  # a phone's deal goes before the spectators' queued pages
-            )
-        except OSError as error:
-            raise CommandError(
-                _("Cannot listen on port %(port)s: %(error)s. Is the server running already?")
-                % {"port": options["port"], "error": error}
-            ) from error
+        server = listening_server(options)
         port = server.effective_port
         if lock is not None:
             lock.note(url=f"http://localhost:{port}/")
@@ -154,47 +135,8 @@ class Command(BaseCommand):
         lan = None if local_only else (lan_address() if bind in ("0.0.0.0", "::", "") else bind)
         out = self.stdout
         out.write(_("Cego Club is running for the tournament day (stop it with Ctrl+C)."))
-        out.write(_("Data folder: %(path)s") % {"path": folder})
-        service = synced_by(folder)
-        if service:
-            elsewhere = str(Path.home() / "CegoClub")  # the home folder itself is not synced
-            out.write(
-                self.style.WARNING(
-                    synced_folder_warning(
-                        folder,
-                        service=service,
-                        elsewhere=command_line("venue", "--data", elsewhere),
-                    )
-                )
-            )
-        out.write(
-            _("A backup is written after each closed round into: %(path)s")
-            % {"path": settings.VENUE_BACKUP_DIR}
-        )
-        problem = backup_folder_problem()
-        if problem:
-            out.write(self.style.WARNING(_("WARNING: %(problem)s") % {"problem": problem}))
-        if lan:
-            url = f"http://{lan}:{port}"
-            # The score sheets' QR codes point here (the port is known only now).
-            settings.PUBLIC_BASE_URL = url
-            out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
-            out.write(_("Phones and the desk's other laptops open:"))
-            out.write(f"    {url}/")
-            style = None if options["no_qr"] else qr_style(out)
-            if style:  # into a file or a pipe: the address alone
-                out.write(qr_text(url + "/", style))
-        elif local_only:
-            out.write(_("On this laptop only: http://localhost:%(port)s/") % {"port": port})
-        else:
-            out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
-            out.write(
-                _(
-                    "NO NETWORK: this laptop has no address on a network, so phones cannot "
-                    "reach it and the score sheets' QR codes would not work. Connect it to the "
-                    "hall's Wi-Fi (or open a hotspot) and start again."
-                )
-            )
+        self.say_folders(folder)
+        self.say_addresses(options, port=port, lan=lan, local_only=local_only)
         if firewall is not None and lan:
             advice = firewall.advice()
             if advice:
@@ -223,6 +165,60 @@ class Command(BaseCommand):
         )
         for line in lines_from(responses):  # e.g. where each publication stands
             out.write(line)
+        self.serve(server, options)
+
+    def say_folders(self, folder: Path) -> None:
+        """The data folder (a folder a cloud service syncs: warned) and where backups go."""
+        out = self.stdout
+        out.write(_("Data folder: %(path)s") % {"path": folder})
+        service = synced_by(folder)
+        if service:
+            elsewhere = str(Path.home() / "CegoClub")  # the home folder itself is not synced
+            out.write(
+                self.style.WARNING(
+                    synced_folder_warning(
+                        folder,
+                        service=service,
+                        elsewhere=command_line("venue", "--data", elsewhere),
+                    )
+                )
+            )
+        out.write(
+            _("A backup is written after each closed round into: %(path)s")
+            % {"path": settings.VENUE_BACKUP_DIR}
+        )
+        problem = backup_folder_problem()
+        if problem:
+            out.write(self.style.WARNING(_("WARNING: %(problem)s") % {"problem": problem}))
+
+    def say_addresses(self, options, *, port: int, lan: str | None, local_only: bool) -> None:
+        """Where this laptop, the phones and the desk's other laptops open the day."""
+        out = self.stdout
+        if lan:
+            url = f"http://{lan}:{port}"
+            # The score sheets' QR codes point here (the port is known only now).
+            settings.PUBLIC_BASE_URL = url
+            out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
+            out.write(_("Phones and the desk's other laptops open:"))
+            out.write(f"    {url}/")
+            style = None if options["no_qr"] else qr_style(out)
+            if style:  # into a file or a pipe: the address alone
+                out.write(qr_text(url + "/", style))
+        elif local_only:
+            out.write(_("On this laptop only: http://localhost:%(port)s/") % {"port": port})
+        else:
+            out.write(_("On this laptop: http://localhost:%(port)s/") % {"port": port})
+            out.write(
+                _(
+                    "NO NETWORK: this laptop has no address on a network, so phones cannot "
+                    "reach it and the score sheets' QR codes would not work. Connect it to the "
+                    "hall's Wi-Fi (or open a hotspot) and start again."
+                )
+            )
+
+    def serve(self, server, options) -> None:
+        """Serve until Ctrl+C (the spectators by a second process unless --one-process)."""
+        out = self.stdout
         settle_memory()
         per_thread_locals()  # no lock shared by the threads on every gettext and reverse
         hand_over_quickly()  # a phone's queries are not held up by the crowd's threads
@@ -238,6 +234,36 @@ class Command(BaseCommand):
             if spectators is not None:
                 spectators.stop()
         out.write(_("Stopped."))
+
+
+def serving_token(options, *, organiser_options: dict) -> str | None:
+    """The season server's token where the day is published (never from the command line);
+    options that belong to another use refused."""
+    if organiser_options or options["password_stdin"]:
+        raise CommandError(_("These options belong to --create-organiser."))
+    if options["publish_token_file"] and not options["publish_to"]:
+        raise CommandError(_("--publish-token-file belongs to --publish-to ADDRESS."))
+    if options["publish_to"] or options["old_token_option"]:
+        return publish_token(options)  # refuses a token on the command line
+    return None
+
+
+def listening_server(options):
+    """The venue's waitress server listening on its port, or the German refusal."""
+    try:
+        return create_venue_server(
+            # spectators' shared pages answered in front of Django (cego_club/platform/front.py)
+            front(get_wsgi_application()),
+            host=options["bind"],
+            port=options["port"],
+            threads=options["threads"],
+            is_crowd=is_crowd,  # a phone's deal goes before the spectators' queued pages
+        )
+    except OSError as error:
+        raise CommandError(
+            _("Cannot listen on port %(port)s: %(error)s. Is the server running already?")
+            % {"port": options["port"], "error": error}
+        ) from error
 
 
 def hold(folder: Path) -> FolderLock:
