@@ -108,6 +108,28 @@ def blank_sheet(slug: str, size: int, deals: int = 24):
     return rules, layout, testset.render_blank(pdf), sitting_out, URL.format(size=size)
 
 
+def flag_key(flag: str) -> str:
+    head, _colon, rest = flag.partition(":")
+    if head in ("missing", "several", "desk"):
+        return f"{head}:{rest}"
+    if head == "doubtful":  # the groups with a doubtful box
+        return "doubtful:" + "+".join(sorted({part.split("=")[0] for part in rest.split(",")}))
+    return head
+
+
+def describe_fills(row, truth) -> str:
+    """The boxes that hold ink or were ticked: group=value fill/evenness state (truly)."""
+    parts = []
+    for b in row.boxes:
+        mark = truth.marks.get((b.group, b.value))
+        if b.state != "empty" or mark or b.fill >= 0.03:
+            parts.append(
+                f"{b.group}={b.value} {b.fill:.2f}/{b.evenness:.2f} {b.state}"
+                + (f" (truly {mark})" if mark else "")
+            )
+    return "; ".join(parts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=20)
@@ -123,6 +145,9 @@ def main() -> None:
         rows=0, deals=0, accepted=0, wrong=0, struck_ok=0, desk_ok=0, impossible_ok=0, unreadable=0
     )
     flags: dict[str, int] = {}
+    deal_flags: dict[str, int] = {}  # plain deals only: rows flagged for this reason
+    doubtful: dict[str, int] = {}  # plain deals' doubtful boxes: group and what was truly there
+    verbose = bool(os.environ.get("SHEET_BENCH_VERBOSE"))
     seconds = []
     for number in range(args.sheets):
         rules, layout, blank, sitting_out, url = blanks[number % len(blanks)]
@@ -156,22 +181,31 @@ def main() -> None:
             if row.accepted:
                 if truth.kind != "deal" or row.record != truth.record:
                     counts["wrong"] += 1
-                    print(f"sheet {number} deal {truth.deal}: WRONG {row.record} != {truth}")
+                    print(f"sheet {number} deal {truth.deal}: WRONG ACCEPT {settings}")
+                    print(f"  true ({truth.kind}): {truth.record} {truth.notes}")
+                    print(f"  read: {row.record}")
+                    print(f"  {describe_fills(row, truth)}")
                 else:
                     counts["accepted"] += 1
             else:
+                if truth.kind == "deal":
+                    # why a plain deal was flagged: each reason once per row
+                    for key in {flag_key(flag) for flag in row.flags}:
+                        deal_flags[key] = deal_flags.get(key, 0) + 1
+                    for b in row.boxes:
+                        if b.state == "doubtful":
+                            mark = truth.marks.get((b.group, b.value), "empty")
+                            key = f"{b.group}:{mark}"
+                            doubtful[key] = doubtful.get(key, 0) + 1
                 for flag in row.flags:
-                    key = flag.split(":")[0] + (
-                        ":" + flag.split(":")[1]
-                        if flag.startswith(("missing", "several", "desk"))
-                        else ""
-                    )
+                    key = flag_key(flag)
                     flags[key] = flags.get(key, 0) + 1
                 counts["struck_ok"] += truth.kind == "struck" and row.struck
                 counts["desk_ok"] += truth.kind == "desk"
                 counts["impossible_ok"] += truth.kind == "impossible"
-                if truth.kind == "deal" and os.environ.get("SHEET_BENCH_VERBOSE"):
+                if truth.kind == "deal" and verbose:
                     print(f"sheet {number} deal {truth.deal}: flagged {row.flags} {truth.notes}")
+                    print(f"  {describe_fills(row, truth)}")
     load = os.getloadavg()
     deals = max(counts["deals"], 1)
     print()
@@ -185,11 +219,19 @@ def main() -> None:
     print(f"struck-out rows recognised as struck: {counts['struck_ok']}")
     print(f"rows the desk completes, flagged: {counts['desk_ok']}")
     print(f"impossible rows (the engine refuses them), flagged: {counts['impossible_ok']}")
-    print("flags:", dict(sorted(flags.items(), key=lambda kv: -kv[1])))
+    print("flags (all rows):", dict(sorted(flags.items(), key=lambda kv: -kv[1])))
+    print(
+        "plain deals flagged, by reason:", dict(sorted(deal_flags.items(), key=lambda kv: -kv[1]))
+    )
+    print(
+        "plain deals' doubtful boxes (group: truly there):",
+        dict(sorted(doubtful.items(), key=lambda kv: -kv[1])),
+    )
     seconds.sort()
     print(
         f"seconds per sheet: median {seconds[len(seconds) // 2]:.3f}, "
-        f"90th percentile {seconds[int(len(seconds) * 0.9)]:.3f}, max {seconds[-1]:.3f}"
+        f"90th percentile {seconds[int(len(seconds) * 0.9)]:.3f}, "
+        f"95th percentile {seconds[int(len(seconds) * 0.95)]:.3f}, max {seconds[-1]:.3f}"
     )
     print(f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
