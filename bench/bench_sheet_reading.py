@@ -1,6 +1,14 @@
 """Reading tick-box score sheets from photos (issue 42): the project's own test set, measured.
 
     .venv/bin/python bench/bench_sheet_reading.py --sheets 500 [--seed 1] [--save DIR]
+        [--photos DIR [--shard K/N]]
+
+Every sheet has its own random generator (the seed and the sheet's number): the same sheet
+comes out whether it is made here or taken from ``--photos`` (a folder of sheets made before,
+each photo with what was ticked; missing ones are made and kept there). ``--shard K/N`` only
+makes the sheets whose number is K modulo N (several processes fill the folder at once) and
+reads none: on a busy machine the photos are made once and two versions of the reader read
+the same ones.
 
 Each sheet: a table's tick-box sheet (printing.tick_sheets, drawn as for a tournament) rendered
 at 10 px/mm, filled in as people do and photographed (sheetreading.testset: curved, tilted up
@@ -21,6 +29,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -135,9 +144,36 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="keep every photo (and the misread rows) in this folder")
+    parser.add_argument("--photos", help="sheets made before (made and kept when missing)")
+    parser.add_argument("--shard", help="K/N: only make the sheets numbered K modulo N")
     args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
     blanks = [blank_sheet(slug, size) for slug, size in TABLES]
+    photos = Path(args.photos) if args.photos else None
+    if photos:
+        photos.mkdir(parents=True, exist_ok=True)
+
+    def sheet(number: int):
+        """The photo of sheet ``number``, what its rows truly say and how it was taken."""
+        kept = photos / f"sheet{args.seed}-{number:04d}.pickle" if photos else None
+        if kept and kept.exists():
+            return pickle.loads(kept.read_bytes())
+        rng = np.random.default_rng([args.seed, number])
+        rules, layout, blank, sitting_out, _url = blanks[number % len(blanks)]
+        filled, truths = testset.fill_sheet(
+            blank, rules=rules, layout=layout, rng=rng, sitting_out=sitting_out
+        )
+        settings = testset.random_settings(rng)
+        made = (testset.photograph(filled, settings, rng), truths, settings)
+        if kept:
+            kept.with_suffix(".part").write_bytes(pickle.dumps(made))
+            kept.with_suffix(".part").rename(kept)  # whole or not at all
+        return made
+
+    if args.shard:
+        k, n = (int(part) for part in args.shard.split("/"))
+        for number in range(k, args.sheets, n):
+            sheet(number)
+        return
     save = Path(args.save) if args.save else None
     if save:
         save.mkdir(parents=True, exist_ok=True)
@@ -150,12 +186,8 @@ def main() -> None:
     verbose = bool(os.environ.get("SHEET_BENCH_VERBOSE"))
     seconds = []
     for number in range(args.sheets):
-        rules, layout, blank, sitting_out, url = blanks[number % len(blanks)]
-        filled, truths = testset.fill_sheet(
-            blank, rules=rules, layout=layout, rng=rng, sitting_out=sitting_out
-        )
-        settings = testset.random_settings(rng)
-        photo = testset.photograph(filled, settings, rng)
+        rules, layout, _blank, sitting_out, url = blanks[number % len(blanks)]
+        photo, truths, settings = sheet(number)
         if save:
             (save / f"sheet{number:04d}.jpg").write_bytes(photo)
 
