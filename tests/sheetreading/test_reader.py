@@ -266,7 +266,7 @@ def test_a_photo_blurred_as_much_as_the_test_set_blurs_is_read_not_refused(swm_s
     rules, layout, _blank, sitting_out, _url = swm_sheet
     rng = np.random.default_rng(5)
     img = _one_row_sheet(swm_sheet, (140, 40, 20), 0.5, rng)
-    settings = testset.PhotoSettings(2.0, 12, 1, 1.0, 1.6, 80, 0.8, False)
+    settings = testset.PhotoSettings(2.0, 25, 1, 1.0, 1.6, 80, 0.8, False)
     reading = read_sheet(
         testset.photograph(img, settings, rng), layout_for=lambda t, p: (layout, rules, sitting_out)
     )
