@@ -165,8 +165,9 @@ def main() -> None:
         settings = testset.random_settings(rng)
         made = (testset.photograph(filled, settings, rng), truths, settings)
         if kept:
-            kept.with_suffix(".part").write_bytes(pickle.dumps(made))
-            kept.with_suffix(".part").rename(kept)  # whole or not at all
+            part = kept.with_suffix(f".{os.getpid()}.part")
+            part.write_bytes(pickle.dumps(made))
+            part.rename(kept)  # whole or not at all, whoever makes it first
         return made
 
     if args.shard:
