@@ -430,6 +430,8 @@ def classify(fill: float, evenness: float, *, alone: bool = False, ink: float | 
             return MARK
         return DOUBTFUL
     if fill >= MARK_FROM:
+        if ink is not None and ink < INK_EMPTY_BELOW:
+            return DOUBTFUL  # dark pixels but hardly any ink: the measures disagree (bench)
         return MARK
     if ink is not None and ink >= INK_MARK:
         return MARK  # a thin stroke blurred into grey: few dark pixels, its ink all there
@@ -471,6 +473,11 @@ def row_from_boxes(
             marked.setdefault(b.group, []).append(b)
     if doubtful:
         row.flags.append("doubtful:" + ",".join(f"{b.group}={b.value}" for b in doubtful))
+    # a box alone in its group (after Solo, other, strike out) filled in: nothing beside it is
+    # the right one, and a heavy tick looks the same (found by the bench): the desk looks
+    for b in boxes:
+        if b.state == CANCELLED and b.group in ALONE:
+            row.flags.append(f"cancelled_alone:{b.group}")
     if marked.get("strike"):
         row.struck = True
         row.flags.append("struck")

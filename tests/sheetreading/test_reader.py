@@ -328,3 +328,26 @@ def test_a_tick_overshooting_into_the_next_box_leaves_it_empty_a_faint_tick_does
     # beside a heavy mark (perhaps a cancelled tick read as a mark): never cleared
     heavy = [box(3, 0.85, MARK, 0.7), box(4, 0.03, DOUBTFUL, 0.06), box(5, 0.0, EMPTY)]
     assert _overshoots_cleared(heavy, [0.7, 0.005, 0.0])[1].state == DOUBTFUL
+
+
+def test_dark_pixels_without_ink_are_doubtful_not_a_mark():
+    """Found by the bench (500 sheets, sheet 400): a blurred tick spread over two boxes gave one
+    a fill of 0.10 but an ink of 0.049, the right one 0.045: accepted as 19 instead of 18."""
+    assert classify(0.103, 0.0, ink=0.049) == DOUBTFUL
+    assert classify(0.103, 0.0, ink=0.12) == MARK
+
+
+def test_a_filled_box_alone_in_its_group_is_flagged():
+    """Found by the bench (sheet 316): a heavy tick in "after Solo" read as a cancelled box
+    dropped the raise without a flag."""
+    row = _row(
+        {
+            ("seat", 2): MARK,
+            ("contract", "halbe"): MARK,
+            ("after_solo", True): CANCELLED,
+            ("tens", 2): MARK,
+            ("units", 5): MARK,
+        }
+    )
+    assert not row.accepted
+    assert "cancelled_alone:after_solo" in row.flags
