@@ -1,6 +1,14 @@
 """Reading tick-box score sheets from photos (issue 42): the project's own test set, measured.
 
     .venv/bin/python bench/bench_sheet_reading.py --sheets 500 [--seed 1] [--save DIR]
+        [--photos DIR [--shard K/N]]
+
+Every sheet has its own random generator (the seed and the sheet's number): the same sheet
+comes out whether it is made here or taken from ``--photos`` (a folder of sheets made before,
+each photo with what was ticked; missing ones are made and kept there). ``--shard K/N`` only
+makes the sheets whose number is K modulo N (several processes fill the folder at once) and
+reads none: on a busy machine the photos are made once and two versions of the reader read
+the same ones.
 
 Each sheet: a table's tick-box sheet (printing.tick_sheets, drawn as for a tournament) rendered
 at 10 px/mm, filled in as people do and photographed (sheetreading.testset: curved, tilted up
@@ -21,6 +29,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -108,14 +117,64 @@ def blank_sheet(slug: str, size: int, deals: int = 24):
     return rules, layout, testset.render_blank(pdf), sitting_out, URL.format(size=size)
 
 
+def flag_key(flag: str) -> str:
+    head, _colon, rest = flag.partition(":")
+    if head in ("missing", "several", "desk"):
+        return f"{head}:{rest}"
+    if head == "doubtful":  # the groups with a doubtful box
+        return "doubtful:" + "+".join(sorted({part.split("=")[0] for part in rest.split(",")}))
+    return head
+
+
+def describe_fills(row, truth) -> str:
+    """The boxes that hold ink or were ticked: group=value fill/evenness state (truly)."""
+    parts = []
+    for b in row.boxes:
+        mark = truth.marks.get((b.group, b.value))
+        if b.state != "empty" or mark or b.fill >= 0.03:
+            parts.append(
+                f"{b.group}={b.value} {b.fill:.2f}/{b.evenness:.2f} {b.state}"
+                + (f" (truly {mark})" if mark else "")
+            )
+    return "; ".join(parts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="keep every photo (and the misread rows) in this folder")
+    parser.add_argument("--photos", help="sheets made before (made and kept when missing)")
+    parser.add_argument("--shard", help="K/N: only make the sheets numbered K modulo N")
     args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
     blanks = [blank_sheet(slug, size) for slug, size in TABLES]
+    photos = Path(args.photos) if args.photos else None
+    if photos:
+        photos.mkdir(parents=True, exist_ok=True)
+
+    def sheet(number: int):
+        """The photo of sheet ``number``, what its rows truly say and how it was taken."""
+        kept = photos / f"sheet{args.seed}-{number:04d}.pickle" if photos else None
+        if kept and kept.exists():
+            return pickle.loads(kept.read_bytes())
+        rng = np.random.default_rng([args.seed, number])
+        rules, layout, blank, sitting_out, _url = blanks[number % len(blanks)]
+        filled, truths = testset.fill_sheet(
+            blank, rules=rules, layout=layout, rng=rng, sitting_out=sitting_out
+        )
+        settings = testset.random_settings(rng)
+        made = (testset.photograph(filled, settings, rng), truths, settings)
+        if kept:
+            part = kept.with_suffix(f".{os.getpid()}.part")
+            part.write_bytes(pickle.dumps(made))
+            part.rename(kept)  # whole or not at all, whoever makes it first
+        return made
+
+    if args.shard:
+        k, n = (int(part) for part in args.shard.split("/"))
+        for number in range(k, args.sheets, n):
+            sheet(number)
+        return
     save = Path(args.save) if args.save else None
     if save:
         save.mkdir(parents=True, exist_ok=True)
@@ -123,14 +182,13 @@ def main() -> None:
         rows=0, deals=0, accepted=0, wrong=0, struck_ok=0, desk_ok=0, impossible_ok=0, unreadable=0
     )
     flags: dict[str, int] = {}
+    deal_flags: dict[str, int] = {}  # plain deals only: rows flagged for this reason
+    doubtful: dict[str, int] = {}  # plain deals' doubtful boxes: group and what was truly there
+    verbose = bool(os.environ.get("SHEET_BENCH_VERBOSE"))
     seconds = []
     for number in range(args.sheets):
-        rules, layout, blank, sitting_out, url = blanks[number % len(blanks)]
-        filled, truths = testset.fill_sheet(
-            blank, rules=rules, layout=layout, rng=rng, sitting_out=sitting_out
-        )
-        settings = testset.random_settings(rng)
-        photo = testset.photograph(filled, settings, rng)
+        rules, layout, _blank, sitting_out, url = blanks[number % len(blanks)]
+        photo, truths, settings = sheet(number)
         if save:
             (save / f"sheet{number:04d}.jpg").write_bytes(photo)
 
@@ -156,22 +214,31 @@ def main() -> None:
             if row.accepted:
                 if truth.kind != "deal" or row.record != truth.record:
                     counts["wrong"] += 1
-                    print(f"sheet {number} deal {truth.deal}: WRONG {row.record} != {truth}")
+                    print(f"sheet {number} deal {truth.deal}: WRONG ACCEPT {settings}")
+                    print(f"  true ({truth.kind}): {truth.record} {truth.notes}")
+                    print(f"  read: {row.record}")
+                    print(f"  {describe_fills(row, truth)}")
                 else:
                     counts["accepted"] += 1
             else:
+                if truth.kind == "deal":
+                    # why a plain deal was flagged: each reason once per row
+                    for key in {flag_key(flag) for flag in row.flags}:
+                        deal_flags[key] = deal_flags.get(key, 0) + 1
+                    for b in row.boxes:
+                        if b.state == "doubtful":
+                            mark = truth.marks.get((b.group, b.value), "empty")
+                            key = f"{b.group}:{mark}"
+                            doubtful[key] = doubtful.get(key, 0) + 1
                 for flag in row.flags:
-                    key = flag.split(":")[0] + (
-                        ":" + flag.split(":")[1]
-                        if flag.startswith(("missing", "several", "desk"))
-                        else ""
-                    )
+                    key = flag_key(flag)
                     flags[key] = flags.get(key, 0) + 1
                 counts["struck_ok"] += truth.kind == "struck" and row.struck
                 counts["desk_ok"] += truth.kind == "desk"
                 counts["impossible_ok"] += truth.kind == "impossible"
-                if truth.kind == "deal" and os.environ.get("SHEET_BENCH_VERBOSE"):
+                if truth.kind == "deal" and verbose:
                     print(f"sheet {number} deal {truth.deal}: flagged {row.flags} {truth.notes}")
+                    print(f"  {describe_fills(row, truth)}")
     load = os.getloadavg()
     deals = max(counts["deals"], 1)
     print()
@@ -185,11 +252,19 @@ def main() -> None:
     print(f"struck-out rows recognised as struck: {counts['struck_ok']}")
     print(f"rows the desk completes, flagged: {counts['desk_ok']}")
     print(f"impossible rows (the engine refuses them), flagged: {counts['impossible_ok']}")
-    print("flags:", dict(sorted(flags.items(), key=lambda kv: -kv[1])))
+    print("flags (all rows):", dict(sorted(flags.items(), key=lambda kv: -kv[1])))
+    print(
+        "plain deals flagged, by reason:", dict(sorted(deal_flags.items(), key=lambda kv: -kv[1]))
+    )
+    print(
+        "plain deals' doubtful boxes (group: truly there):",
+        dict(sorted(doubtful.items(), key=lambda kv: -kv[1])),
+    )
     seconds.sort()
     print(
         f"seconds per sheet: median {seconds[len(seconds) // 2]:.3f}, "
-        f"90th percentile {seconds[int(len(seconds) * 0.9)]:.3f}, max {seconds[-1]:.3f}"
+        f"90th percentile {seconds[int(len(seconds) * 0.9)]:.3f}, "
+        f"95th percentile {seconds[int(len(seconds) * 0.95)]:.3f}, max {seconds[-1]:.3f}"
     )
     print(f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

@@ -33,7 +33,7 @@ PX = 6.0  # px per mm of the straightened page
 QR_PX = 10.0
 DETECT_PIXELS = 2_000_000  # the markers are looked for on a copy this size
 DARK = 0.60  # ink: darker than this share of the paper's own brightness
-BLUR_BELOW = 20.0  # the straightened page's sharpness (variance of its Laplacian)
+BLUR_BELOW = 4.0  # the straightened page's sharpness (variance of its Laplacian)
 INSET = 0.45  # mm inside a box's printed outline that is measured
 
 # a box's fill (less its group's empty fill) -> its class
@@ -44,6 +44,12 @@ HEAVY_FROM = 0.70  # from here a fill is a cancelled box if even, a heavy mark i
 CANCELLED_FROM = 0.92
 CANCELLED_EVEN = 0.85
 MARK_UNEVEN = 0.80
+# the same for a box's mean ink (less its group's empty level)
+INK_EMPTY_BELOW = 0.05
+INK_EMPTY_ALONE_BELOW = 0.035
+INK_MARK = 0.09
+CORE = 1.1  # mm inside the outline: a box's middle
+CORE_EMPTY_BELOW = 0.02
 
 ALONE = frozenset({"after_solo", "special", "strike"})  # one-box groups
 EMPTY, MARK, CANCELLED, DOUBTFUL = "empty", "mark", "cancelled", "doubtful"
@@ -65,6 +71,7 @@ class BoxReading:
     fill: float
     state: str
     evenness: float = 0.0
+    ink: float = 0.0  # the box's mean darkness (less its group's empty level): blur keeps it
 
 
 @dataclass
@@ -282,8 +289,10 @@ def _group_template(boxes: list[L.Box]) -> np.ndarray:
 
 def measure_rows(
     page: np.ndarray, layout: L.SheetLayout, debug: list | None = None
-) -> list[tuple[list[float], list[float], tuple[int, int, int, int]]]:
-    """Each row's boxes' fills and evenness (in the layout's order) and the row's crop (px)."""
+) -> list[tuple[list[float], list[float], list[float], list[float], tuple[int, int, int, int]]]:
+    """Each row's boxes' fills, evenness and mean ink (in the layout's order) and the row's
+    crop (px). The fill counts the pixels darker than ``DARK``; the ink adds up how dark every
+    pixel is: a thin stroke that blur spreads into grey drops out of the fill, not the ink."""
     ink = ink_map(page)
     dark = (ink > (1 - DARK)).astype(np.float32)
     box_px = L.BOX * PX
@@ -345,6 +354,8 @@ def measure_rows(
     results = []
     for index in range(rows):
         fills: list[float] = []
+        inks: list[float] = []
+        cores: list[float] = []  # the box's middle: a stroke overshooting from next door misses it
         evenness: list[float] = []  # each box's emptiest quarter: a filled box has none
         for g, boxes in enumerate(groups):
             dx, dy = (float(v) for v in smooth[index, g])
@@ -356,6 +367,11 @@ def measure_rows(
                 ix1, iy1 = int(round(bx + box_px - inset)), int(round(by + box_px - inset))
                 cell = dark[max(iy0, 0) : max(iy1, 0), max(ix0, 0) : max(ix1, 0)]
                 fills.append(float(cell.mean()) if cell.size else 1.0)
+                shade = ink[max(iy0, 0) : max(iy1, 0), max(ix0, 0) : max(ix1, 0)]
+                inks.append(float(shade.mean()) if shade.size else 1.0)
+                c = int(round((CORE - INSET) * PX))
+                middle = shade[c : shade.shape[0] - c, c : shade.shape[1] - c]
+                cores.append(float(middle.mean()) if middle.size else 1.0)
                 half_y, half_x = cell.shape[0] // 2, cell.shape[1] // 2
                 quarters = (
                     cell[:half_y, :half_x],
@@ -369,6 +385,8 @@ def measure_rows(
         base = _baseline(fills, layout)
         fills = np.clip(np.array(fills) - base, 0, 1).tolist()
         evenness = np.clip(np.array(evenness) - base, 0, 1).tolist()
+        inks = np.clip(np.array(inks) - _baseline(inks, layout), 0, 1).tolist()
+        cores = np.clip(np.array(cores) - _baseline(cores, layout), 0, 1).tolist()
         left, right = ends[index]
         top = int(min(left[1], right[1]) - layout.row_height * PX * 0.8)
         crop = (
@@ -377,7 +395,7 @@ def measure_rows(
             int((layout.totals_x - L.DEAL_X) * PX),
             int(layout.row_height * PX * 1.6),
         )
-        results.append((fills, evenness, crop))
+        results.append((fills, evenness, inks, cores, crop))
     return results
 
 
@@ -397,12 +415,13 @@ def _baseline(fills: list[float], layout: L.SheetLayout) -> np.ndarray:
     return base
 
 
-def classify(fill: float, evenness: float, *, alone: bool = False) -> str:
+def classify(fill: float, evenness: float, *, alone: bool = False, ink: float | None = None) -> str:
     """A box's class from its fill and its emptiest quarter's fill: a box filled completely
     (a cancelled tick) is dark in every quarter, a heavy tick or a scribble is not. A box
     alone in its group (after Solo, other, strike out) has no neighbour to be read against:
     a faint trace there is doubtful sooner."""
-    if fill < (EMPTY_ALONE_BELOW if alone else EMPTY_BELOW):
+    empty = fill < (EMPTY_ALONE_BELOW if alone else EMPTY_BELOW)
+    if empty and (ink is None or ink < (INK_EMPTY_ALONE_BELOW if alone else INK_EMPTY_BELOW)):
         return EMPTY
     if fill >= HEAVY_FROM:
         if fill >= CANCELLED_FROM and evenness >= CANCELLED_EVEN:
@@ -411,8 +430,29 @@ def classify(fill: float, evenness: float, *, alone: bool = False) -> str:
             return MARK
         return DOUBTFUL
     if fill >= MARK_FROM:
+        if ink is not None and ink < INK_EMPTY_BELOW:
+            return DOUBTFUL  # dark pixels but hardly any ink: the measures disagree (bench)
         return MARK
+    if ink is not None and ink >= INK_MARK:
+        return MARK  # a thin stroke blurred into grey: few dark pixels, its ink all there
     return DOUBTFUL
+
+
+def _overshoots_cleared(boxes: list[BoxReading], cores: list[float]) -> list[BoxReading]:
+    """A doubtful trace in a box beside a tick of its own group, whose middle holds no ink, is
+    that tick's stroke overshooting the printed outline: empty. A faint tick of its own
+    crosses the box's middle (and stays doubtful)."""
+    cleared = list(boxes)
+    for i, box in enumerate(boxes):
+        if box.state != DOUBTFUL or cores[i] >= CORE_EMPTY_BELOW or box.fill >= EMPTY_BELOW:
+            continue
+        beside = [
+            boxes[j] for j in (i - 1, i + 1) if 0 <= j < len(boxes) and boxes[j].group == box.group
+        ]
+        # beside a heavy mark (perhaps a cancelled tick read as a mark) nothing is cleared
+        if any(b.state == MARK and b.fill < HEAVY_FROM for b in beside):
+            cleared[i] = BoxReading(box.group, box.value, box.fill, EMPTY, box.evenness, box.ink)
+    return cleared
 
 
 def row_from_boxes(
@@ -433,6 +473,11 @@ def row_from_boxes(
             marked.setdefault(b.group, []).append(b)
     if doubtful:
         row.flags.append("doubtful:" + ",".join(f"{b.group}={b.value}" for b in doubtful))
+    # a box alone in its group (after Solo, other, strike out) filled in: nothing beside it is
+    # the right one, and a heavy tick looks the same (found by the bench): the desk looks
+    for b in boxes:
+        if b.state == CANCELLED and b.group in ALONE:
+            row.flags.append(f"cancelled_alone:{b.group}")
     if marked.get("strike"):
         row.struck = True
         row.flags.append("struck")
@@ -556,11 +601,19 @@ def read_sheet(
     if cv2.Laplacian(page, cv2.CV_64F).var() < BLUR_BELOW or float(np.percentile(page, 90)) < 60:
         raise Unreadable("blurred")
     rows = []
-    for index, (fills, evenness, crop) in enumerate(measure_rows(page, layout)):
+    for index, (fills, evenness, inks, cores, crop) in enumerate(measure_rows(page, layout)):
         boxes = [
-            BoxReading(b.group, b.value, fill, classify(fill, even, alone=b.group in ALONE), even)
-            for b, fill, even in zip(layout.boxes, fills, evenness, strict=True)
+            BoxReading(
+                b.group,
+                b.value,
+                fill,
+                classify(fill, even, alone=b.group in ALONE, ink=shade),
+                even,
+                shade,
+            )
+            for b, fill, even, shade in zip(layout.boxes, fills, evenness, inks, strict=True)
         ]
+        boxes = _overshoots_cleared(boxes, cores)
         deal = layout.deals[index]
         row = row_from_boxes(
             boxes,

@@ -245,3 +245,109 @@ def test_a_faint_trace_in_a_box_alone_is_doubtful_not_empty():
     # "other" has no neighbours: a trace that would pass for empty among the digits is flagged
     assert classify(0.05, 0.0) == EMPTY
     assert classify(0.05, 0.0, alone=True) == DOUBTFUL
+
+
+def _one_row_sheet(swm_sheet, pen_colour, pen_width, rng):
+    """The blank sheet with only its first row ticked (seat 3, Eine, 41 points) by one pen."""
+    rules, layout, blank, _sitting_out, _url = swm_sheet
+    img = blank.copy()
+    pen = testset.Pen(rng)
+    pen.colour, pen.width = pen_colour, pen_width
+    top = layout.row_top(0) + (layout.row_height - L.BOX) / 2
+    by_key = {(b.group, b.value): b for b in layout.boxes}
+    for key in (("seat", 2), ("contract", "eine"), ("tens", 4), ("units", 1)):
+        testset._mark(img, pen, by_key[key].x, top, "tick")
+    return img
+
+
+def test_a_photo_blurred_as_much_as_the_test_set_blurs_is_read_not_refused(swm_sheet):
+    """Found by the bench: a fifth of the photos (blurred by 0.3 mm, still plain to the eye)
+    were refused whole as blurred; their rows are read, a doubtful mark flagged."""
+    rules, layout, _blank, sitting_out, _url = swm_sheet
+    rng = np.random.default_rng(5)
+    img = _one_row_sheet(swm_sheet, (140, 40, 20), 0.5, rng)
+    settings = testset.PhotoSettings(2.0, 25, 1, 1.0, 1.6, 80, 0.8, False)
+    reading = read_sheet(
+        testset.photograph(img, settings, rng), layout_for=lambda t, p: (layout, rules, sitting_out)
+    )
+    assert reading.rows[0].accepted
+    assert reading.rows[0].record["declarer_points"] == 41
+    assert all(row.empty for row in reading.rows[1:])
+
+
+def test_a_photo_too_blurred_to_see_a_tick_is_refused(swm_sheet):
+    rules, layout, _blank, sitting_out, _url = swm_sheet
+    rng = np.random.default_rng(6)
+    img = _one_row_sheet(swm_sheet, (140, 40, 20), 0.5, rng)
+    settings = testset.PhotoSettings(2.0, 5, 0, 0.0, 6.0, 80, 1.0, False)
+    with pytest.raises(Unreadable) as error:
+        read_sheet(
+            testset.photograph(img, settings, rng),
+            layout_for=lambda t, p: (layout, rules, sitting_out),
+        )
+    assert error.value.code in ("blurred", "no_markers", "no_qr")
+
+
+def test_a_thin_pencil_tick_in_a_blurred_photo_is_a_mark_by_its_ink():
+    """A thin grey stroke blurred: few pixels darker than the ink threshold (a fill of 0.03,
+    empty by the fill alone), but all its ink is there."""
+    assert classify(0.03, 0.0) == EMPTY
+    assert classify(0.03, 0.0, ink=0.12) == MARK
+    assert classify(0.03, 0.0, ink=0.06) == DOUBTFUL
+    assert classify(0.01, 0.0, ink=0.06) == DOUBTFUL  # a trace of ink: not empty
+    assert classify(0.01, 0.0, ink=0.01) == EMPTY
+
+
+def test_a_thin_pencil_row_in_a_blurred_photo_is_read(swm_sheet):
+    rules, layout, _blank, sitting_out, _url = swm_sheet
+    rng = np.random.default_rng(7)
+    img = _one_row_sheet(swm_sheet, (95, 95, 95), 0.3, rng)
+    settings = testset.PhotoSettings(2.0, 15, 2, 1.0, 1.2, 75, 0.8, False)
+    reading = read_sheet(
+        testset.photograph(img, settings, rng), layout_for=lambda t, p: (layout, rules, sitting_out)
+    )
+    row = reading.rows[0]
+    assert row.accepted, (
+        row.flags,
+        [(b.group, b.value, b.fill, b.ink) for b in row.boxes if b.ink > 0.03],
+    )
+    assert row.record["declarer"] == 2 and row.record["declarer_points"] == 41
+
+
+def test_a_tick_overshooting_into_the_next_box_leaves_it_empty_a_faint_tick_does_not():
+    from sheetreading.reader import _overshoots_cleared
+
+    def box(value, fill, state, ink=0.0):
+        return BoxReading("units", value, fill, state, 0.0, ink)
+
+    light = [box(3, 0.35, MARK, 0.3), box(4, 0.03, DOUBTFUL, 0.06), box(5, 0.0, EMPTY)]
+    # the overshoot: ink at the edge, none in the middle
+    assert _overshoots_cleared(light, [0.25, 0.005, 0.0])[1].state == EMPTY
+    # a faint tick of its own crosses the middle: still doubtful
+    assert _overshoots_cleared(light, [0.25, 0.05, 0.0])[1].state == DOUBTFUL
+    # beside a heavy mark (perhaps a cancelled tick read as a mark): never cleared
+    heavy = [box(3, 0.85, MARK, 0.7), box(4, 0.03, DOUBTFUL, 0.06), box(5, 0.0, EMPTY)]
+    assert _overshoots_cleared(heavy, [0.7, 0.005, 0.0])[1].state == DOUBTFUL
+
+
+def test_dark_pixels_without_ink_are_doubtful_not_a_mark():
+    """Found by the bench (500 sheets, sheet 400): a blurred tick spread over two boxes gave one
+    a fill of 0.10 but an ink of 0.049, the right one 0.045: accepted as 19 instead of 18."""
+    assert classify(0.103, 0.0, ink=0.049) == DOUBTFUL
+    assert classify(0.103, 0.0, ink=0.12) == MARK
+
+
+def test_a_filled_box_alone_in_its_group_is_flagged():
+    """Found by the bench (sheet 316): a heavy tick in "after Solo" read as a cancelled box
+    dropped the raise without a flag."""
+    row = _row(
+        {
+            ("seat", 2): MARK,
+            ("contract", "halbe"): MARK,
+            ("after_solo", True): CANCELLED,
+            ("tens", 2): MARK,
+            ("units", 5): MARK,
+        }
+    )
+    assert not row.accepted
+    assert "cancelled_alone:after_solo" in row.flags
