@@ -231,6 +231,11 @@ def flag_words(flag: str, rules: RuleSource) -> str:
         return _("Two or more ticks: %(group)s") % {"group": _group(detail)}
     if kind == "missing":
         return _("No tick: %(group)s") % {"group": _group(detail)}
+    if kind == "cancelled_alone":
+        # a box alone in its group, filled completely: a tick struck out, or a heavy tick?
+        return _(
+            "A box filled completely, alone in its group: %(group)s (struck out or ticked?)"
+        ) % {"group": _group(detail)}
     words = {
         "struck": _("The row is struck out"),
         "empty": _("The row is empty"),

@@ -280,3 +280,24 @@ def test_the_site_starts_without_opencv():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_every_flag_the_reader_writes_has_the_desks_words():
+    """Each kind of flag in sheetreading.reader reaches the desk in words, none as the
+    reader's code (a new kind without words would show "cancelled_alone:after_solo")."""
+    import re
+    from pathlib import Path
+
+    from rules.registry import get_rule_source
+    from sheetreading import reader
+    from tournaments.views.photos import flag_words
+
+    source = Path(reader.__file__).read_text()
+    kinds = set(re.findall(r'flags\.append\(f?"([a-z_]+)', source))
+    assert {"doubtful", "cancelled_alone", "several", "missing", "impossible"} <= kinds
+    rules = get_rule_source("swm")
+    with translation.override("de"):
+        for kind in sorted(kinds):
+            words = flag_words(f"{kind}:after_solo", rules)
+            assert kind not in words, (kind, words)
+        assert "allein in seiner Spalte" in flag_words("cancelled_alone:after_solo", rules)
