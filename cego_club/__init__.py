@@ -6,4 +6,4 @@ of which version last wrote a database (``venue.versions``). Raised once per rel
 entry in ``CHANGELOG.md``.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -48,6 +48,8 @@ DERIVED = {
     "ratings_ratinglock",
     "seasons_tournamentresult",
     "seasons_tournamentresultset",
+    # which version last migrated the data: this one after the upgrade (checked below)
+    "venue_dataversion",
 }
 
 Rows = dict[str, dict[Any, dict[str, Any]]]

@@ -21,7 +21,13 @@ from tests.servers import ROOT, clean_env
 from venue import backups, versions
 from venue.backups import BackupError
 
-NEWER = "0.3.0"
+
+def _next_minor(version: str) -> str:
+    major, minor = (int(part) for part in version.split(".")[:2])
+    return f"{major}.{minor + 1}.0"
+
+
+NEWER = _next_minor(__version__)  # a version after this one, whatever this one is
 RELEASES = ROOT / "tests" / "upgrades" / "releases"
 REFUSAL = (
     f"Diese Daten sind von Version {NEWER}, dieses Programm ist {__version__}: bitte die neuere "
@@ -173,7 +179,7 @@ def venue_env(folder: Path) -> dict[str, str]:
 def test_an_older_program_refuses_newer_data_at_once_and_changes_nothing(
     migrated, tmp_path, command
 ):
-    folder = newer_copy(migrated, tmp_path / "Daten von 0.3.0")
+    folder = newer_copy(migrated, tmp_path / f"Daten von {NEWER}")
     before = files_of(folder)
     args = [arg.replace("{data}", str(folder)) for arg in command]
     env = venue_env(folder) if "manage.py" in command[0] else {}
