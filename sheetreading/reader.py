@@ -455,17 +455,9 @@ def _overshoots_cleared(boxes: list[BoxReading], cores: list[float]) -> list[Box
     return cleared
 
 
-def row_from_boxes(
-    boxes: list[BoxReading],
-    *,
-    deal: int,
-    index: int,
-    layout: L.SheetLayout,
-    rules: RuleSource,
-    sitting_out: int | None,
-) -> RowReading:
-    """The row's deal record, or the flags saying why the desk must look at it."""
-    row = RowReading(deal=deal, index=index, boxes=boxes)
+def _flag_marks(row: RowReading, boxes: list[BoxReading]) -> dict[str, list[BoxReading]] | None:
+    """The row's marked boxes by group, after the flags that need no group: doubtful boxes, a
+    lone box filled in, a struck or empty row (then None: nothing more to read)."""
     doubtful = [b for b in boxes if b.state == DOUBTFUL]
     marked: dict[str, list[BoxReading]] = {}
     for b in boxes:
@@ -481,12 +473,32 @@ def row_from_boxes(
     if marked.get("strike"):
         row.struck = True
         row.flags.append("struck")
-        return row
+        return None
     if not marked:
         if not doubtful:
             row.empty = True
             row.flags.append("empty")
-        return row
+        return None
+    return marked
+
+
+@dataclass
+class _Groups:
+    """What the row's groups say: one box each, or None (missing, or several: flagged)."""
+
+    seat: BoxReading | None
+    contract: BoxReading | None
+    kind: str | None  # the contract's kind on the sheet: normal, fixed or one the desk completes
+    tens: BoxReading | None
+    units: BoxReading | None
+    won: BoxReading | None
+    after_solo: bool
+
+
+def _read_groups(
+    row: RowReading, marked: dict[str, list[BoxReading]], layout: L.SheetLayout
+) -> _Groups:
+    """Each group's one box, flagging a group with several or a needed one with none."""
 
     def one(group: str) -> BoxReading | None:
         got = marked.get(group, [])
@@ -507,50 +519,86 @@ def row_from_boxes(
         row.flags.append("missing:contract")
     if marked.get("special"):
         row.flags.append("special")
-    kinds = dict(layout.contract_kinds)
-    kind = kinds.get(str(contract.value)) if contract else None
+    kind = dict(layout.contract_kinds).get(str(contract.value)) if contract else None
     tens, units, won = one("tens"), one("units"), one("won")
-    after_solo = bool(marked.get("after_solo"))
-    if kind in L.SPECIAL_KINDS:
-        row.flags.append("desk:" + str(kind))
-    if kind == "normal":
-        if tens is None or units is None:
+    return _Groups(seat, contract, kind, tens, units, won, bool(marked.get("after_solo")))
+
+
+def _check_groups(row: RowReading, read: _Groups, marked: dict[str, list[BoxReading]]) -> None:
+    """The flags of boxes that do not fit the contract ticked (points, won, after Solo)."""
+    if read.kind in L.SPECIAL_KINDS:
+        row.flags.append("desk:" + str(read.kind))
+    if read.kind == "normal":
+        if read.tens is None or read.units is None:
             if "several:tens" not in row.flags and "several:units" not in row.flags:
                 row.flags.append("missing:points")
         else:
-            row.partial["declarer_points"] = int(tens.value) * 10 + int(units.value)
-    elif kind == "fixed":
+            row.partial["declarer_points"] = int(read.tens.value) * 10 + int(read.units.value)
+    elif read.kind == "fixed":
         if marked.get("tens") or marked.get("units"):
             row.flags.append("points_on_special")
-        if won is None and "several:won" not in row.flags:
+        if read.won is None and "several:won" not in row.flags:
             row.flags.append("missing:won")
-        if after_solo:
+        if read.after_solo:
             row.flags.append("after_solo_on_special")
-    if won is not None:
-        row.partial["won"] = bool(won.value)
-    if row.flags:
-        return row
+    if read.won is not None:
+        row.partial["won"] = bool(read.won.value)
+
+
+def _deal_record(
+    row: RowReading,
+    read: _Groups,
+    *,
+    layout: L.SheetLayout,
+    rules: RuleSource,
+    sitting_out: int | None,
+) -> dict[str, Any] | None:
+    """The deal record the row says, or None with the row flagged (won disagrees)."""
     record: dict[str, Any] = {
         "rules": rules.slug,
         "seats": layout.table_size,
-        "contract": contract.value if contract else None,
-        "declarer": seat.value if seat else None,
+        "contract": read.contract.value if read.contract else None,
+        "declarer": read.seat.value if read.seat else None,
     }
     if sitting_out is not None:
         record["sitting_out"] = sitting_out
-    if kind == "normal":
-        record["declarer_points"] = row.partial["declarer_points"]
-        if after_solo:
-            record["after_solo"] = True
-        if won is not None:
-            # a won/lost tick beside points is the players' own check of the tens digit
-            bonus = rules.tables[layout.table_size].declarer_bonus
-            wins = record["declarer_points"] + bonus >= rules.counting.win_at
-            if bool(won.value) != wins:
-                row.flags.append("won_disagrees")
-                return row
-    else:
-        record["won"] = bool(won.value) if won else None
+    if read.kind != "normal":
+        record["won"] = bool(read.won.value) if read.won else None
+        return record
+    record["declarer_points"] = row.partial["declarer_points"]
+    if read.after_solo:
+        record["after_solo"] = True
+    if read.won is not None:
+        # a won/lost tick beside points is the players' own check of the tens digit
+        bonus = rules.tables[layout.table_size].declarer_bonus
+        wins = record["declarer_points"] + bonus >= rules.counting.win_at
+        if bool(read.won.value) != wins:
+            row.flags.append("won_disagrees")
+            return None
+    return record
+
+
+def row_from_boxes(
+    boxes: list[BoxReading],
+    *,
+    deal: int,
+    index: int,
+    layout: L.SheetLayout,
+    rules: RuleSource,
+    sitting_out: int | None,
+) -> RowReading:
+    """The row's deal record, or the flags saying why the desk must look at it."""
+    row = RowReading(deal=deal, index=index, boxes=boxes)
+    marked = _flag_marks(row, boxes)
+    if marked is None:
+        return row
+    read = _read_groups(row, marked, layout)
+    _check_groups(row, read, marked)
+    if row.flags:
+        return row
+    record = _deal_record(row, read, layout=layout, rules=rules, sitting_out=sitting_out)
+    if record is None:
+        return row
     try:
         result = score_deal(rules, deal_from_record(record))
     except ScoringError as error:
