@@ -11,11 +11,13 @@ none.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import uuid
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import Membership, Player
 from clubs.permissions import club_registry_memberships, club_registry_players
@@ -149,11 +151,14 @@ def test_the_registry_is_read_in_seven_queries_whatever_its_size(world, django_a
     world, _planted = world
     with django_assert_num_queries(6):  # the sanctions: one more
         registry(club=world.club_a)
-    # a ban for N tournaments: the championship tournaments' dates, once
+    # a ban for N tournaments: the championship tournaments' dates, once. Starting tomorrow, so
+    # that none has run out by today whatever the day the test runs (the world's tournaments
+    # are on fixed dates: from a day after them, a ban for one of them would be over).
+    starts_on = timezone.localdate() + dt.timedelta(days=1)
     record_sanction(
         player_id=Player.objects.first().pk,
         reason="r",
-        starts_on=world.day.date,
+        starts_on=starts_on,
         ends_on=None,
         tournaments=2,
         decided_by="Vorstand",
@@ -167,7 +172,7 @@ def test_the_registry_is_read_in_seven_queries_whatever_its_size(world, django_a
         record_sanction(
             player_id=player.pk,
             reason="r",
-            starts_on=world.day.date,
+            starts_on=starts_on,
             ends_on=None,
             tournaments=1 + index % 3,
             decided_by="Vorstand",
