@@ -35,10 +35,8 @@ from tournaments.selectors.standings import (
     StandingRow,
     _club_per_player,
     _shown_clubs,
-    add_paper_totals,
     grouped_deals,
-    ranked_rows,
-    tallies_from_groups,
+    ranked_from_reads,
 )
 from tournaments.selectors.visibility import Hiding
 
@@ -195,25 +193,15 @@ def build_ranking(*, day: SimultaneousDay, sections: list[Section], stamp: str) 
         substitutions = by_tournament["substitutions"][tid]
         entries = by_tournament["entries"][tid]
         rounds = by_tournament["rounds"][tid]
-        voided = {s["table_id"] for s in seats if s["table__voided"]}
-        tallies = tallies_from_groups(
-            by_tournament["groups"][tid],
-            seats=seats,
-            substitutions=substitutions,
-            bucket="round__number",
-            skip_tables=voided,
-        )
-        round_numbers = tuple(sorted(r["number"] for r in rounds))
-        if add_paper_totals(tallies, entries=entries, bucket=lambda entry: 1):
-            round_numbers = round_numbers or (1,)
-        rows = ranked_rows(
+        _round_numbers, rows = ranked_from_reads(
             tournament=tournament,
             entries=entries,
             clubs=clubs,
-            tallies=tallies,
-            round_numbers=round_numbers,
+            rounds=rounds,
+            seats=seats,
+            substitutions=substitutions,
+            groups=by_tournament["groups"][tid],
             lot_orders=[lot["order"] for lot in by_tournament["lots"][tid]],
-            seated={s["entry_id"] for s in seats} | {sub["entry_id"] for sub in substitutions},
         )
         hiding = _hiding(by_tournament["hiding"][tid], rounds)
         if hiding is not None:

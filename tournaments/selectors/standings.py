@@ -339,21 +339,21 @@ _LOT_ORDERS = PreparedValues(
 )
 
 
-def tournament_standings(*, tournament: Tournament) -> Standings:
-    """The tournament's standings: 7 queries, whatever the number of players."""
-    pk = tournament.pk
-    entries = _ENTRIES.rows(pk)
-    clubs = _club_per_player(_CLUBS.rows(pk))
-    rounds = _ROUNDS.rows(pk)
-    seats = _SEATS.rows(pk)
-    substitutions = _SUBSTITUTIONS.rows(pk)
-    substituted_seats = {sub["seat_id"] for sub in substitutions}
-    # Every deal of the tournament, added up per table and status by the database (see
-    # grouped_deals): the confirmed ones for the totals, all of them for the open tables.
-    substituted_tables = sorted({s["table_id"] for s in seats if s["id"] in substituted_seats})
-    groups = _GROUPS.rows(pk, substituted_tables)
-    lot_orders = [draw["order"] for draw in _LOT_ORDERS.rows(pk)]
-
+def ranked_from_reads(
+    *,
+    tournament: Tournament,
+    entries: Sequence[Row],
+    clubs: dict[int, str],
+    rounds: Sequence[Row],
+    seats: Sequence[Row],
+    substitutions: Sequence[Row],
+    groups: Iterable[Row],
+    lot_orders: list[list[int]],
+) -> tuple[tuple[int, ...], list[StandingRow]]:
+    """The round numbers and ranked rows of a tournament from its rows as read (entries, clubs,
+    rounds, seats, substitutions, grouped deals, tie-break lots): no query. The tournament's
+    standings and a simultaneous day's sections both rank this way, so a section equals its
+    tournament's standings."""
     voided_tables = {s["table_id"] for s in seats if s["table__voided"]}
     tallies = tallies_from_groups(
         groups,
@@ -373,6 +373,35 @@ def tournament_standings(*, tournament: Tournament) -> Standings:
         round_numbers=round_numbers,
         lot_orders=lot_orders,
         seated={s["entry_id"] for s in seats} | {sub["entry_id"] for sub in substitutions},
+    )
+    return round_numbers, rows
+
+
+def tournament_standings(*, tournament: Tournament) -> Standings:
+    """The tournament's standings: 7 queries, whatever the number of players."""
+    pk = tournament.pk
+    entries = _ENTRIES.rows(pk)
+    clubs = _club_per_player(_CLUBS.rows(pk))
+    rounds = _ROUNDS.rows(pk)
+    seats = _SEATS.rows(pk)
+    substitutions = _SUBSTITUTIONS.rows(pk)
+    substituted_seats = {sub["seat_id"] for sub in substitutions}
+    # Every deal of the tournament, added up per table and status by the database (see
+    # grouped_deals): the confirmed ones for the totals, all of them for the open tables.
+    substituted_tables = sorted({s["table_id"] for s in seats if s["id"] in substituted_seats})
+    groups = _GROUPS.rows(pk, substituted_tables)
+    lot_orders = [draw["order"] for draw in _LOT_ORDERS.rows(pk)]
+
+    voided_tables = {s["table_id"] for s in seats if s["table__voided"]}
+    round_numbers, rows = ranked_from_reads(
+        tournament=tournament,
+        entries=entries,
+        clubs=clubs,
+        rounds=rounds,
+        seats=seats,
+        substitutions=substitutions,
+        groups=groups,
+        lot_orders=lot_orders,
     )
     open_tables = _open_tables(
         tournament=tournament, rounds=rounds, seats=seats, groups=groups, voided=voided_tables
