@@ -127,8 +127,12 @@ def test_a_server_error_keeps_the_deal_on_the_phone(browser, live_server, table,
     page = open_seat(context, live_server, table)
     fill(page, points=41)
 
+    server_down = [True]
+
     def failing(route):
-        if route.request.method == "POST":
+        # One handler for the whole test, switched rather than removed: a send the phone
+        # starts on its own (every 10 s) while the server is "down" gets its answer either way.
+        if route.request.method == "POST" and server_down[0]:
             route.fulfill(status=status, body="Service Unavailable")
         else:
             route.continue_()
@@ -139,7 +143,32 @@ def test_a_server_error_keeps_the_deal_on_the_phone(browser, live_server, table,
     queue.wait_for(state="visible")
     assert "Spiel 1" in queue.inner_text()
     assert Deal.objects.count() == 0
-    page.unroute(f"**/t/{table.token}/")
+    server_down[0] = False
     page.evaluate("window.dispatchEvent(new Event('online'))")  # or the 10-second retry
     page.wait_for_selector("#pending-1", timeout=20000)
     assert [d.declarer_points for d in Deal.objects.filter(table=table)] == [41]
+
+
+def test_a_send_without_an_answer_is_given_up_and_the_deal_kept(browser, live_server, table):
+    """The connection holds but no answer comes (the laptop asleep mid-request): the phone
+    gives the send up after its wait, keeps the deal and sends it again, stored once."""
+    context = browser.new_context(locale="de-DE", viewport=PHONE)
+    page = open_seat(context, live_server, table)
+    page.eval_on_selector("#deal-form", "form => form.setAttribute('data-send-timeout-ms', '1500')")
+    fill(page, points=41)
+    held = []
+
+    def first_send_hangs(route):
+        if route.request.method == "POST" and not held:
+            held.append(route)  # never answered
+        else:
+            route.continue_()
+
+    page.route(f"**/t/{table.token}/", first_send_hangs)
+    page.click("#deal-form button[type=submit].primary")
+    page.locator("#offline-queue").wait_for(state="visible", timeout=10000)
+    assert Deal.objects.count() == 0
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#pending-1", timeout=20000)
+    assert [d.declarer_points for d in Deal.objects.filter(table=table)] == [41]
+    assert len(held) == 1

@@ -49,9 +49,20 @@
   function post(url, pairs) {
     // redirect "manual": the server's redirect after storing (with its "saved" message) is
     // followed by the page itself, not swallowed by fetch.
-    return window.fetch(url, {
+    var options = {
       method: "POST", body: new URLSearchParams(pairs), credentials: "same-origin", redirect: "manual",
-    });
+    };
+    // A send that gets no answer (the laptop asleep mid-request, a Wi-Fi that holds the
+    // connection open) is given up after a while, as if offline: the deal is kept on the phone
+    // and sent again with the same key, which the server stores once. Without this, one hung
+    // send kept the phone from ever sending its queue.
+    var waitMs = Number(form.getAttribute("data-send-timeout-ms")) || 20000;
+    if (window.AbortController) {
+      var controller = new AbortController();
+      options.signal = controller.signal;
+      window.setTimeout(function () { controller.abort(); }, waitMs);
+    }
+    return window.fetch(url, options);
   }
 
   function stored(response) { return response.type === "opaqueredirect" || response.redirected; }
