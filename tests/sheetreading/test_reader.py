@@ -351,3 +351,25 @@ def test_a_filled_box_alone_in_its_group_is_flagged():
     )
     assert not row.accepted
     assert "cancelled_alone:after_solo" in row.flags
+
+
+def test_the_edge_of_a_shadow_is_not_read_as_ink(swm_sheet):
+    """A shadow across the sheet (a phone held over it): the boxes just inside its edge are
+    empty, not doubtful. The paper's brightness was taken from the lit side up to 3 mm into
+    the shadow, and those boxes read as grey ink (found by the bench)."""
+    rules, layout, blank, sitting_out, _url = swm_sheet
+    page = blank.astype(np.float32)
+    h, w = page.shape[:2]
+    edge = np.zeros((h, w), np.float32)
+    edge[:, w // 2 :] = 1.0  # the right half in shadow, its edge 5 mm soft
+    edge = cv2.GaussianBlur(edge, (0, 0), 50)
+    light = 1.0 - 0.4 * edge
+    shaded = page * (light[:, :, None] if page.ndim == 3 else light)
+    ok, photo = cv2.imencode(".png", np.clip(shaded, 0, 255).astype(np.uint8))
+    assert ok
+    reading = read_sheet(photo.tobytes(), layout_for=lambda t, p: (layout, rules, sitting_out))
+    doubtful = [
+        (row.deal, b.group, b.value) for row in reading.rows for b in row.boxes if b.state != EMPTY
+    ]
+    assert doubtful == []
+    assert all(row.empty for row in reading.rows)
