@@ -332,7 +332,7 @@ def measure_rows(
         return left[0] + t * (right[0] - left[0]), left[1] + t * (right[1] - left[1])
 
     rows = len(layout.deals)
-    shifts = np.zeros((rows, len(groups), 2), np.float32)
+    shifts = np.full((rows, len(groups), 2), np.nan, np.float32)  # nan: no clear fit
     for index in range(rows):
         for g, (boxes, template) in enumerate(zip(groups, templates, strict=True)):
             gx, gy = at(index, boxes[0].x)
@@ -349,11 +349,16 @@ def measure_rows(
             _min, best, _minloc, loc = cv2.minMaxLoc(scores)
             if best > 0.3:
                 shifts[index, g] = (x0 + loc[0] - gx, y0 + loc[1] - top)
-    # paper bends smoothly: a group's fit is the median of its own and its neighbours' rows
-    smooth = shifts.copy()
-    for index in range(rows):
-        lo, hi = max(0, index - 2), min(rows, index + 3)
-        smooth[index] = np.median(shifts[lo:hi], axis=0)
+    xs_mm = [boxes[0].x for boxes in groups]
+    bend = _page_bend(shifts, xs_mm)
+    everyone = np.arange(rows)
+    smooth = np.stack(
+        [
+            _column_shifts(shifts[:, g], bend(everyone, xs_mm[g]) if bend else None)
+            for g in range(len(groups))
+        ],
+        axis=1,
+    )
     # pass 2: every box's fill
     results = []
     for index in range(rows):
@@ -401,6 +406,67 @@ def measure_rows(
         )
         results.append((fills, evenness, inks, cores, crop))
     return results
+
+
+def _bend_basis(rows: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The terms a page's bend is made of: down a column of boxes a shift changes along a line
+    (a page bulging moves its top and bottom rows most), across the page along a curve."""
+    # the shifts are from the line between the row's timing marks: nil at the marks
+    left = (L.TIMING_LEFT + L.TIMING / 2) / L.PAGE_W
+    right = (L.TIMING_RIGHT + L.TIMING / 2) / L.PAGE_W
+    q = (xs - left) * (right - xs) * 4
+    return np.stack([np.ones_like(rows), rows, q, rows * q], axis=1)
+
+
+def _page_bend(
+    fits: np.ndarray, xs_mm: list[float]
+) -> Callable[[np.ndarray, float], np.ndarray] | None:
+    """The page's bend fitted to every group's clear fits (rows x groups x 2, nan where none),
+    fits more than 0.8 mm off it left out; None when too few fitted."""
+    rows, groups = fits.shape[:2]
+    r = np.repeat(np.linspace(-1.0, 1.0, rows), groups)
+    x = np.tile(np.array(xs_mm) / L.PAGE_W, rows)
+    flat = fits.reshape(-1, 2).astype(np.float64)
+    use = ~np.isnan(flat[:, 0])
+    if use.sum() < 12:
+        return None
+    basis = _bend_basis(r, x)
+    coefficients = np.zeros((basis.shape[1], 2))
+    for _round in range(3):
+        coefficients = np.linalg.lstsq(basis[use], flat[use], rcond=None)[0]
+        off = np.abs(np.nan_to_num(flat - basis @ coefficients)).max(axis=1)
+        kept = use & (off <= 0.8 * PX)
+        if kept.sum() < 12:
+            break
+        use = kept
+
+    def bend(row_numbers: np.ndarray, x_mm: float) -> np.ndarray:
+        rr = np.linspace(-1.0, 1.0, rows)[row_numbers]
+        return _bend_basis(rr, np.full_like(rr, x_mm / L.PAGE_W)) @ coefficients
+
+    return bend
+
+
+def _column_shifts(fits: np.ndarray, predicted: np.ndarray | None) -> np.ndarray:
+    """One group's shift in every row: what the page's bend predicts, plus the median of its
+    neighbours' believed distance from that (a fit within 0.8 mm of the prediction). A blurred
+    column whose outlines fit nothing clearly still gets the shift the page's bend says;
+    without a bend (too few fits on the page), the neighbours' median, no fit as 0."""
+    rows = len(fits)
+    if predicted is None:
+        filled = np.where(np.isnan(fits), 0.0, fits)
+        return np.stack(
+            [np.median(filled[max(0, k - 2) : k + 3], axis=0) for k in range(rows)]
+        ).astype(np.float32)
+    off = fits - predicted
+    believed = ~np.isnan(off[:, 0]) & (np.abs(np.nan_to_num(off)).max(axis=1) <= 0.8 * PX)
+    result = predicted.astype(np.float32).copy()
+    for k in range(rows):
+        lo, hi = max(0, k - 2), min(rows, k + 3)
+        near = off[lo:hi][believed[lo:hi]]
+        if len(near):
+            result[k] += np.median(near, axis=0)
+    return result
 
 
 def _baseline(fills: list[float], layout: L.SheetLayout) -> np.ndarray:
