@@ -337,9 +337,10 @@ CONTENTS: tuple[Row, ...] = (
 
 
 def shows(text: str, mark: str) -> bool:
-    """Whether ``mark`` is in ``text`` as itself, not inside a longer number: a birth year such
-    as 1934 also turned up inside a timestamp's or an id's digits of a JSON archive."""
-    return re.search(rf"(?<![0-9]){re.escape(mark)}(?![0-9])", text) is not None
+    """Whether ``mark`` is in ``text`` as itself, not inside a longer number or word: a birth
+    year such as 1934 also turned up inside a timestamp's digits of a JSON archive, and 1931
+    inside a player's id (hex: "…-a1931f…")."""
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(mark)}(?![0-9A-Za-z])", text) is not None
 
 
 def text_of(response, format: str) -> str:  # noqa: A002
