@@ -32,6 +32,7 @@ from simultaneous import ranking
 from simultaneous.models import Section, SimultaneousDay
 from tournaments.models import Deal, Entry, LotDraw, Round, Seat, Substitution, Tournament
 from tournaments.selectors.standings import (
+    ENTRY_FIELDS,
     StandingRow,
     _club_per_player,
     _shown_clubs,
@@ -115,20 +116,7 @@ def build_ranking(*, day: SimultaneousDay, sections: list[Section], stamp: str) 
     if ids:
         queries: dict[str, Any] = {
             "entries": Entry.objects.filter(tournament_id__in=ids).values(
-                "tournament_id",
-                "id",
-                "number",
-                "category",
-                "withdrawn_after_round",
-                "checked_in",
-                "player_id",
-                "player__first_name",
-                "player__last_name",
-                "paper_total",
-                "team_id",
-                "team__name",
-                "team__club__short_name",
-                "fill_in",
+                "tournament_id", *ENTRY_FIELDS
             ),
             "rounds": Round.objects.filter(tournament_id__in=ids).values(
                 "tournament_id", "number", "state", "awaiting_release"

@@ -285,22 +285,24 @@ def _club_per_player(rows: Iterable[Row]) -> dict[int, str]:
 
 # The standings' queries, built by the ORM once (tournaments.selectors.prepared): at every new
 # revision (every deal entered) building them again cost more than running them.
+# An entry's fields the standings read (the simultaneous day reads the same of many tournaments)
+ENTRY_FIELDS = (
+    "id",
+    "number",
+    "category",
+    "withdrawn_after_round",
+    "checked_in",
+    "player_id",
+    "player__first_name",
+    "player__last_name",
+    "paper_total",
+    "team_id",
+    "team__name",
+    "team__club__short_name",
+    "fill_in",
+)
 _ENTRIES = PreparedValues(
-    lambda tournament_id: Entry.objects.filter(tournament_id=tournament_id).values(
-        "id",
-        "number",
-        "category",
-        "withdrawn_after_round",
-        "checked_in",
-        "player_id",
-        "player__first_name",
-        "player__last_name",
-        "paper_total",
-        "team_id",
-        "team__name",
-        "team__club__short_name",
-        "fill_in",
-    )
+    lambda tournament_id: Entry.objects.filter(tournament_id=tournament_id).values(*ENTRY_FIELDS)
 )
 _CLUBS = PreparedValues(lambda tournament_id: _shown_clubs(entries__tournament_id=tournament_id))
 _ROUNDS = PreparedValues(
