@@ -195,6 +195,42 @@ def test_two_phones_enter_one_deal_the_second_confirms_what_was_saved(
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_save_button_stays_put_when_the_scores_appear(browser, live_server, table, size):
+    """The preview of the scores arrives a moment after the last field is filled (300 ms, and
+    longer on a busy laptop). Above the button it grew by its lines and pushed the button
+    down while the player tapped it: the tap landed on the preview and nothing was sent (a
+    browser test saw exactly that on a busy CI machine). The button stays where it was."""
+    page = phone(browser, live_server, table, 0, size)
+    held: list | None = []  # the preview's requests, answered once the button is measured
+
+    def hold(route):
+        if held is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview/**", hold)
+    page.select_option("[name=contract]", "halbe")
+    page.select_option("[name=declarer]", "1")
+    page.fill("[name=declarer_points]", "50")
+    page.wait_for_timeout(400)  # past the preview's 300 ms delay: its request is held
+    button = page.locator("#deal-form button[type=submit].primary")
+    before = button.bounding_box()
+    waiting, held = held, None
+    assert waiting, "no preview was asked for"
+    for route in waiting:
+        route.continue_()
+    page.locator("#preview .preview-scores").wait_for()
+    page.wait_for_function("!document.querySelector('.htmx-request')")
+    after = button.bounding_box()
+    shot(page, f"preview-above-the-button-{size}")
+    assert (after["x"], after["y"]) == (before["x"], before["y"]), (before, after)
+    with page.expect_navigation():
+        button.click()
+    assert Deal.objects.get(table=table).declarer_points == 50
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_preview_offline_and_with_a_penalty_says_so(browser, live_server, table, size):
     page = phone(browser, live_server, table, 0, size)
     page.select_option("[name=contract]", "eine")
