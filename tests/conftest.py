@@ -88,22 +88,27 @@ def pdftoppm() -> str:
     return require_tool("pdftoppm", "PDF rendering checks need poppler-utils")
 
 
+# Real hashing costs about a second a user; tests only need logins to work.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Nothing worked out in the background or ahead of time in tests (a thread could not see the
+# test's transaction): the printouts, a season's results (its first reader works them out),
+# the ratings (a test brings them up to date itself).
+NOTHING_AHEAD = {"PRINT_PRERENDER": "off", "SEASON_RESULTS_AHEAD": "off", "RATINGS_AHEAD": "off"}
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
-    # Real hashing costs about a second a user; tests only need logins to work.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache(settings):
     # Cached output is keyed on (tournament id, revision): ids come back after a test's
-    # rollback, so every test starts with an empty cache. The printouts are not rendered in
-    # a background thread in tests (that thread could not see the test's transaction).
+    # rollback, so every test starts with an empty cache.
     from django.core.cache import cache
 
-    settings.PRINT_PRERENDER = "off"
-    settings.SEASON_RESULTS_AHEAD = "off"  # a season's results: worked out by the first reader
-    settings.RATINGS_AHEAD = "off"  # the ratings: a test brings them up to date itself
+    for name, value in NOTHING_AHEAD.items():
+        setattr(settings, name, value)
     cache.clear()
     yield
     cache.clear()
@@ -248,3 +253,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             reporter.write_line(
                 f"{len(elsewhere)} tests that use no database deselected (the SQLite job runs them)"
             )
+
+
+@contextlib.contextmanager
+def rows_for_the_module(request, django_db_blocker):
+    """Rows made once for a module's tests, as Django's ``TestCase.setUpTestData`` makes them
+    for a class: inside a transaction that is rolled back after the module's last test, each
+    test in a savepoint of its own within it (pytest-django's ``db``), so that every test
+    still meets the same rows. Building the authorisation tests' world for each of 187 URLs,
+    or the demo for each of six tests, was a fifth of the fast tier's time on PostgreSQL.
+
+    Only for modules whose tests are all non-transactional: a ``transaction=True`` test
+    would run inside the module's transaction, and is refused here instead."""
+    for item in request.session.items:
+        marker = item.get_closest_marker("django_db")
+        if item.module is request.module and marker and marker.kwargs.get("transaction"):
+            raise pytest.UsageError(
+                f"{item.nodeid} is transactional: rows shared by a module need its tests to "
+                "run in savepoints"
+            )
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.db import transaction
+    from django.test import override_settings
+    from django.utils import translation
+
+    # Made as a test would make them (the tests' settings and language), the cache left empty.
+    made_as_in_a_test = override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS, **NOTHING_AHEAD)
+    with django_db_blocker.unblock(), made_as_in_a_test:
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            with translation.override(settings.LANGUAGE_CODE):
+                yield
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            cache.clear()

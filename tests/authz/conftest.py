@@ -29,6 +29,8 @@ from tournaments.models import Deal, Entry, KeepApart, Table, Team, Tournament
 from tournaments.services import checkin, draws, phone_entry, setup
 from tournaments.services.results_common import Device
 
+from tests.conftest import rows_for_the_module
+
 PERSONAS = (
     "anonymous",
     "norole",
@@ -127,9 +129,16 @@ def make_world() -> World:
     )
 
 
+@pytest.fixture(scope="module")
+def module_world(request, django_db_setup, django_db_blocker) -> World:
+    with rows_for_the_module(request, django_db_blocker):
+        yield make_world()
+
+
 @pytest.fixture
-def world(db) -> World:
-    return make_world()
+def world(module_world, db) -> World:
+    """The world, made once a module; each test's changes are rolled back after it."""
+    return module_world
 
 
 def client_for(world: World, persona: str) -> Client:

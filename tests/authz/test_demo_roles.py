@@ -16,6 +16,7 @@ from django.urls import get_resolver, reverse
 from clubs import permissions
 from clubs.models import Club
 from tests.authz.test_matrix import EVERYONE, MATRIX
+from tests.conftest import rows_for_the_module
 from tournaments.models import Deal, Tournament
 from tournaments.services import checkin, draws, phone_entry
 
@@ -23,12 +24,19 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "cego-demo"
 
 
+@pytest.fixture(scope="module")
+def module_demo(request, django_db_setup, django_db_blocker):
+    with rows_for_the_module(request, django_db_blocker):
+        call_command("load_demo", stdout=io.StringIO())
+        finished = Tournament.objects.get(name__startswith="1. Turnier")
+        upcoming = Tournament.objects.get(name__startswith="2. Turnier")
+        yield finished, upcoming
+
+
 @pytest.fixture
-def demo():
-    call_command("load_demo", stdout=io.StringIO())
-    finished = Tournament.objects.get(name__startswith="1. Turnier")
-    upcoming = Tournament.objects.get(name__startswith="2. Turnier")
-    return finished, upcoming
+def demo(module_demo, db):
+    """The demo, loaded once for the module; each test's changes are rolled back after it."""
+    return module_demo
 
 
 def signed_in(username: str) -> Client:
