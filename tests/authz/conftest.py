@@ -25,11 +25,10 @@ from django.test import Client
 
 from clubs.models import AssociationRole, Club, ClubRole, Membership, Player
 from seasons.models import Season
+from tests.conftest import rows_for_the_module
 from tournaments.models import Deal, Entry, KeepApart, Table, Team, Tournament
 from tournaments.services import checkin, draws, phone_entry, setup
 from tournaments.services.results_common import Device
-
-from tests.conftest import rows_for_the_module
 
 PERSONAS = (
     "anonymous",
