@@ -250,6 +250,7 @@ def test_search_and_mark_survive_the_live_refresh(browser, live_server, long_nam
     monkeypatch.setattr(standings_views, "STANDINGS_REFRESH_SECONDS", 5)
     second = Entry.objects.get(tournament=long_names, number=2)  # −1120, the last
     page = browser.new_page(viewport={"width": 390, "height": 800}, locale="de-DE")
+    page.clock.install()  # the page's clock, moved on by the test to the next refresh
     page.goto(f"{live_server.url}/tournaments/{long_names.pk}/standings/#entry-{second.pk}")
     assert page.locator("tr.mine").get_attribute("id") == f"entry-{second.pk}"
     page.get_by_label("Name oder Startnummer").fill("Obermüller")
@@ -263,6 +264,7 @@ def test_search_and_mark_survive_the_live_refresh(browser, live_server, long_nam
     deal.save()
     bump_revision(tournament_id=long_names.pk)
     row = page.locator(f"#entry-{second.pk} td.total")
+    page.clock.run_for(5_000)
     row.filter(has_text="\u2212120").wait_for(timeout=15000)
     assert sorted(visible_rows(page)) == [
         "10 Hans-Jörg Obermüller-Hinterzartener9",

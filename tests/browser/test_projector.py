@@ -129,6 +129,8 @@ def test_projector_fills_the_screen_without_cutting(
 ):
     monkeypatch.setattr(standings_views, "PROJECTOR_PAGE_SECONDS", 3)
     page = browser.new_page(viewport={"width": width, "height": height})
+    # The page's own clock, moved on by the test: each screen's 3 s pass at once.
+    page.clock.install()
     page.goto(f"{live_server.url}/tournaments/{hall.pk}/standings/projector/")
     page.wait_for_selector(".projector-page")
     keep(page, f"projector-{width}.png", tmp_path)
@@ -145,6 +147,7 @@ def test_projector_fills_the_screen_without_cutting(
     # Every player comes up, screen by screen, each screen as clean as the first.
     seen = found["rows"]
     for number in range(2, pages + 1):
+        page.clock.run_for(3000)
         page.wait_for_selector(f'.projector-page[data-page="{number}"]:not([hidden])', timeout=6000)
         found = page.evaluate(MEASURE)
         assert found["cut"] == [] and found["below"] == [], found
@@ -161,6 +164,7 @@ def test_projector_fits_totals_and_lays_out_again_after_a_refresh(
 ):
     monkeypatch.setattr(standings_views, "PROJECTOR_REFRESH_SECONDS", 5)
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.clock.install()  # the page's clock, moved on by the test to the next refresh
     page.goto(f"{live_server.url}/tournaments/{big_totals.pk}/standings/projector/")
     page.wait_for_selector(".projector-page")
     found = page.evaluate(MEASURE)
@@ -169,6 +173,7 @@ def test_projector_fits_totals_and_lays_out_again_after_a_refresh(
     assert page.locator(".projector-qr img").is_visible()
     # The refresh brings a new board: laid out again, nothing left unsorted.
     page.evaluate("document.querySelector('.projector-page td.name').dataset.old = '1'")
+    page.clock.run_for(5_000)
     wait_for_js(page, "!document.querySelector('td.name[data-old]')", timeout=12000)
     page.wait_for_selector(".projector-page")
     found = page.evaluate(MEASURE)

@@ -184,6 +184,7 @@ def test_pages_at_each_width_in_german_and_english(browser, live_server, width):
 def test_the_projector_fits_and_follows_the_final(browser, live_server):
     day = make_day()
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.clock.install()  # the page's clock, moved on by the test to the next refresh
     page.goto(live_server.url + reverse("seasons:season_projector", args=[day["season"].pk]))
     board = page.locator("#projector-board")
     assert "Maximilian-Alexander Schwarzwälder-Kirschbaum" in board.inner_text()
@@ -196,6 +197,7 @@ def test_the_projector_fits_and_follows_the_final(browser, live_server):
     table = table_of(tournament=day["final"], entries=day["entries"][:4])
     enter_deal(table=table, number=1, inputs=cego(1, 45))  # Theresia +30, the others -10
     # the live part refreshes every 20 seconds (never sooner than 5)
+    page.clock.run_for(20_000)
     for _ in range(80):
         if "Das Finale läuft" in board.inner_text():
             break

@@ -74,10 +74,14 @@ def test_a_phone_calls_the_referee_and_the_desk_closes_the_call(
 ):
     tournament = table.round.tournament
     desk_page = desk(browser, live_server, django_user_model, "desktop")
+    # The pages' clocks, moved on by the test to their next look at the server (the desk's
+    # banner every 10 s, the phone's live part every 15 s), from their next page on.
+    desk_page.clock.install()
     desk_page.goto(f"{live_server.url}/tournaments/{tournament.pk}/rounds/1/entry/")
     assert desk_page.locator(".calls-banner").count() == 0
 
     player = phone(browser, live_server, table, 1, "phone")
+    player.clock.install()
     player.locator("#referee-call summary").click()
     player.fill("#referee-call input[name=deal]", "4")
     player.fill("#referee-call input[name=reason]", "Trumpf nicht bedient?")
@@ -100,6 +104,7 @@ def test_a_phone_calls_the_referee_and_the_desk_closes_the_call(
 
     # the desk's round page, open all along, shows it without a reload
     banner = desk_page.locator(".calls-banner")
+    desk_page.clock.run_for(10_000)
     banner.wait_for(timeout=20000)
     text = banner.inner_text()
     assert "Tisch 2" in text and "Spiel 4" in text and "Trumpf nicht bedient?" in text
@@ -122,6 +127,7 @@ def test_a_phone_calls_the_referee_and_the_desk_closes_the_call(
         action=TournamentChange.Action.REFEREE_CALL_CLOSED, reason="Spiel 4 neu gegeben"
     ).exists()
     # the phone, left open, says no more that the referee is coming (its live refresh)
+    player.clock.run_for(15_000)
     wait_for_js(player, "!document.querySelector('.referee-called')", timeout=40000)
     assert player.locator("#call-state").count() == 1
 

@@ -84,6 +84,7 @@ def test_the_halls_projector_beside_its_own(browser, live_server, width, height)
         fetched_at=timezone.now() - dt.timedelta(minutes=4),
     )
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.clock.install()  # the page's clock, moved on by the test to the board's next refresh
     address = live_server.url + reverse("simultaneous:hall_projector", args=[own.pk])
     assert axe_violations(page, address) == []
     assert page.locator(".simultaneous-own tbody tr").count() == 12
@@ -108,6 +109,7 @@ def test_the_halls_projector_beside_its_own(browser, live_server, width, height)
         assert not page.evaluate(OUTSIDE)["scrolls"]
     # a fresh copy arrives: the board shows it without a reload
     OverallCopy.objects.filter(tournament=own).update(fetched_at=timezone.now())
+    page.clock.run_for(5_000)  # simultaneous.views.LIVE_SECONDS
     page.wait_for_function(
         "() => document.querySelector('.projector-status').innerText.includes('Stand')",
         timeout=12000,
