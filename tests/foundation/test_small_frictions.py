@@ -3,12 +3,8 @@ off, PDF filenames keep their umlauts (with an ASCII fallback)."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from django.conf import settings
-from django.core.management import call_command
-from django.test import override_settings
 from django.urls import reverse
 
 from printing.pdf import content_disposition
@@ -19,22 +15,6 @@ from tests.factories import TournamentFactory
 def staff_client(client, django_user_model):
     client.force_login(django_user_model.objects.create_superuser("orga", "", "pw"))
     return client
-
-
-@pytest.mark.parametrize(
-    ("address", "public", "printed"),
-    [
-        ("127.0.0.1:8600", "", "http://127.0.0.1:8600/"),
-        ("8601", "", "http://127.0.0.1:8601/"),
-        ("", "https://cego.example", "https://cego.example/"),
-        ("", "", "http://127.0.0.1:8000/"),
-    ],
-)
-def test_load_demo_prints_the_address_the_server_uses(db, address, public, printed):
-    out = io.StringIO()
-    with override_settings(PUBLIC_BASE_URL=public):
-        call_command("load_demo", "--address", address, stdout=out)
-    assert f"at {printed}" in out.getvalue()
 
 
 def test_content_disposition_keeps_umlauts_for_rfc_5987():
