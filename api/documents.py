@@ -6,6 +6,7 @@ the registry's private data (birth year, member number, e-mail, fees) appears.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.urls import reverse
@@ -23,8 +24,10 @@ def _day(value) -> str | None:
     return value.isoformat() if value else None
 
 
-def tournament_summary(tournament: Tournament) -> dict[str, Any]:
-    """A tournament in a list (``host_club`` and ``season`` selected with it)."""
+def tournament_summary(tournament: Tournament, *, series: Sequence[int] = ()) -> dict[str, Any]:
+    """A tournament in a list (``host_club`` and ``season`` selected with it); ``series``: the
+    ids of the series it also counts for besides its season
+    (``seasons.selectors.series.series_of_tournaments``)."""
     return {
         "id": tournament.pk,
         "archive_id": str(tournament.archive_id),
@@ -33,6 +36,7 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "venue": tournament.venue,
         "host_club": tournament.host_club.short_name,
         "season": tournament.season_id,
+        "series": list(series),
         "rule_source": tournament.rules_slug,
         "rounds": tournament.rounds,
         "finished": tournament.finished_at is not None,
@@ -43,12 +47,12 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
 
 
 def tournament_document(
-    standings: Standings, *, hidden_top: Hiding | None = None
+    standings: Standings, *, hidden_top: Hiding | None = None, series: Sequence[int] = ()
 ) -> dict[str, Any]:
     """A tournament with its standings as the public page shows them (``hidden_top``: the
     places hidden until the prize ceremony, whose rows ``standings`` no longer holds)."""
     return {
-        **tournament_summary(standings.tournament),
+        **tournament_summary(standings.tournament, series=series),
         # None: nothing hidden; {"places": N}: places 1 to N; {"places": null}: all of them
         "hidden": None if hidden_top is None else {"places": hidden_top.top},
         "unit": standings.unit,
@@ -98,8 +102,12 @@ def season_summary(season: Season) -> dict[str, Any]:
     }
 
 
-def season_document(result: SeasonStandings) -> dict[str, Any]:
-    """A season's ranking under its rule, a column per tournament."""
+def season_document(
+    result: SeasonStandings, *, series: Mapping[int, Sequence[int]] | None = None
+) -> dict[str, Any]:
+    """A season's ranking under its rule, a column per tournament (``series``: tournament id
+    -> the series it also counts for)."""
+    series = series or {}
     return {
         **season_summary(result.season),
         "best_of": result.season.best_of,
@@ -119,7 +127,10 @@ def season_document(result: SeasonStandings) -> dict[str, Any]:
             }
         ),
         "cup_points": list(result.season.cup_points or ()),
-        "tournaments": [tournament_summary(tournament) for tournament in result.tournaments],
+        "tournaments": [
+            tournament_summary(tournament, series=series.get(tournament.pk, ()))
+            for tournament in result.tournaments
+        ],
         "standings": [
             {
                 "place": row.rank,

@@ -24,7 +24,7 @@ from api import documents
 from clubs.models import Club, Player
 from ratings.selectors import clubs_of, ratings_list
 from seasons.models import Season
-from seasons.selectors.series import counted_tournament_ids
+from seasons.selectors.series import counted_tournament_ids, series_of_tournaments
 from seasons.selectors.standings import season_standings
 from seasons.selectors.statistics import cached_season_statistics, statistics_scope
 from simultaneous.documents import day_document, day_summary
@@ -135,8 +135,13 @@ def tournaments(request: HttpRequest) -> dict:
         request,
         queryset,
         name="api:tournaments",
-        make=lambda items: [documents.tournament_summary(t) for t in items],
+        make=_summaries,
     )
+
+
+def _summaries(items) -> list[dict]:
+    series = series_of_tournaments(tournament_ids=[t.pk for t in items])
+    return [documents.tournament_summary(t, series=series.get(t.pk, ())) for t in items]
 
 
 @require_GET
@@ -158,7 +163,8 @@ def _document(found: Tournament) -> bytes:
     # the places hidden for the prize ceremony are the public's to see only after it
     hidden = hiding(tournament=found)
     standings = public_standings(tournament_standings(tournament=found), shown=hidden)
-    return _encode(documents.tournament_document(standings, hidden_top=hidden))
+    series = series_of_tournaments(tournament_ids=[found.pk]).get(found.pk, ())
+    return _encode(documents.tournament_document(standings, hidden_top=hidden, series=series))
 
 
 @_listing
@@ -181,10 +187,16 @@ def season_standings_view(request: HttpRequest, pk: int) -> HttpResponse:
             season,
             "api",
             API_VERSION,
-            build=lambda: _encode(documents.season_document(season_standings(season=season))),
+            build=lambda: _season_document(season),
         )
 
     return _answer(request, etag=f"v{API_VERSION}-s{season.pk}-{stamp}", body=body)
+
+
+def _season_document(season: Season) -> bytes:
+    result = season_standings(season=season)
+    series = series_of_tournaments(tournament_ids=[t.pk for t in result.tournaments])
+    return _encode(documents.season_document(result, series=series))
 
 
 @require_GET

@@ -61,6 +61,20 @@ def seasons_of_tournaments(*, tournament_ids: Iterable[int]) -> dict[int, tuple[
     return {tournament_id: tuple(seasons) for tournament_id, seasons in found.items()}
 
 
+def series_of_tournaments(*, tournament_ids: Iterable[int]) -> dict[int, tuple[int, ...]]:
+    """Tournament id -> the ids of the series it also counts for besides its home season, by
+    the series' start (the read API's ``series``). One query; a tournament in no series is
+    not in the answer."""
+    found: dict[int, list[int]] = defaultdict(list)
+    for tournament_id, season_id in (
+        SeriesMembership.objects.filter(tournament_id__in=list(tournament_ids))
+        .order_by("season__starts_on", "season__name", "season_id")
+        .values_list("tournament_id", "season_id")
+    ):
+        found[tournament_id].append(season_id)
+    return {tournament_id: tuple(seasons) for tournament_id, seasons in found.items()}
+
+
 @dataclass(frozen=True)
 class TournamentSeries:
     """What the tournament's page says: its home season and every series it also counts for."""

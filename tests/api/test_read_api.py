@@ -185,3 +185,32 @@ def test_only_get(client, played):
     url = reverse("api:tournament", kwargs={"pk": played.pk})
     assert client.post(url).status_code == 405
     assert client.get(reverse("api:tournament", kwargs={"pk": 999999})).status_code == 404
+
+
+def test_a_tournament_names_the_series_it_also_counts_for_everywhere(client, played, season):
+    import datetime as dt
+
+    from seasons.services_series import set_series
+
+    later = SeasonFactory(
+        name="Cego-Winter", starts_on=played.date - dt.timedelta(days=3), ends_on=played.date
+    )
+    earlier = SeasonFactory(
+        name="Ortsmeisterschaft", starts_on=played.date - dt.timedelta(days=9), ends_on=played.date
+    )
+    url = reverse("api:tournament", kwargs={"pk": played.pk})
+    first, document = get_json(client, url)
+    assert document["season"] == season.pk and document["series"] == []
+
+    set_series(tournament=played, seasons=[later, earlier], user=None, check_permissions=False)
+    # its revision moved: the cached document and its ETag are new
+    changed, document = get_json(client, url, **{"If-None-Match": first["ETag"]})
+    assert document["series"] == [earlier.pk, later.pk]  # by the series' start
+    _, listed = get_json(client, reverse("api:tournaments"))
+    assert [t["series"] for t in listed["results"]] == [[earlier.pk, later.pk]]
+    # in each season's document, home or series, the tournament says the same
+    for one in (season, later, earlier):
+        _, standings = get_json(client, reverse("api:season_standings", kwargs={"pk": one.pk}))
+        assert [(t["season"], t["series"]) for t in standings["tournaments"]] == [
+            (season.pk, [earlier.pk, later.pk])
+        ]
