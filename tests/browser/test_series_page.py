@@ -63,7 +63,7 @@ def make_series() -> dict:
     return {"winter": winter, "shared": shared, "championship": championship}
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", [*WIDTHS, 1920])  # 1920: the hall's screen
 def test_the_series_page_shows_a_day_winner_per_evening(browser, live_server, width, tmp_path):
     world = make_series()
     page = browser.new_page(viewport={"width": width, "height": 800})
