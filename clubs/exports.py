@@ -83,6 +83,7 @@ def player_rows(players: Iterable[Player]) -> Iterator[list]:
         _("club"),
         _("member number"),
         _("e-mail"),
+        _("named as youngest/oldest"),  # read back by the member import (clubs.tabular)
     ]
     for player in players:
         memberships = list(player.memberships.all())
@@ -94,8 +95,9 @@ def player_rows(players: Iterable[Player]) -> Iterator[list]:
             ", ".join(m.club.short_name for m in memberships),
             ", ".join(m.member_number for m in memberships if m.member_number),
             player.email,
+            _("yes") if player.named_for_age else _("no"),
         ]
 
 
 def players_workbook(players: Iterable[Player]) -> bytes:
-    return write_sheet(_("Players"), player_rows(players), widths=[20, 16, 10, 12, 20, 14, 28])
+    return write_sheet(_("Players"), player_rows(players), widths=[20, 16, 10, 12, 20, 14, 28, 16])

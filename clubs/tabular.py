@@ -34,6 +34,17 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "birth_year": ("geburtsjahr", "jahrgang", "birth year", "year of birth", "born"),
     "email": ("e mail", "email", "mail", "e mail adresse"),
+    # the consent to be named as the youngest or oldest (Player.named_for_age): the players
+    # workbook's own header, the record's label, and shorter ways of saying it
+    "named_for_age": (
+        "als juengste r aelteste r nennen",
+        "darf als juengste r oder aelteste r im feld genannt werden",
+        "alter nennen",
+        "nach alter nennen",
+        "named as youngest oldest",
+        "may be named as youngest or oldest",
+        "named for age",
+    ),
     "since": ("eintritt", "mitglied seit", "eintrittsdatum", "joined", "member since"),
     "status": ("status", "aktiv passiv", "mitgliedschaft"),
     "total": ("punkte", "ergebnis", "gesamt", "summe", "total", "points", "score", "result"),

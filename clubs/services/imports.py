@@ -72,6 +72,25 @@ CATEGORY_WORDS = {
     "seniors": Category.SENIOR,
     "s": Category.SENIOR,
 }
+# The consent to be named as youngest or oldest: an empty cell says nothing (a new player
+# has not agreed; a known one keeps what the record says).
+CONSENT_WORDS = {
+    "ja": True,
+    "j": True,
+    "x": True,
+    "1": True,
+    "yes": True,
+    "y": True,
+    "true": True,
+    "wahr": True,
+    "nein": False,
+    "n": False,
+    "0": False,
+    "no": False,
+    "false": False,
+    "falsch": False,
+}
+
 STATUS_WORDS = {
     "": Membership.Status.ACTIVE,
     "aktiv": Membership.Status.ACTIVE,
@@ -138,6 +157,7 @@ class PlanRow:
     birth_year: int | None = None
     category: str = Category.OPEN
     email: str = ""
+    named_for_age: bool | None = None  # None: the cell was empty
     since: dt.date | None = None
     membership_status: str = Membership.Status.ACTIVE
     total: int | None = None
@@ -343,6 +363,7 @@ def _field_word(field: str) -> str:
         "category": _("category"),
         "member_number": _("member number"),
         "birth_year": _("birth year"),
+        "named_for_age": _("named as youngest/oldest"),
         "email": _("e-mail"),
         "since": _("joined"),
         "status": _("status"),
@@ -403,6 +424,14 @@ def _parse_row(
             validate_email(row.email)
         except ValidationError:
             errors.append(_("“%(value)s” is not an e-mail address") % {"value": row.email})
+    consent = normalise(values.get("named_for_age", ""))
+    if consent in CONSENT_WORDS:
+        row.named_for_age = CONSENT_WORDS[consent]
+    elif consent:
+        errors.append(
+            _("“%(value)s” in “%(column)s” is neither ja nor nein")
+            % {"value": values["named_for_age"], "column": _field_word("named_for_age")}
+        )
     status = normalise(values.get("status", ""))
     if status in STATUS_WORDS:
         row.membership_status = STATUS_WORDS[status]
@@ -465,6 +494,14 @@ def _changes(row: PlanRow) -> list[str]:
         changes.append(_("birth year"))
     if row.email and not player.email:
         changes.append(_("e-mail"))
+    # The one value a list may change, not only fill in: a member's consent, given or
+    # withdrawn (a "nein" must be heard); the preview names it before anything is written.
+    if row.named_for_age is not None and row.named_for_age != player.named_for_age:
+        changes.append(
+            _("may be named as youngest or oldest")
+            if row.named_for_age
+            else _("no longer named as youngest or oldest")
+        )
     if row.club is not None:
         membership = next((m for m in player.memberships.all() if m.club_id == row.club.pk), None)
         if membership is None:
@@ -658,6 +695,7 @@ def write_rows(*, rows: list[PlanRow]) -> dict[int, Player]:
             birth_year=row.birth_year,
             category=row.category,
             email=row.email,
+            named_for_age=bool(row.named_for_age),
         )
         player.clean_fields(exclude=["search_key"])  # the plan checked the rest
         new_players.append(player)
@@ -678,6 +716,9 @@ def write_rows(*, rows: list[PlanRow]) -> dict[int, Player]:
             if row.email and not player.email:
                 player.email = row.email
                 fields.append("email")
+            if row.named_for_age is not None and row.named_for_age != player.named_for_age:
+                player.named_for_age = row.named_for_age
+                fields.append("named_for_age")
             if fields:
                 player.save(update_fields=fields)
         if row.club is None:

@@ -336,3 +336,65 @@ def test_a_control_character_makes_its_line_an_error_and_nothing_is_written(db):
     assert not Player.objects.exists()
     apply_players(table=table, skip_errors=True)
     assert list(Player.objects.values_list("last_name", flat=True)) == ["Müller"]
+
+
+def test_the_consent_to_be_named_by_age_is_read_given_withdrawn_or_left(club):
+    """A column "Als Jüngste/r/Älteste/r nennen": ja gives the consent, nein withdraws it
+    (the one value a list changes rather than completes), an empty cell leaves the record as
+    it is; the preview names each change first; anything else is an error of its line."""
+    agreed = Player.objects.create(first_name="Anna", last_name="Weißhaar", named_for_age=True)
+    unasked = Player.objects.create(first_name="Jürgen", last_name="Müller")
+    kept = Player.objects.create(first_name="Lena", last_name="Schwär", named_for_age=True)
+    header = [*GERMAN_ROWS[0], "Als Jüngste/r/Älteste/r nennen"]
+    rows = [
+        header,
+        [*GERMAN_ROWS[1], "nein"],
+        [*GERMAN_ROWS[2], "ja"],
+        [*GERMAN_ROWS[3], ""],
+        ["Neu", "Lea", "CF Bräunlingen", "Jugend", "104", "2012", "", "x"],
+        ["Leer", "Paul", "CF Bräunlingen", "", "105", "1949", "", ""],
+    ]
+    table = read_table(csv_bytes(rows), "liste.csv")
+    plan = plan_players(table=table)
+    changes = [[str(c) for c in row.changes] for row in plan.rows]
+    assert "no longer named as youngest or oldest" in changes[0]
+    assert "may be named as youngest or oldest" in changes[1]
+    assert not any("named" in c for c in changes[2])
+    assert Player.objects.filter(named_for_age=True).count() == 2  # the preview wrote nothing
+    apply_players(table=table)
+    consent = dict(Player.objects.values_list("last_name", "named_for_age"))
+    assert consent == {
+        "Weißhaar": False,
+        "Müller": True,
+        "Schwär": True,
+        "Neu": True,
+        "Leer": False,
+    }
+    for player in (agreed, unasked, kept):
+        player.refresh_from_db()
+    assert (agreed.named_for_age, unasked.named_for_age, kept.named_for_age) == (False, True, True)
+
+    wrong = [header, ["Weißhaar", "Anna", "CF Bräunlingen", "", "101", "", "", "vielleicht"]]
+    plan = plan_players(table=read_table(csv_bytes(wrong), "l.csv"))
+    assert plan.rows[0].status == ERROR
+    assert (
+        "“vielleicht” in “named as youngest/oldest” is neither ja nor nein" in plan.rows[0].messages
+    )
+
+
+def test_the_players_workbook_carries_the_consent_and_reads_back_in(club, staff_client):
+    from openpyxl import load_workbook
+
+    from clubs.exports import players_workbook
+
+    Player.objects.create(first_name="Anna", last_name="Weißhaar", named_for_age=True)
+    Player.objects.create(first_name="Jürgen", last_name="Müller")
+    with translation.override("de"):
+        data = players_workbook(Player.objects.order_by("last_name"))
+    rows = list(load_workbook(io.BytesIO(data)).active.iter_rows(values_only=True))
+    assert rows[0][-1] == "Als Jüngste/r/Älteste/r nennen"
+    assert [(row[0], row[-1]) for row in rows[1:]] == [("Müller", "nein"), ("Weißhaar", "ja")]
+    # the workbook read back as a member list: the column is known, nothing changes
+    plan = plan_players(table=read_table(data, "spieler.xlsx"))
+    assert [row.status for row in plan.rows] == [MATCH, MATCH]
+    assert all(not row.changes for row in plan.rows)
