@@ -11,7 +11,10 @@ from seasons.models import Season
 
 class DayForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=160)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # ISO: a browser's date field shows no other format (the day's own date, when changing it)
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+    )
     season = forms.ModelChoiceField(
         label=_("Season"), queryset=Season.objects.none(), required=False
     )

@@ -91,12 +91,13 @@ class Section(models.Model):
 
 
 class DayChange(models.Model):
-    """Who did what to a day: created it, added or removed a hall."""
+    """Who did what to a day: created or changed it, added or removed a hall."""
 
     class Action(models.TextChoices):
         CREATED = "created", _("created")
         HALL_ADDED = "hall_added", _("hall added")
         HALL_REMOVED = "hall_removed", _("hall removed")
+        CHANGED = "changed", _("changed")
 
     day = models.ForeignKey(SimultaneousDay, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=20, choices=Action.choices)

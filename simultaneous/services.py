@@ -1,4 +1,4 @@
-"""Changes to simultaneous Cego days: create one, add a hall, remove a hall. Each runs in a
+"""Changes to simultaneous Cego days: create, change or delete one, add or remove a hall. Each runs in a
 transaction, locks the day's row, bumps its revision (the ranking's cache key) and writes a
 ``DayChange`` naming who. Bad input raises ``ValidationError`` with a German message keyed
 by the form's field, and nothing is written."""
@@ -6,12 +6,14 @@ by the form's field, and nothing is written."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs.permissions import MANAGE_SIMULTANEOUS, has_perm
 from rules.registry import get_rule_source
@@ -19,6 +21,8 @@ from seasons.models import Season
 from simultaneous.models import DayChange, Section, SimultaneousDay
 from simultaneous.ranking import Fit, misfits
 from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
 
 
 def _may(by: User, day: SimultaneousDay | None = None) -> None:
@@ -33,17 +37,16 @@ def _rule_name(slug: str) -> str:
         return slug
 
 
-def create_day(
+def _checked(
     *,
     name: str,
     date: dt.date,
     rules_slug: str,
     rounds: int,
     deals_per_round: int,
-    by: User,
-    season: Season | None = None,
-) -> SimultaneousDay:
-    _may(by)
+    season: Season | None,
+) -> str:
+    """The name as it is stored; a ``ValidationError`` by field for what cannot be."""
     name = " ".join((name or "").split())
     errors: dict[str, str] = {}
     if not name:
@@ -71,6 +74,28 @@ def create_day(
         errors["season"] = _("The date is outside the season %(season)s.") % {"season": season.name}
     if errors:
         raise ValidationError(errors)
+    return name
+
+
+def create_day(
+    *,
+    name: str,
+    date: dt.date,
+    rules_slug: str,
+    rounds: int,
+    deals_per_round: int,
+    by: User,
+    season: Season | None = None,
+) -> SimultaneousDay:
+    _may(by)
+    name = _checked(
+        name=name,
+        date=date,
+        rules_slug=rules_slug,
+        rounds=rounds,
+        deals_per_round=deals_per_round,
+        season=season,
+    )
     with transaction.atomic():
         day = SimultaneousDay.objects.create(
             name=name,
@@ -83,6 +108,101 @@ def create_day(
         )
         DayChange.objects.create(day=day, action=DayChange.Action.CREATED, text=name, by=by)
     return day
+
+
+def change_day(
+    *,
+    day: SimultaneousDay,
+    name: str,
+    date: dt.date,
+    rules_slug: str,
+    rounds: int,
+    deals_per_round: int,
+    by: User,
+    season: Season | None = None,
+) -> SimultaneousDay:
+    """The day's name, date, season, rule source, rounds or deals per round changed. Refused,
+    nothing changed, where a hall taking part would no longer fit (each hall named with its
+    reason: its tournament is the host's, changed on its own laptop, not here)."""
+    _may(by, day)
+    name = _checked(
+        name=name,
+        date=date,
+        rules_slug=rules_slug,
+        rounds=rounds,
+        deals_per_round=deals_per_round,
+        season=season,
+    )
+    with transaction.atomic():
+        locked = SimultaneousDay.objects.select_for_update().get(pk=day.pk)
+        proposed = SimultaneousDay(
+            name=name,
+            date=date,
+            rules_slug=rules_slug,
+            rounds=rounds,
+            deals_per_round=deals_per_round,
+        )
+        reasons = [
+            reason
+            for section in Section.objects.filter(day=locked).select_related("tournament")
+            if (reason := refusal(day=proposed, tournament=section.tournament)) is not None
+        ]
+        if reasons:
+            raise ValidationError(
+                {"__all__": [_("A hall taking part would no longer fit:"), *reasons]}
+            )
+        before = _described(locked)
+        fields = {
+            "name": name,
+            "date": date,
+            "season": season,
+            "rules_slug": rules_slug,
+            "rounds": rounds,
+            "deals_per_round": deals_per_round,
+        }
+        for field, value in fields.items():
+            setattr(locked, field, value)
+        after = _described(locked)
+        if after == before:
+            return locked
+        locked.revision = F("revision") + 1
+        locked.save(update_fields=[*fields, "revision"])
+        locked.refresh_from_db(fields=["revision"])
+        DayChange.objects.create(
+            day=locked, action=DayChange.Action.CHANGED, text=f"{before} → {after}"[:300], by=by
+        )
+    return locked
+
+
+def _described(day: SimultaneousDay) -> str:
+    season = day.season.name if day.season is not None else "–"
+    return (
+        f"{day.name}, {day.date:%d.%m.%Y}, {season}, {day.rules_slug}, "
+        f"{day.rounds}×{day.deals_per_round}"
+    )
+
+
+def delete_day(*, day: SimultaneousDay, by: User) -> None:
+    """A day no hall takes part in, deleted (with its log). Refused while a hall takes part:
+    its overall ranking is what the halls' projectors show."""
+    _may(by, day)
+    with transaction.atomic():
+        locked = SimultaneousDay.objects.select_for_update().get(pk=day.pk)
+        halls = Section.objects.filter(day=locked).count()
+        if halls:
+            raise ValidationError(
+                {
+                    "__all__": ngettext(
+                        "%(count)d hall takes part: remove it first, then the day can be deleted.",
+                        "%(count)d halls take part: remove them first, then the day can be "
+                        "deleted.",
+                        halls,
+                    )
+                    % {"count": halls}
+                }
+            )
+        logger.info("Simultaneous day %s (%s) deleted by %s", locked.pk, locked.name, by)
+        locked.delete()
 
 
 def refusal(*, day: SimultaneousDay, tournament: Tournament) -> str | None:

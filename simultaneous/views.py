@@ -83,6 +83,51 @@ def day_create(request: HttpRequest) -> HttpResponse:
     return render(request, "simultaneous/day_create.html", {"form": form})
 
 
+@season_scorer_required
+def day_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The day's own fields changed, or the day deleted (once no hall takes part)."""
+    day = get_object_or_404(SimultaneousDay.objects.select_related("season"), pk=pk)
+    if not has_perm(request.user, MANAGE_SIMULTANEOUS, day):
+        return refuse(request)
+    initial = {
+        "name": day.name,
+        "date": day.date,
+        "season": day.season,
+        "rules_slug": day.rules_slug,
+        "rounds": day.rounds,
+        "deals_per_round": day.deals_per_round,
+    }
+    form = DayForm(request.POST or None, initial=initial)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "delete":
+                services.delete_day(day=day, by=request.user)
+                messages.success(request, _("The day is deleted."))
+                return redirect("simultaneous:days")
+            if form.is_valid():
+                data = form.cleaned_data
+                services.change_day(
+                    day=day,
+                    name=data["name"],
+                    date=data["date"],
+                    season=data["season"],
+                    rules_slug=data["rules_slug"],
+                    rounds=data["rounds"],
+                    deals_per_round=data["deals_per_round"],
+                    by=request.user,
+                )
+                messages.success(request, _("The day is changed."))
+                return redirect("simultaneous:day_manage", pk=pk)
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, problems)
+    return render(
+        request,
+        "simultaneous/day_edit.html",
+        {"day": day, "form": form, "halls": day.sections.count()},
+    )
+
+
 def _hall_choices(day: SimultaneousDay) -> list[tuple[int, str]]:
     found = (
         Tournament.objects.filter(
@@ -300,6 +345,7 @@ urlpatterns = [
     path("simultan/neu/", day_create, name="day_create"),
     path("simultan/<int:pk>/", day_ranking_view, name="day_ranking"),
     path("simultan/<int:pk>/verwalten/", day_manage, name="day_manage"),
+    path("simultan/<int:pk>/aendern/", day_edit, name="day_edit"),
     path("simultan/<int:pk>/halle/<int:section>/", section_view, name="section"),
     path("simultan/<int:pk>/projektor/", day_projector, name="day_projector"),
     path("simultan/<int:pk>/kalender.ics", day_feed, name="day_feed"),

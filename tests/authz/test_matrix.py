@@ -697,6 +697,20 @@ MATRIX: dict[str, Spec] = {
         },
         changes=True,
     ),
+    "simultaneous:day_edit": Spec(
+        simday,
+        SCORER,
+        # renamed, the rest as it was (it still fits its hall, the world's tournament)
+        post=lambda w, p: {
+            "action": "save",
+            "name": "Simultan umbenannt",
+            "date": w.day.date.isoformat(),
+            "rules_slug": w.day.rules_slug,
+            "rounds": w.day.rounds,
+            "deals_per_round": w.day.deals_per_round,
+        },
+        changes=True,
+    ),
     "simultaneous:day_ranking": Spec(simday, EVERYONE, get_only=True),
     "simultaneous:section": Spec(
         lambda w: {"pk": simultaneous_day(w).pk, "section": simultaneous_day(w).sections.get().pk},

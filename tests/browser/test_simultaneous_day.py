@@ -124,3 +124,36 @@ def test_the_season_servers_projector(browser, live_server):
     found = page.evaluate(OUTSIDE)
     assert found["out"] == [] and not found["scrolls"], found
     assert page.locator(".simultaneous-overall tbody tr").count() == 15
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_association_changes_the_day_in_the_browser(browser, live_server, width, tmp_path):
+    from django.test import Client
+
+    from simultaneous.models import SimultaneousDay
+
+    day, _tournaments = a_day()
+    client = Client()
+    client.force_login(User.objects.get(username="sportwart"))
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="de-DE")
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    address = live_server.url + reverse("simultaneous:day_edit", args=[day.pk])
+    assert axe_violations(page, address) == []
+    assert not page.evaluate(OUTSIDE)["scrolls"]
+    assert "3 Hallen nehmen teil" in page.inner_text("main")
+    page.get_by_label("Spiele je Runde").fill("16")  # the halls play 24: refused
+    with page.expect_navigation():
+        page.get_by_role("button", name="Speichern").click()
+    assert "Cego-Tag Lenzkirch" in page.inner_text("main"), page.inner_text("main")
+    page.screenshot(path=str(tmp_path / f"simultaneous-edit-{width}.png"), full_page=True)
+    assert not page.evaluate(OUTSIDE)["scrolls"]
+    page.get_by_label("Spiele je Runde").fill("24")
+    page.get_by_label("Name").fill("Simultan-Cego im Advent")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Speichern").click()
+    assert "Der Tag ist geändert." in page.inner_text("main")
+    assert SimultaneousDay.objects.get().name == "Simultan-Cego im Advent"
+    context.close()

@@ -92,3 +92,39 @@ def test_the_public_pages_in_both_languages(client, simday, scorer, language, wo
         ("simultaneous:hall_projector", [section.tournament_id]),
     ]:
         assert client.get(reverse(name, args=args)).status_code == 200
+
+
+def test_the_association_changes_a_day_on_its_page_and_deletes_it_once_it_is_empty(
+    client, simday, scorer
+):
+    client.force_login(scorer)
+    right = hall_tournament("Unadingen")
+    client.post(
+        reverse("simultaneous:day_manage", args=[simday.pk]),
+        {"action": "add", "tournament": right.pk},
+    )
+    address = reverse("simultaneous:day_edit", args=[simday.pk])
+    manage = client.get(reverse("simultaneous:day_manage", args=[simday.pk])).content.decode()
+    assert address in manage and "Tag ändern oder löschen" in manage
+    page = client.get(address).content.decode()
+    assert 'value="Simultan-Cego 2026"' in page
+    assert "1 Halle nimmt teil" in page and 'value="delete"' not in page  # no button yet
+    fields = {"name": "Simultan-Cego 2026", "date": "2026-11-28", "rules_slug": "swm", "rounds": 2}
+    fields["deals_per_round"] = 24
+    answer = client.post(address, {**fields, "action": "save", "deals_per_round": 16})
+    assert answer.status_code == 200  # refused, the hall named, nothing changed
+    assert "Cego-Tag Unadingen" in answer.content.decode()
+    assert SimultaneousDay.objects.get().deals_per_round == 24
+    answer = client.post(address, {**fields, "action": "save", "name": "Simultan im Advent"})
+    assert answer.status_code == 302
+    assert SimultaneousDay.objects.get().name == "Simultan im Advent"
+    answer = client.post(address, {"action": "delete"})
+    assert answer.status_code == 200 and SimultaneousDay.objects.exists()
+    client.post(
+        reverse("simultaneous:day_manage", args=[simday.pk]),
+        {"action": "remove", "section": Section.objects.get().pk},
+    )
+    assert 'value="delete"' in client.get(address).content.decode()
+    answer = client.post(address, {"action": "delete"})
+    assert answer.status_code == 302 and answer["Location"] == reverse("simultaneous:days")
+    assert not SimultaneousDay.objects.exists()

@@ -156,3 +156,73 @@ def test_removing_a_hall(simday, scorer):
     services.remove_hall(day=simday, section_id=section.pk, by=scorer)
     assert not Section.objects.exists()
     assert simday.changes.last().action == DayChange.Action.HALL_REMOVED
+
+
+def changed(day, by, **fields):
+    values = {
+        "name": day.name,
+        "date": day.date,
+        "season": day.season,
+        "rules_slug": day.rules_slug,
+        "rounds": day.rounds,
+        "deals_per_round": day.deals_per_round,
+    }
+    return services.change_day(day=day, by=by, **{**values, **fields})
+
+
+def test_a_day_is_changed_with_its_log_and_its_revision(simday, scorer):
+    day = changed(simday, scorer, name="Simultan-Cego 2026 (verlegt)", deals_per_round=16)
+    stored = SimultaneousDay.objects.get(pk=simday.pk)
+    assert (stored.name, stored.deals_per_round) == ("Simultan-Cego 2026 (verlegt)", 16)
+    assert stored.revision == simday.revision + 1 == day.revision  # the ranking's cache key
+    change = stored.changes.get(action=DayChange.Action.CHANGED)
+    assert change.by == scorer and "2×24" in change.text and "2×16" in change.text
+    # the same values again: nothing to record
+    changed(stored, scorer)
+    assert stored.changes.filter(action=DayChange.Action.CHANGED).count() == 1
+
+
+def test_a_change_a_hall_would_no_longer_fit_is_refused_naming_the_hall(simday, scorer):
+    hall = hall_tournament("Unadingen")
+    services.add_hall(day=simday, tournament=hall, by=scorer)
+    before = list(SimultaneousDay.objects.values())
+    with pytest.raises(ValidationError) as refused:
+        changed(simday, scorer, deals_per_round=16, date=DAY + dt.timedelta(days=1))
+    text = " ".join(refused.value.messages)
+    assert "Cego-Tag Unadingen" in text and "24 Spiele je Runde, der Tag 16" in text
+    assert "29.11.2026" in text
+    assert list(SimultaneousDay.objects.values()) == before
+    assert not DayChange.objects.filter(action=DayChange.Action.CHANGED).exists()
+    # the name may change all the same
+    changed(simday, scorer, name="Simultan-Cego im Advent")
+    assert SimultaneousDay.objects.get().name == "Simultan-Cego im Advent"
+
+
+def test_bad_values_are_refused_as_at_creation(simday, scorer):
+    with pytest.raises(ValidationError) as refused:
+        changed(simday, scorer, rounds=0, name=" ")
+    assert set(refused.value.message_dict) == {"rounds", "name"}
+    assert SimultaneousDay.objects.get().rounds == 2
+
+
+def test_a_day_is_deleted_only_once_no_hall_takes_part(simday, scorer):
+    hall = hall_tournament("Unadingen")
+    section = services.add_hall(day=simday, tournament=hall, by=scorer)
+    with pytest.raises(ValidationError) as refused:
+        services.delete_day(day=simday, by=scorer)
+    assert "1 Halle nimmt teil" in " ".join(refused.value.messages)
+    assert SimultaneousDay.objects.exists()
+    services.remove_hall(day=simday, section_id=section.pk, by=scorer)
+    services.delete_day(day=simday, by=scorer)
+    assert not SimultaneousDay.objects.exists() and not DayChange.objects.exists()
+    hall.refresh_from_db()  # the hall's tournament is untouched
+    assert hall.name == "Cego-Tag Unadingen"
+
+
+def test_only_the_association_changes_or_deletes_a_day(simday):
+    organiser = User.objects.create_user("orga", password="pw")
+    with pytest.raises(PermissionDenied):
+        changed(simday, organiser, name="Meins")
+    with pytest.raises(PermissionDenied):
+        services.delete_day(day=simday, by=organiser)
+    assert SimultaneousDay.objects.get().name == "Simultan-Cego 2026"
