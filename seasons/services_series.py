@@ -61,6 +61,8 @@ def set_series(
         SeriesMembership.objects.filter(
             tournament=locked, season_id__in=[s.pk for s in removed]
         ).delete()
+        if not locked.series_chosen:  # its archive names its series from now on, even none
+            Tournament.objects.filter(pk=locked.pk).update(series_chosen=True)
         SeriesMembership.objects.bulk_create(
             SeriesMembership(
                 tournament=locked,

@@ -101,6 +101,31 @@ def test_a_laptops_batches_carry_the_series_and_an_older_batch_leaves_them(
     assert names(copy_) == ["Rangliste Baar", "Unadinger Cego-Winter"]
 
 
+def test_removing_the_last_series_on_the_laptop_travels_to_the_server(client, host, laptop, series):
+    tournament, _table = laptop
+    village, _ranking = series
+    set_series(tournament=tournament, seasons=[village], user=None, check_permissions=False)
+    _row, token = issue_token(club=host)
+    device = Laptop(tournament, uuid.uuid4())
+    body, digests = device.batch()
+    assert post(client, body, token).status_code == 200
+    device.acknowledge(body, digests)
+    copy_ = copy_on_server()
+    assert names(copy_) == ["Unadinger Cego-Winter"]
+
+    # the desk unticks it: the tournament item says "none any more", and the server hears it
+    set_series(tournament=tournament, seasons=[], user=None, check_permissions=False)
+    body, digests = device.batch()
+    assert set(body["upserts"]) == {"tournament"}
+    assert body["upserts"]["tournament"]["series"] == []
+    assert post(client, body, token).json()["status"] == "applied"
+    device.acknowledge(body, digests)
+    assert names(copy_) == []
+    # the server's copy says the same in its own archive, as the laptop's does
+    assert tournament_archive(tournament=copy_)["tournament"]["series"] == []
+    assert tournament_archive(tournament=tournament)["tournament"]["series"] == []
+
+
 def test_the_way_back_brings_the_series_to_the_laptop(client, host, series):
     """Set up on the server in two series, handed to the hall, taken by a laptop (in this
     one database: the server's tournament and the series are gone first, as if the answer

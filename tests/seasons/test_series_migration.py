@@ -128,5 +128,13 @@ def test_every_season_stays_as_it_was():
         assert all(
             len(row.tournament_totals) == 9 for row in season_standings(season=series[1]).rows
         )
+
+        # seasons' 0008 marks the tournaments already in a series as having chosen them (a
+        # database of release 0.3.0 has none marked), so removing the last one travels
+        SeriesMembership.objects.filter(tournament__name="Summe 7").delete()
+        Tournament.objects.update(series_chosen=False)
+        _migrate(None)
+        marked = set(Tournament.objects.filter(series_chosen=True).values_list("name", flat=True))
+        assert len(marked) == 8 and "Summe 7" not in marked
     finally:
         _migrate(None)

@@ -163,6 +163,10 @@ class Tournament(models.Model):
     # Counts every change that a public page or printout shows (tournaments.services.revision):
     # cached standings and PDFs are keyed on it.
     revision = models.PositiveIntegerField(_("revision"), default=0, editable=False)
+    # Its other series (seasons.SeriesMembership) were chosen once: an archive then names them
+    # even when none is left ("series": []), so that removing the last one travels to the
+    # season server; a tournament never in one keeps the archive it had (issue 41).
+    series_chosen = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name = _("tournament")

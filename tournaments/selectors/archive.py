@@ -489,16 +489,17 @@ def ceremony_record(tournament: Tournament) -> dict[str, Any]:
 
 def series_record(tournament: Tournament) -> dict[str, Any]:
     """``{"series": […]}``: the other series the tournament also counts for (issue 41), each
-    as the home ``season`` is named (name, first and last day), by name; else nothing, so
-    that an archive without any keeps its content hash and an older reader passes the key
-    by (1 query)."""
+    as the home ``season`` is named (name, first and last day), by name; ``[]`` once its last
+    one was removed (``series_chosen``), so that the removal travels; else nothing, so that
+    an archive of a tournament never in a series keeps its content hash and an older reader
+    passes the key by (1 query)."""
     series = [
         {"name": name, "starts_on": starts_on.isoformat(), "ends_on": ends_on.isoformat()}
         for name, starts_on, ends_on in SeriesMembership.objects.filter(tournament_id=tournament.pk)
         .order_by("season__name")
         .values_list("season__name", "season__starts_on", "season__ends_on")
     ]
-    return {"series": series} if series else {}
+    return {"series": series} if series or tournament.series_chosen else {}
 
 
 def tournament_archive(*, tournament: Tournament, user: Any = None) -> dict[str, Any]:

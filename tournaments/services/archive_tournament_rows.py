@@ -147,13 +147,16 @@ def write_ceremony(*, here: Here, settings: Mapping[str, Any]) -> None:
 def write_series(*, here: Here, settings: Mapping[str, Any]) -> None:
     """The other series the tournament also counts for as the tournament item says (issue
     41), each season found by name here (created with the item's dates where missing, as
-    the home season is). An item without the key (an older archive, or one of a tournament
-    that counts for no other series) leaves them as they are; the home season is never
-    listed again."""
+    the home season is); ``[]``: none any more. An item without the key (an older archive,
+    or one of a tournament never in a series) leaves them as they are; the home season is
+    never listed again."""
     wanted = settings.get("series")
-    if not wanted:
+    if wanted is None:
         return
     tournament = here.tournament
+    if not tournament.series_chosen:  # from now on its archive names them, as the sender's
+        Tournament.objects.filter(pk=tournament.pk).update(series_chosen=True)
+        tournament.series_chosen = True
     if series_record(tournament).get("series") == wanted:
         return
     seasons = []
