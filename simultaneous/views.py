@@ -59,21 +59,20 @@ def day_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+DAY_FIELDS = ("name", "date", "season", "rules_slug", "rounds", "deals_per_round")
+
+
+def _day_fields(form: DayForm) -> dict:
+    """The day's own fields from a valid form, as the services take them."""
+    return {name: form.cleaned_data[name] for name in DAY_FIELDS}
+
+
 @season_scorer_required
 def day_create(request: HttpRequest) -> HttpResponse:
     form = DayForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            day = services.create_day(
-                name=data["name"],
-                date=data["date"],
-                season=data["season"],
-                rules_slug=data["rules_slug"],
-                rounds=data["rounds"],
-                deals_per_round=data["deals_per_round"],
-                by=request.user,
-            )
+            day = services.create_day(**_day_fields(form), by=request.user)
         except ValidationError as error:
             for field, problems in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, problems)
@@ -89,14 +88,7 @@ def day_edit(request: HttpRequest, pk: int) -> HttpResponse:
     day = get_object_or_404(SimultaneousDay.objects.select_related("season"), pk=pk)
     if not has_perm(request.user, MANAGE_SIMULTANEOUS, day):
         return refuse(request)
-    initial = {
-        "name": day.name,
-        "date": day.date,
-        "season": day.season,
-        "rules_slug": day.rules_slug,
-        "rounds": day.rounds,
-        "deals_per_round": day.deals_per_round,
-    }
+    initial = {name: getattr(day, name) for name in DAY_FIELDS}
     form = DayForm(request.POST or None, initial=initial)
     if request.method == "POST":
         try:
@@ -105,17 +97,7 @@ def day_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("The day is deleted."))
                 return redirect("simultaneous:days")
             if form.is_valid():
-                data = form.cleaned_data
-                services.change_day(
-                    day=day,
-                    name=data["name"],
-                    date=data["date"],
-                    season=data["season"],
-                    rules_slug=data["rules_slug"],
-                    rounds=data["rounds"],
-                    deals_per_round=data["deals_per_round"],
-                    by=request.user,
-                )
+                services.change_day(day=day, **_day_fields(form), by=request.user)
                 messages.success(request, _("The day is changed."))
                 return redirect("simultaneous:day_manage", pk=pk)
         except ValidationError as error:
