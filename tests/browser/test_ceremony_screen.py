@@ -170,3 +170,47 @@ def test_hidden_places_on_the_phone_and_the_hall_screen(browser, live_server, tm
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         page.screenshot(path=str(shots / f"hidden-{name}-{width}.png"))
         context.close()
+
+
+def test_a_late_answer_from_before_a_step_does_not_take_the_screen_back(
+    browser, live_server, tmp_path
+):
+    """The screen asks the server for the stage every 1.5 s; an answer that set off before
+    the desk's step and arrives after it held the stage as it was: it put the screen one step
+    back (a browser test on a busy CI machine saw the stage lag a step). It is dropped now."""
+    tournament = _day()
+    desk = User.objects.create_superuser("desk", "", "pw")
+    services.set_hiding(tournament=tournament, user=desk, from_round=1, top=3)
+    services.reveal(tournament=tournament, user=desk)
+    first = selectors.programme(tournament=tournament).steps[0]
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE")
+    _login(context, live_server, desk)
+    page = context.new_page()
+    held = []
+
+    def hold_the_first_look(route):
+        if route.request.method == "GET" and "partial=1" in route.request.url and not held:
+            # the server answers now, the screen gets it only after the step
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route("**/*", hold_the_first_look)
+    page.goto(live_server.url + reverse("ceremony:projector", args=[tournament.pk]))
+    for _ in range(40):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the screen never looked at the stage"
+    before = page.inner_text("#ceremony-stage")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "t => document.querySelector('#ceremony-stage').innerText !== t", arg=before
+    )
+    assert first.title in page.inner_text("#ceremony-stage")
+    with page.expect_response(lambda response: "partial=1" in response.url):
+        route, answer = held[0]
+        route.fulfill(response=answer)  # the late answer, from before the step
+    page.wait_for_timeout(300)
+    assert first.title in page.inner_text("#ceremony-stage")
+    context.close()

@@ -8,14 +8,23 @@
   if (!stage) { return; }
   var seconds = parseFloat(stage.dataset.stageSeconds || "1.5");
   var busy = false;
+  // Each look at the stage and each step gets the next number; an answer is shown only if
+  // nothing was asked after it. A look set off before a step and answered after it holds the
+  // stage as it was, and showed the hall the step before again.
+  var asked = 0;
   function refresh() {
+    var mine = ++asked;
     return fetch(stage.dataset.stageUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (!response.ok) { throw new Error(response.status); }
         return response.text();
       })
-      .then(function (html) { stage.innerHTML = html; stage.removeAttribute("data-stale"); })
-      .catch(function () { stage.setAttribute("data-stale", ""); });
+      .then(function (html) {
+        if (mine !== asked) { return; }
+        stage.innerHTML = html;
+        stage.removeAttribute("data-stale");
+      })
+      .catch(function () { if (mine === asked) { stage.setAttribute("data-stale", ""); } });
   }
   function tick() {
     (document.hidden || busy ? Promise.resolve() : refresh()).then(function () {
@@ -27,6 +36,7 @@
   function step(direction) {
     if (busy) { return; }
     busy = true;
+    asked += 1;  // a look already on its way shows the stage from before the step: dropped
     var body = new URLSearchParams({ direction: direction });
     fetch(stage.dataset.stepUrl, {
       method: "POST",
