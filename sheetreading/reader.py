@@ -32,6 +32,7 @@ from sheetreading import layout as L
 PX = 6.0  # px per mm of the straightened page
 QR_PX = 10.0
 DETECT_PIXELS = 2_000_000  # the markers are looked for on a copy this size
+RETRY_DETECT_PIXELS = (1_000_000, 500_000)  # then on smaller ones
 DARK = 0.60  # ink: darker than this share of the paper's own brightness
 BLUR_BELOW = 4.0  # the straightened page's sharpness (variance of its Laplacian)
 INSET = 0.45  # mm inside a box's printed outline that is measured
@@ -138,10 +139,11 @@ def _marker_points(page: int) -> dict[int, np.ndarray]:
     return points
 
 
-def find_page(gray: np.ndarray) -> tuple[np.ndarray, int]:
-    """The homography from the page (mm) into the photo, and the page's number."""
+def _markers_at(gray: np.ndarray, pixels: float):
+    """The markers found on a copy of about ``pixels`` pixels (and a brightened copy of it:
+    a dim photo's markers stand out less): corners, ids, the copy and its scale."""
     height, width = gray.shape[:2]
-    scale = min(1.0, (DETECT_PIXELS / (height * width)) ** 0.5)
+    scale = min(1.0, (pixels / (height * width)) ** 0.5)
     small = (
         gray
         if scale == 1.0
@@ -149,9 +151,18 @@ def find_page(gray: np.ndarray) -> tuple[np.ndarray, int]:
     )
     corners, ids, _rejected = _detector().detectMarkers(small)
     if ids is None or len(ids) < 3:
-        # a second look at a brightened copy: a dim photo's markers stand out less
-        brighter = cv2.equalizeHist(small)
-        corners, ids, _rejected = _detector().detectMarkers(brighter)
+        corners, ids, _rejected = _detector().detectMarkers(cv2.equalizeHist(small))
+    return corners, ids, small, scale
+
+
+def find_page(gray: np.ndarray) -> tuple[np.ndarray, int]:
+    """The homography from the page (mm) into the photo, and the page's number."""
+    corners, ids, small, scale = _markers_at(gray, DETECT_PIXELS)
+    for pixels in RETRY_DETECT_PIXELS:
+        if ids is not None and len(ids) >= 3:
+            break
+        # a blurred photo's markers, shrunk, are sharp again (found by the bench)
+        corners, ids, _smaller, scale = _markers_at(gray, pixels)
     if ids is None or len(ids) < 3:
         if float(np.mean(small)) < 70:
             raise Unreadable("dark")
