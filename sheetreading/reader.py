@@ -522,12 +522,21 @@ def classify(fill: float, evenness: float, *, alone: bool = False, ink: float | 
 
 
 def _overshoots_cleared(boxes: list[BoxReading], cores: list[float]) -> list[BoxReading]:
-    """A doubtful trace in a box beside a tick of its own group, whose middle holds no ink, is
-    that tick's stroke overshooting the printed outline: empty. A faint tick of its own
-    crosses the box's middle (and stays doubtful)."""
+    """A doubtful trace whose box's middle holds no ink is empty where it is either a tick's
+    stroke overshooting the printed outline (beside a light tick of its own group), or, in a
+    box alone in its group, no more than any box's empty level: the alone box's stricter
+    bounds are there for a faint tick, and a tick of its own crosses the box's middle (and
+    stays doubtful). On the bench the second kept 77 of 11,000 plain deals from a flag, with
+    no wrong accept under bounds twice as loose."""
     cleared = list(boxes)
     for i, box in enumerate(boxes):
         if box.state != DOUBTFUL or cores[i] >= CORE_EMPTY_BELOW or box.fill >= EMPTY_BELOW:
+            continue
+        if box.group in ALONE:
+            if box.ink is None or box.ink < INK_EMPTY_BELOW:
+                cleared[i] = BoxReading(
+                    box.group, box.value, box.fill, EMPTY, box.evenness, box.ink
+                )
             continue
         beside = [
             boxes[j] for j in (i - 1, i + 1) if 0 <= j < len(boxes) and boxes[j].group == box.group

@@ -442,3 +442,21 @@ def test_the_qr_code_of_a_blurred_2_megapixel_photo_is_read(swm_sheet):
     for truth, row in zip(truths, reading.rows, strict=True):
         if row.accepted:
             assert truth.kind == "deal" and row.record == truth.record
+
+
+def test_a_trace_in_a_box_alone_is_empty_only_with_no_ink_in_its_middle():
+    """Found by the bench: "strike" and "special" boxes with the paper's noise in them were
+    doubtful (an alone box's empty bounds are strict, for a faint tick); with nothing in the
+    middle and no more than any box's empty level they are empty. A faint tick crosses the
+    middle, and more ink than an empty box holds stays doubtful."""
+    from sheetreading.reader import _overshoots_cleared
+
+    def strike(fill, ink):
+        return [BoxReading("strike", 1, fill, classify(fill, 0.0, alone=True, ink=ink), 0.0, ink)]
+
+    noise = strike(0.05, 0.04)
+    assert noise[0].state == DOUBTFUL
+    assert _overshoots_cleared(noise, [0.0])[0].state == EMPTY
+    assert _overshoots_cleared(noise, [0.05])[0].state == DOUBTFUL  # ink across the middle
+    inky = strike(0.05, 0.06)  # more ink than an empty box's level
+    assert _overshoots_cleared(inky, [0.0])[0].state == DOUBTFUL
