@@ -378,7 +378,7 @@ def measure_rows(
         fills: list[float] = []
         inks: list[float] = []
         cores: list[float] = []  # the box's middle: a stroke overshooting from next door misses it
-        evenness: list[float] = []  # each box's emptiest quarter: a filled box has none
+        evenness: list[float] = []  # each box's emptiest ninth: a filled box has none
         for g, boxes in enumerate(groups):
             dx, dy = (float(v) for v in smooth[index, g])
             for box in boxes:
@@ -394,14 +394,20 @@ def measure_rows(
                 c = int(round((CORE - INSET) * PX))
                 middle = shade[c : shade.shape[0] - c, c : shade.shape[1] - c]
                 cores.append(float(middle.mean()) if middle.size else 1.0)
-                half_y, half_x = cell.shape[0] // 2, cell.shape[1] // 2
-                quarters = (
-                    cell[:half_y, :half_x],
-                    cell[:half_y, half_x:],
-                    cell[half_y:, :half_x],
-                    cell[half_y:, half_x:],
-                )
-                evenness.append(min(float(q.mean()) if q.size else 1.0 for q in quarters))
+                # ninths rather than quarters: a heavy cross or tick leaves the middle of an
+                # edge white, which a quarter holding part of a stroke hid (bench: heavy ticks
+                # read as cancelled or doubtful 3 times as often; cancelled boxes read as
+                # ticks no more often)
+                third_y, third_x = cell.shape[0] / 3, cell.shape[1] / 3
+                ninths = [
+                    cell[
+                        int(round(r * third_y)) : int(round((r + 1) * third_y)),
+                        int(round(c * third_x)) : int(round((c + 1) * third_x)),
+                    ]
+                    for r in range(3)
+                    for c in range(3)
+                ]
+                evenness.append(min(float(q.mean()) if q.size else 1.0 for q in ninths))
                 if debug is not None:
                     debug.append((ix0, iy0, ix1, iy1))
         base = _baseline(fills, layout)
@@ -499,8 +505,8 @@ def _baseline(fills: list[float], layout: L.SheetLayout) -> np.ndarray:
 
 
 def classify(fill: float, evenness: float, *, alone: bool = False, ink: float | None = None) -> str:
-    """A box's class from its fill and its emptiest quarter's fill: a box filled completely
-    (a cancelled tick) is dark in every quarter, a heavy tick or a scribble is not. A box
+    """A box's class from its fill and its emptiest ninth's fill: a box filled completely
+    (a cancelled tick) is dark in every ninth, a heavy tick or a scribble is not. A box
     alone in its group (after Solo, other, strike out) has no neighbour to be read against:
     a faint trace there is doubtful sooner."""
     empty = fill < (EMPTY_ALONE_BELOW if alone else EMPTY_BELOW)

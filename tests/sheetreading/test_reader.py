@@ -460,3 +460,30 @@ def test_a_trace_in_a_box_alone_is_empty_only_with_no_ink_in_its_middle():
     assert _overshoots_cleared(noise, [0.05])[0].state == DOUBTFUL  # ink across the middle
     inky = strike(0.05, 0.06)  # more ink than an empty box's level
     assert _overshoots_cleared(inky, [0.0])[0].state == DOUBTFUL
+
+
+def test_a_heavy_cross_is_a_mark_and_a_filled_box_is_cancelled(swm_sheet):
+    """Found by the bench: a cross of a broad felt pen fills most of a box, and every quarter
+    of the box holds part of a stroke: it read as cancelled or doubtful. The middle of an edge
+    stays white in a ninth of the box; a box filled over is dark in every ninth."""
+    rules, layout, blank, sitting_out, _url = swm_sheet
+    img = blank.copy()
+    rng = np.random.default_rng(7)
+    pen = testset.Pen(rng)
+    pen.colour, pen.width = (20, 20, 120), 1.3
+    top = layout.row_top(0) + (layout.row_height - L.BOX) / 2
+    by_key = {(b.group, b.value): b for b in layout.boxes}
+    for key in (("seat", 2), ("contract", "eine"), ("tens", 4)):
+        testset._mark(img, pen, by_key[key].x, top, "cross")
+    testset._cancel(img, pen, by_key[("units", 3)].x, top)  # ticked, then filled over
+    testset._mark(img, pen, by_key[("units", 1)].x, top, "tick")
+    settings = testset.PhotoSettings(2.0, 5, 0, 0.0, 0.3, 90, 1.0, False)
+    reading = read_sheet(
+        testset.photograph(img, settings, rng), layout_for=lambda t, p: (layout, rules, sitting_out)
+    )
+    row = reading.rows[0]
+    box = {(b.group, b.value): b for b in row.boxes}
+    assert box[("seat", 2)].fill >= 0.7  # heavy indeed
+    assert {box[key].state for key in (("seat", 2), ("contract", "eine"), ("tens", 4))} == {MARK}
+    assert box[("units", 3)].state == CANCELLED
+    assert row.accepted and row.record["declarer_points"] == 41
