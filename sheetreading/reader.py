@@ -43,8 +43,8 @@ EMPTY_ALONE_BELOW = 0.035
 MARK_FROM = 0.10
 HEAVY_FROM = 0.70  # from here a fill is a cancelled box if even, a heavy mark if not
 CANCELLED_FROM = 0.92
-CANCELLED_EVEN = 0.85
-MARK_UNEVEN = 0.80
+CANCELLED_EVEN = 0.88
+MARK_UNEVEN = 0.84  # the emptiest ninth: a broad cross up to 0.83, a box filled over 0.95
 # the same for a box's mean ink (less its group's empty level)
 INK_EMPTY_BELOW = 0.05
 INK_EMPTY_ALONE_BELOW = 0.035

@@ -163,8 +163,11 @@ def test_fills_are_classed_with_a_doubtful_band_between():
     assert classify(0.35, 0.1) == MARK
     assert classify(0.08, 0.0) == DOUBTFUL
     assert classify(1.0, 1.0) == CANCELLED
-    assert classify(0.8, 0.3) == MARK  # heavy, but one quarter of the box is empty: a scribble
-    assert classify(0.8, 0.82) == DOUBTFUL
+    assert classify(0.8, 0.3) == MARK  # heavy, but one ninth of the box is empty: a scribble
+    assert classify(0.8, 0.82) == MARK  # a broad cross: the middles of its edges stay lighter
+    assert classify(0.8, 0.86) == DOUBTFUL
+    assert classify(0.95, 0.86) == DOUBTFUL  # dark nearly everywhere: filled over, or a blot
+    assert classify(0.95, 0.9) == CANCELLED
 
 
 def test_a_photographed_sheet_reads_back_what_was_ticked(swm_sheet):
