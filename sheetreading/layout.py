@@ -33,6 +33,10 @@ MARKER_TOPLEFT = (
     (MARKER_INSET, PAGE_H - MARKER_INSET - MARKER),
 )
 QR_X, QR_Y, QR_SIZE = 246.0, 3.0, 30.0  # with its own quiet zone of two modules
+# how the printer makes its codes (printing.qr_codes: mask 0, error level M raised where the
+# text leaves room), for the reader's last try at a blurred code: segno's numbers for M, Q, H
+QR_MASK = 0
+QR_ERROR_LEVELS = (0, 3, 2)
 HEADER_BOTTOM = 31.0  # the column heads start here
 ROWS_TOP = 48.0
 ROWS_BOTTOM = 186.0  # the notes band below, between the bottom markers

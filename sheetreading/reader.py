@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
+from segno import encoder as segno_encoder
 
 from scoring import RuleSource, ScoringError, deal_from_record, score_deal
 from sheetreading import layout as L
@@ -251,7 +253,136 @@ def read_qr(image: np.ndarray, homography: np.ndarray) -> str:
             text, _points, _code = detector.detectAndDecode(variant)
             if text:
                 return text
+    text = read_qr_modules(image, homography)
+    if text:
+        return text
     raise Unreadable("no_qr")
+
+
+# --- a code too blurred for the detector: its modules read one by one -----------------------
+
+QR_MODULE_PX = 8.0  # px per mm of the code's straightened patch
+QR_REACH = 5.0  # mm around it: paper curling in the corner moves the code up to ~4 mm
+QR_VERSIONS = (1, 2, 3, 4, 5, 6)  # a table's address fits in these (version 3 at 33 letters)
+# the blur taken off, as a share of a module (the bench's blurred 2 MP photos: 0.5 to 0.55)
+QR_BLURS = (0.0, 0.5, 0.55, 0.45, 0.6)
+
+
+def read_qr_modules(image: np.ndarray, homography: np.ndarray) -> str | None:
+    """The code's text read module by module, or None: for a photo too blurred for OpenCV's
+    detector (a 2 MP photo whose modules are 3 px, blurred by half a module: the bench's
+    last refused sheets). The code is straightened from the page's markers; its three finder
+    patterns are found by matching (blur leaves their big squares), which places every
+    module; the blur is taken off (a few steps of Landweber's deconvolution, for a Gaussian
+    blur of a share of a module) and each module's middle read dark or light. The modules
+    every code has (finders, timing, alignment) and the format (the printer's error levels
+    with its mask, :data:`layout.QR_MASK`) are drawn as they must be, the code redrawn clean
+    and decoded: its error correction checks the rest, and the caller checks the address."""
+    out = int((L.QR_SIZE + 2 * QR_REACH) * QR_MODULE_PX)
+    patch = cv2.warpPerspective(
+        image,
+        _scaled(homography, QR_MODULE_PX, L.QR_X - QR_REACH, L.QR_Y - QR_REACH),
+        (out, out),
+        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+        borderValue=255,
+    ).astype(np.float32)
+    paper = cv2.GaussianBlur(cv2.dilate(patch, np.ones((15, 15), np.uint8)), (0, 0), 6)
+    dark = np.clip(1 - patch / np.maximum(paper, 1), 0, 1)
+    placed = sorted(
+        (p for p in (_qr_modules_placed(dark, v) for v in QR_VERSIONS) if p),
+        key=lambda p: -p[0],
+    )
+    for _score, version, centres, module in placed[:2]:
+        for blur in QR_BLURS:
+            sharp = _deblurred(dark, blur * module) if blur else dark
+            text = _decode_modules(_qr_module_bits(sharp, version, centres, module), version)
+            if text:
+                return text
+    return None
+
+
+def _qr_modules_placed(dark: np.ndarray, version: int):
+    """(match score, version, the three finders' centres in px, px per module) for a code of
+    ``version`` filling the printed square, or None."""
+    n = 17 + 4 * version
+    module = L.QR_SIZE / (n + 4) * QR_MODULE_PX  # the printed square holds a quiet zone of 2
+    side = int(round(9 * module))
+    finder = np.zeros((9, 9), np.float32)  # with a light module around it
+    finder[1:8, 1:8] = 1
+    finder[2:7, 2:7] = 0
+    finder[3:6, 3:6] = 1
+    template = cv2.GaussianBlur(
+        cv2.resize(finder, (side, side), interpolation=cv2.INTER_NEAREST), (0, 0), module * 0.3
+    )
+    scores = cv2.matchTemplate(dark, template, cv2.TM_CCOEFF_NORMED)
+    reach = int(QR_REACH * QR_MODULE_PX)
+    total, centres = 0.0, []
+    for cx, cy in ((3.5, 3.5), (n - 3.5, 3.5), (3.5, n - 3.5)):
+        # the template's top left where the finder is printed, give or take QR_REACH
+        ex = int(QR_REACH * QR_MODULE_PX + (2 + cx - 4.5) * module)
+        ey = int(QR_REACH * QR_MODULE_PX + (2 + cy - 4.5) * module)
+        x0, y0 = max(ex - reach, 0), max(ey - reach, 0)
+        window = scores[y0 : ey + reach, x0 : ex + reach]
+        if window.size == 0:
+            return None
+        _low, best, _lowat, at = cv2.minMaxLoc(window)
+        total += best
+        centres.append((x0 + at[0] + (side - 1) / 2, y0 + at[1] + (side - 1) / 2))
+    return total, version, centres, module
+
+
+def _deblurred(dark: np.ndarray, sigma: float, steps: int = 80) -> np.ndarray:
+    """Landweber's iteration for a Gaussian blur of ``sigma`` px, kept within 0..1."""
+    sharp = dark.copy()
+    for _step in range(steps):
+        rest = dark - cv2.GaussianBlur(sharp, (0, 0), sigma)
+        sharp = np.clip(sharp + 1.5 * cv2.GaussianBlur(rest, (0, 0), sigma), 0, 1)
+    return sharp
+
+
+def _qr_module_bits(dark: np.ndarray, version: int, centres, module: float) -> np.ndarray:
+    """Every module dark (1) or light (0), read at its middle (placed by the finders)."""
+    n = 17 + 4 * version
+    placed = cv2.getAffineTransform(
+        np.float32([[3.5, 3.5], [n - 3.5, 3.5], [3.5, n - 3.5]]), np.float32(centres)
+    )
+    middles = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
+    at = cv2.transform(middles.reshape(-1, 1, 2).astype(np.float32), placed).reshape(n, n, 2)
+    smooth = cv2.GaussianBlur(dark, (0, 0), module * 0.2)
+    values = cv2.remap(smooth, at[..., 0], at[..., 1], cv2.INTER_LINEAR)
+    levels = np.clip(values * 255, 0, 255).astype(np.uint8)
+    threshold, _ = cv2.threshold(levels, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return (levels > threshold).astype(np.uint8)
+
+
+def _decode_modules(bits: np.ndarray, version: int) -> str | None:
+    """The text of the code whose modules are ``bits``, with its fixed modules and format
+    drawn in, redrawn clean for OpenCV's decoder."""
+    n = len(bits)
+    fixed = _qr_fixed_modules(version)
+    bits = np.where(fixed < 2, fixed, bits).astype(np.uint8)
+    for error in L.QR_ERROR_LEVELS:
+        matrix = [bytearray(row) for row in bits]
+        segno_encoder.add_format_info(matrix, version, error, L.QR_MASK)
+        clean = np.full((n + 8, n + 8), 255, np.uint8)
+        clean[4:-4, 4:-4] = np.where(np.array(matrix, np.uint8) == 1, 0, 255)
+        clean = cv2.resize(clean, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+        text, _points, _code = cv2.QRCodeDetector().detectAndDecode(clean)
+        if text:
+            return text
+    return None
+
+
+@cache
+def _qr_fixed_modules(version: int) -> np.ndarray:
+    """The modules every code of ``version`` has (finders, separators, timing, alignment):
+    0 or 1; the rest 2."""
+    n = 17 + 4 * version
+    matrix = segno_encoder.make_matrix(n, n)
+    segno_encoder.add_finder_patterns(matrix, n, n)
+    segno_encoder.add_alignment_patterns(matrix, n, n)
+    segno_encoder.add_timing_pattern(matrix, False)
+    return np.array([list(row) for row in matrix], np.uint8)
 
 
 def _binarised(patch: np.ndarray) -> np.ndarray:

@@ -19,6 +19,8 @@ from sheetreading.reader import (
     _markers_at,
     classify,
     decode_image,
+    find_page,
+    read_qr_modules,
     read_sheet,
     row_from_boxes,
 )
@@ -26,15 +28,20 @@ from sheetreading.reader import (
 pytestmark = pytest.mark.pdf
 
 
-@pytest.fixture(scope="module")
-def swm_sheet():
+def _bench():
+    """The bench's module: its blank sheets, as the bench draws them."""
     import sys
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    from bench_sheet_reading import blank_sheet
+    import bench_sheet_reading
 
-    return blank_sheet("swm", 4)
+    return bench_sheet_reading
+
+
+@pytest.fixture(scope="module")
+def swm_sheet():
+    return _bench().blank_sheet("swm", 4)
 
 
 def _boxes(layout, marks):
@@ -445,6 +452,48 @@ def test_the_qr_code_of_a_blurred_2_megapixel_photo_is_read(swm_sheet):
     for truth, row in zip(truths, reading.rows, strict=True):
         if row.accepted:
             assert truth.kind == "deal" and row.record == truth.record
+
+
+def test_a_qr_code_too_blurred_for_the_detector_is_read_module_by_module():
+    """Sheet 34 of the bench's set (seed 1, Baumann & Blümle at 3): 2 MP, blurred by 1.44,
+    turned 88 degrees: the code's modules are 3 px, blurred by half a module, and no sharpened
+    copy was read by OpenCV's detector: the sheet was refused ("no_qr"). Its finder patterns
+    placed, its blur taken off, its modules read one by one, it is read, and so are its rows."""
+    bench = _bench()
+    rules, layout, blank, sitting_out, url = bench.blank_sheet(*bench.TABLES[34 % 4])
+    rng = np.random.default_rng([1, 34])
+    filled, truths = testset.fill_sheet(
+        blank, rules=rules, layout=layout, rng=rng, sitting_out=sitting_out
+    )
+    settings = testset.random_settings(rng)
+    assert (settings.megapixels, round(settings.blur, 2)) == (2.0, 1.44)
+    photo = testset.photograph(filled, settings, rng)
+    gray = decode_image(photo).min(axis=2)
+    homography, _page = find_page(gray)
+    assert read_qr_modules(gray, homography) == url
+    reading = read_sheet(photo, layout_for=lambda t, p: (layout, rules, sitting_out))
+    assert reading.qr_text == url
+    accepted = 0
+    for truth, row in zip(truths, reading.rows, strict=True):
+        if row.accepted:
+            assert truth.kind == "deal" and row.record == truth.record
+            accepted += 1
+    assert accepted >= 12
+
+
+def test_the_reader_knows_how_the_printer_makes_its_codes():
+    """The reader draws a blurred code's format itself: the printer's mask and error level."""
+    from segno import consts
+
+    from printing import qr_codes
+
+    assert qr_codes.MASK == L.QR_MASK
+    assert L.QR_ERROR_LEVELS[0] == qr_codes.ERROR
+    assert set(L.QR_ERROR_LEVELS) == {
+        consts.ERROR_LEVEL_M,
+        consts.ERROR_LEVEL_Q,
+        consts.ERROR_LEVEL_H,
+    }
 
 
 def test_a_trace_in_a_box_alone_is_empty_only_with_no_ink_in_its_middle():
