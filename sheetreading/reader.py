@@ -11,7 +11,8 @@ guessed. Pure: OpenCV and NumPy, the scoring engine, no Django.
    marks found; the row's boxes are placed between them (paper that curves moves them), each
    group of boxes then fitted to its printed outlines.
 4. Each box's fill (the share of dark pixels inside its outline) is classed as empty, a mark,
-   a cancelled mark (filled completely, the sheet's way to correct a tick) or doubtful.
+   a cancelled mark (filled completely, the sheet's way to correct a tick) or doubtful; a
+   doubtful trace is then read against the other boxes of its group, as a person reads it.
 5. Each row becomes a deal record, or a flag saying why not: a doubtful box, two contracts, no
    declarer, points where a special has none, a deal the desk completes (Räuber, penalty), an
    empty row, or one the engine finds impossible (:func:`scoring.score_deal`).
@@ -53,6 +54,13 @@ INK_EMPTY_ALONE_BELOW = 0.035
 INK_MARK = 0.09
 CORE = 1.1  # mm inside the outline: a box's middle
 CORE_EMPTY_BELOW = 0.02
+# a faint trace read against its group (see _read_within_groups)
+OUTSHONE = 0.33  # beside one light tick: at most this share of its ink and of its middle's,
+OUTSHONE_CORE_BELOW = 0.04  # and its own middle nearly empty: empty
+STANDS_OUT_INK = 0.06  # alone in a group that needs a tick: at least this much ink,
+STANDS_OUT_BY = 0.04  # this much more than any other box of the group
+STANDS_OUT_TIMES = 3.0  # and three times as much: the tick
+ONE_TICK = frozenset({"seat", "contract", "tens", "units"})  # a deal ticks one box in each
 
 ALONE = frozenset({"after_solo", "special", "strike"})  # one-box groups
 EMPTY, MARK, CANCELLED, DOUBTFUL = "empty", "mark", "cancelled", "doubtful"
@@ -142,8 +150,9 @@ def _marker_points(page: int) -> dict[int, np.ndarray]:
 
 
 def _markers_at(gray: np.ndarray, pixels: float):
-    """The markers found on a copy of about ``pixels`` pixels (and a brightened copy of it:
-    a dim photo's markers stand out less): corners, ids, the copy and its scale."""
+    """The markers found on a copy of about ``pixels`` pixels (or a brightened copy of it: a
+    dim photo's markers stand out less; or a sharpened one): corners, ids, the copy and its
+    scale."""
     height, width = gray.shape[:2]
     scale = min(1.0, (pixels / (height * width)) ** 0.5)
     small = (
@@ -154,6 +163,10 @@ def _markers_at(gray: np.ndarray, pixels: float):
     corners, ids, _rejected = _detector().detectMarkers(small)
     if ids is None or len(ids) < 3:
         corners, ids, _rejected = _detector().detectMarkers(cv2.equalizeHist(small))
+    if ids is None or len(ids) < 3:
+        # a blurred photo's markers, sharpened: their cells' bits are read again (bench)
+        sharp = cv2.addWeighted(small, 2.0, cv2.GaussianBlur(small, (0, 0), 2), -1.0, 0)
+        corners, ids, _rejected = _detector().detectMarkers(sharp)
     return corners, ids, small, scale
 
 
@@ -684,6 +697,57 @@ def _overshoots_cleared(boxes: list[BoxReading], cores: list[float]) -> list[Box
     return cleared
 
 
+def _read_within_groups(boxes: list[BoxReading], cores: list[float]) -> list[BoxReading]:
+    """A doubtful trace read against the other boxes of its group, as a person reads the
+    row: where the group holds one light tick, a trace with no more than a third of that
+    tick's ink, in the whole box and in its middle, and nearly nothing in its own middle, is
+    empty (a smudge, a stroke's end; a faint tick of its own crosses its middle). Where a
+    group that needs one tick (seat, contract, tens, units) holds no tick, nothing cancelled
+    and this one faint trace, and the trace has plainly more ink than every other box of the
+    group (0.04 more and three times as much), it is the tick: the pen was faint, the photo
+    blurred. Anything else stays doubtful, a heavy trace always (a box filled over looks so).
+    On the bench's 500 photos (sheets 0-249 and 250-499 alike): 97.4 % -> 98.8 % of plain
+    deals unflagged, no wrong accept; none either with the faint tick's bounds loosened to
+    0.05 ink, 0 more and 1.5 times, or the outshone trace's to a half and 0.06. A box filled over to cancel it and read as a tick (a
+    blurred photo, a light pen) has more than a tick's fill, or leaves the faint right
+    tick's middle inked: the trace beside it stays doubtful (found by the bench)."""
+    groups: dict[str, list[int]] = {}
+    for index, box in enumerate(boxes):
+        groups.setdefault(box.group, []).append(index)
+    read = list(boxes)
+
+    def now(index: int, state: str) -> None:
+        box = boxes[index]
+        read[index] = BoxReading(box.group, box.value, box.fill, state, box.evenness, box.ink)
+
+    for group, members in groups.items():
+        if group in ALONE:
+            continue
+        marks = [i for i in members if boxes[i].state == MARK]
+        faint = [i for i in members if boxes[i].state == DOUBTFUL and boxes[i].fill < HEAVY_FROM]
+        if len(marks) == 1 and boxes[marks[0]].fill < HEAVY_FROM:
+            tick = marks[0]
+            for i in faint:
+                if (
+                    boxes[i].ink <= OUTSHONE * boxes[tick].ink
+                    and cores[i] <= OUTSHONE * cores[tick]
+                    and cores[i] < OUTSHONE_CORE_BELOW
+                ):
+                    now(i, EMPTY)
+        doubtful = [i for i in members if boxes[i].state == DOUBTFUL]
+        cancelled = any(boxes[i].state == CANCELLED for i in members)
+        if group in ONE_TICK and not marks and not cancelled and len(doubtful) == len(faint) == 1:
+            trace = boxes[faint[0]].ink
+            others = max((boxes[i].ink for i in members if i != faint[0]), default=0.0)
+            if (
+                trace >= STANDS_OUT_INK
+                and trace - others >= STANDS_OUT_BY
+                and trace >= STANDS_OUT_TIMES * others
+            ):
+                now(faint[0], MARK)
+    return read
+
+
 def _flag_marks(row: RowReading, boxes: list[BoxReading]) -> dict[str, list[BoxReading]] | None:
     """The row's marked boxes by group, after the flags that need no group: doubtful boxes, a
     lone box filled in, a struck or empty row (then None: nothing more to read)."""
@@ -890,7 +954,7 @@ def read_sheet(
             )
             for b, fill, even, shade in zip(layout.boxes, fills, evenness, inks, strict=True)
         ]
-        boxes = _overshoots_cleared(boxes, cores)
+        boxes = _read_within_groups(_overshoots_cleared(boxes, cores), cores)
         deal = layout.deals[index]
         row = row_from_boxes(
             boxes,
