@@ -60,6 +60,10 @@ OUTSHONE_CORE_BELOW = 0.04  # and its own middle nearly empty: empty
 STANDS_OUT_INK = 0.06  # alone in a group that needs a tick: at least this much ink,
 STANDS_OUT_BY = 0.04  # this much more than any other box of the group
 STANDS_OUT_TIMES = 3.0  # and three times as much: the tick
+# a row's line across (see measure_rows) this much above the page's usual: a line through it
+# (bench, seeds 1 and 2, 800 photos: struck rows 0.13 and more, but two flagged anyway; plain
+# deals above it: 14 of 17,549)
+LINE_ACROSS = 0.12
 ONE_TICK = frozenset({"seat", "contract", "tens", "units"})  # a deal ticks one box in each
 
 ALONE = frozenset({"after_solo", "special", "strike"})  # one-box groups
@@ -206,10 +210,10 @@ def _scaled(homography: np.ndarray, px: float, x0: float = 0.0, y0: float = 0.0)
     return homography @ to_mm
 
 
-def read_qr(image: np.ndarray, homography: np.ndarray) -> str:
+def read_qr(image: np.ndarray, homography: np.ndarray, *, first_look_only: bool = False) -> str:
     """The QR code's text: first from the photo itself around where the page puts it (the
     detector finds its own corners: paper that curls near the corner does not matter), then
-    from straightened copies."""
+    (unless ``first_look_only``) module by module, last from straightened, sharpened copies."""
     margin = 3.0
     detector = cv2.QRCodeDetector()
     corners = np.array(
@@ -238,6 +242,12 @@ def read_qr(image: np.ndarray, homography: np.ndarray) -> str:
             text, _points, _code = detector.detectAndDecode(variant)
             if text:
                 return text
+    if first_look_only:
+        raise Unreadable("no_qr")
+    # module by module: the surest try for a blurred code, and no slower than the rest
+    text = read_qr_modules(image, homography)
+    if text:
+        return text
     # straightened copies, sharpened against blur (tried only when the photo itself failed)
     for px, wide, tries in (
         (QR_PX, margin, ((0, 0), (2, 2), (3, 1), (3, -3))),
@@ -266,15 +276,12 @@ def read_qr(image: np.ndarray, homography: np.ndarray) -> str:
             text, _points, _code = detector.detectAndDecode(variant)
             if text:
                 return text
-    text = read_qr_modules(image, homography)
-    if text:
-        return text
     raise Unreadable("no_qr")
 
 
 # --- a code too blurred for the detector: its modules read one by one -----------------------
 
-QR_MODULE_PX = 8.0  # px per mm of the code's straightened patch
+QR_MODULE_PX = 6.0  # px per mm of the code's straightened patch
 QR_REACH = 5.0  # mm around it: paper curling in the corner moves the code up to ~4 mm
 QR_VERSIONS = (1, 2, 3, 4, 5, 6)  # a table's address fits in these (version 3 at 33 letters)
 # the blur taken off, as a share of a module (the bench's blurred 2 MP photos: 0.5 to 0.55)
@@ -306,11 +313,16 @@ def read_qr_modules(image: np.ndarray, homography: np.ndarray) -> str | None:
         key=lambda p: -p[0],
     )
     for _score, version, centres, module in placed[:2]:
+        at = _qr_module_middles(version, centres)
         for blur in QR_BLURS:
-            sharp = _deblurred(dark, blur * module) if blur else dark
-            text = _decode_modules(_qr_module_bits(sharp, version, centres, module), version)
-            if text:
-                return text
+            smooth = cv2.GaussianBlur(
+                _deblurred(dark, blur * module) if blur else dark, (0, 0), module * 0.2
+            )
+            fitted = _qr_grid_fitted(smooth, at, module, version)
+            for middles in (fitted, at) if fitted is not at else (at,):
+                text = _decode_modules(_qr_module_bits(smooth, middles), version)
+                if text:
+                    return text
     return None
 
 
@@ -353,16 +365,38 @@ def _deblurred(dark: np.ndarray, sigma: float, steps: int = 80) -> np.ndarray:
     return sharp
 
 
-def _qr_module_bits(dark: np.ndarray, version: int, centres, module: float) -> np.ndarray:
-    """Every module dark (1) or light (0), read at its middle (placed by the finders)."""
+def _qr_module_middles(version: int, centres) -> np.ndarray:
+    """Every module's middle (px, rows x columns x 2), placed by the three finders."""
     n = 17 + 4 * version
     placed = cv2.getAffineTransform(
         np.float32([[3.5, 3.5], [n - 3.5, 3.5], [3.5, n - 3.5]]), np.float32(centres)
     )
     middles = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
-    at = cv2.transform(middles.reshape(-1, 1, 2).astype(np.float32), placed).reshape(n, n, 2)
-    smooth = cv2.GaussianBlur(dark, (0, 0), module * 0.2)
-    values = cv2.remap(smooth, at[..., 0], at[..., 1], cv2.INTER_LINEAR)
+    return cv2.transform(middles.reshape(-1, 1, 2).astype(np.float32), placed).reshape(n, n, 2)
+
+
+def _qr_grid_fitted(smooth: np.ndarray, at: np.ndarray, module: float, version: int):
+    """The module grid moved (up to half a module each way) where the modules every code has
+    (finders, timing, alignment) agree best with what is seen: a finder's centre found in a
+    blurred patch may sit a tenth of a module off, enough to misread a few dozen modules
+    (bench: a blurred 2 MP photo's code read with 8 wrong modules instead of 18)."""
+    fixed = _qr_fixed_modules(version)
+    known = fixed < 2
+    sign = np.where(fixed == 1, 1.0, -1.0)[known]
+    best, fitted = -np.inf, at
+    for dx in np.linspace(-0.5, 0.5, 11) * module:
+        for dy in np.linspace(-0.5, 0.5, 11) * module:
+            moved = (at + np.float32([dx, dy])).astype(np.float32)
+            values = cv2.remap(smooth, moved[..., 0], moved[..., 1], cv2.INTER_LINEAR)
+            agreement = float(((values - values.mean())[known] * sign).sum())
+            if agreement > best + 1e-9:
+                best, fitted = agreement, moved
+    return fitted
+
+
+def _qr_module_bits(smooth: np.ndarray, middles: np.ndarray) -> np.ndarray:
+    """Every module dark (1) or light (0), read at its middle."""
+    values = cv2.remap(smooth, middles[..., 0], middles[..., 1], cv2.INTER_LINEAR)
     levels = np.clip(values * 255, 0, 255).astype(np.uint8)
     threshold, _ = cv2.threshold(levels, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     return (levels > threshold).astype(np.uint8)
@@ -379,11 +413,22 @@ def _decode_modules(bits: np.ndarray, version: int) -> str | None:
         segno_encoder.add_format_info(matrix, version, error, L.QR_MASK)
         clean = np.full((n + 8, n + 8), 255, np.uint8)
         clean[4:-4, 4:-4] = np.where(np.array(matrix, np.uint8) == 1, 0, 255)
-        clean = cv2.resize(clean, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
-        text, _points, _code = cv2.QRCodeDetector().detectAndDecode(clean)
+        clean = cv2.resize(clean, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST)
+        # where the code is drawn is known: decoded without looking for it (a sixth the time)
+        text, _code = cv2.QRCodeDetector().decode(clean, _QR_CLEAN_CORNERS[n])
         if text:
             return text
     return None
+
+
+# the corners of a code of n modules redrawn clean (a quiet zone of 4, 4 px a module)
+_QR_CLEAN_CORNERS = {
+    17 + 4 * v: np.float32(
+        [[4, 4], [21 + 4 * v, 4], [21 + 4 * v, 21 + 4 * v], [4, 21 + 4 * v]]
+    ).reshape(1, 4, 2)
+    * 4
+    for v in QR_VERSIONS
+}
 
 
 @cache
@@ -396,6 +441,26 @@ def _qr_fixed_modules(version: int) -> np.ndarray:
     segno_encoder.add_alignment_patterns(matrix, n, n)
     segno_encoder.add_timing_pattern(matrix, False)
     return np.array([list(row) for row in matrix], np.uint8)
+
+
+def _qr_window(homography: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The part of the photo (x0, y0, x1, y1 px) that holds the QR code and its surroundings
+    (the reach every try looks within, and more)."""
+    wide = QR_REACH + 3.0
+    corners = np.array(
+        [
+            [L.QR_X - wide, L.QR_Y - wide],
+            [L.QR_X + L.QR_SIZE + wide, L.QR_Y - wide],
+            [L.QR_X + L.QR_SIZE + wide, L.QR_Y + L.QR_SIZE + wide],
+            [L.QR_X - wide, L.QR_Y + L.QR_SIZE + wide],
+        ],
+        dtype=np.float32,
+    ).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(corners, homography).reshape(-1, 2)
+    x0, y0 = np.floor(seen.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(seen.max(axis=0)).astype(int)
+    height, width = shape[:2]
+    return max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height)
 
 
 def _binarised(patch: np.ndarray) -> np.ndarray:
@@ -450,10 +515,15 @@ def _group_template(boxes: list[L.Box]) -> np.ndarray:
 
 def measure_rows(
     page: np.ndarray, layout: L.SheetLayout, debug: list | None = None
-) -> list[tuple[list[float], list[float], list[float], list[float], tuple[int, int, int, int]]]:
-    """Each row's boxes' fills, evenness and mean ink (in the layout's order) and the row's
-    crop (px). The fill counts the pixels darker than ``DARK``; the ink adds up how dark every
-    pixel is: a thin stroke that blur spreads into grey drops out of the fill, not the ink."""
+) -> list[
+    tuple[list[float], list[float], list[float], list[float], float, tuple[int, int, int, int]]
+]:
+    """Each row's boxes' fills, evenness, mean ink and ink in the middle (in the layout's
+    order), how strongly a line runs across the row, and the row's crop (px). The fill counts
+    the pixels darker than ``DARK``; the ink adds up how dark every pixel is: a thin stroke
+    that blur spreads into grey drops out of the fill, not the ink. The line across is the
+    median over the row's boxes of each box's darkest line of pixels (its mean ink): a pen
+    drawn through the row crosses nearly every box, a tick only its own."""
     ink = ink_map(page)
     dark = (ink > (1 - DARK)).astype(np.float32)
     box_px = L.BOX * PX
@@ -523,6 +593,7 @@ def measure_rows(
         inks: list[float] = []
         cores: list[float] = []  # the box's middle: a stroke overshooting from next door misses it
         evenness: list[float] = []  # each box's emptiest ninth: a filled box has none
+        lines: list[float] = []  # each box's darkest line of pixels
         for g, boxes in enumerate(groups):
             dx, dy = (float(v) for v in smooth[index, g])
             for box in boxes:
@@ -538,6 +609,7 @@ def measure_rows(
                 c = int(round((CORE - INSET) * PX))
                 middle = shade[c : shade.shape[0] - c, c : shade.shape[1] - c]
                 cores.append(float(middle.mean()) if middle.size else 1.0)
+                lines.append(float(shade.mean(axis=1).max()) if shade.size else 1.0)
                 # ninths rather than quarters: a heavy cross or tick leaves the middle of an
                 # edge white, which a quarter holding part of a stroke hid (bench: heavy ticks
                 # read as cancelled or doubtful 3 times as often; cancelled boxes read as
@@ -567,7 +639,7 @@ def measure_rows(
             int((layout.totals_x - L.DEAL_X) * PX),
             int(layout.row_height * PX * 1.6),
         )
-        results.append((fills, evenness, inks, cores, crop))
+        results.append((fills, evenness, inks, cores, float(np.median(lines)), crop))
     return results
 
 
@@ -707,7 +779,7 @@ def _read_within_groups(boxes: list[BoxReading], cores: list[float]) -> list[Box
     group (0.04 more and three times as much), it is the tick: the pen was faint, the photo
     blurred. Anything else stays doubtful, a heavy trace always (a box filled over looks so).
     On the bench's 500 photos (sheets 0-249 and 250-499 alike): 97.4 % -> 98.8 % of plain
-    deals unflagged, no wrong accept; none either with the faint tick's bounds loosened to
+    deals unflagged, no wrong accept (and none on the 300 photos of seed 2, made after); none either with the faint tick's bounds loosened to
     0.05 ink, 0 more and 1.5 times, or the outshone trace's to a half and 0.06. A box filled over to cancel it and read as a tick (a
     blurred photo, a light pen) has more than a tick's fill, or leaves the faint right
     tick's middle inked: the trace beside it stays doubtful (found by the bench)."""
@@ -879,10 +951,16 @@ def row_from_boxes(
     layout: L.SheetLayout,
     rules: RuleSource,
     sitting_out: int | None,
+    line_across: bool = False,
 ) -> RowReading:
-    """The row's deal record, or the flags saying why the desk must look at it."""
+    """The row's deal record, or the flags saying why the desk must look at it. A line
+    drawn through a row whose strike-out box reads as not ticked is flagged: the players
+    struck the row out, and the tick was missed (found by the bench: a faint tick in that box
+    weighed against a row the line darkened everywhere)."""
     row = RowReading(deal=deal, index=index, boxes=boxes)
     marked = _flag_marks(row, boxes)
+    if line_across and not row.struck:
+        row.flags.append("line_across")
     if marked is None:
         return row
     read = _read_groups(row, marked, layout)
@@ -916,20 +994,29 @@ def read_sheet(
     image = decode_image(data) if isinstance(data, bytes) else data
     ink_source = image.min(axis=2) if image.ndim == 3 else image  # coloured ink stays dark
     homography, page_number = find_page(ink_source)
+    # a photo this big may have been decoded at half size (decode_image)
+    maybe_halved = isinstance(data, bytes) and image.shape[0] * image.shape[1] >= 1_500_000
     try:
-        qr_text = read_qr(ink_source, homography)
+        # a photo decoded at half size: the slower tries on its every pixel only
+        qr_text = read_qr(ink_source, homography, first_look_only=maybe_halved)
     except Unreadable:
-        whole = (
+        full = (
             cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-            if isinstance(data, bytes)
+            if isinstance(data, bytes) and maybe_halved
             else None
         )
-        if whole is None or whole.shape[:2] == image.shape[:2]:
+        if full is None:
             raise
-        # decoded at half size: the code's modules may need every pixel of the photo
-        factor = whole.shape[1] / image.shape[1]
-        scale = np.diag([factor, factor, 1.0])
-        qr_text = read_qr(whole.min(axis=2), scale @ homography)
+        if full.shape[:2] == image.shape[:2]:  # not halved after all
+            qr_text = read_qr(ink_source, homography)
+        else:
+            # decoded at half size: the code's modules may need every pixel of the photo; of
+            # the whole photo only the code's corner is looked at (its grey a tenth of the time)
+            factor = full.shape[1] / image.shape[1]
+            in_full = np.diag([factor, factor, 1.0]) @ homography
+            x0, y0, x1, y1 = _qr_window(in_full, full.shape[:2])
+            in_window = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ in_full
+            qr_text = read_qr(full[y0:y1, x0:x1].min(axis=2), in_window)
     layout, rules, sitting_out = layout_for(qr_text, page_number)
     size = (int(L.PAGE_W * PX), int(L.PAGE_H * PX))
     page = cv2.warpPerspective(
@@ -942,7 +1029,10 @@ def read_sheet(
     if cv2.Laplacian(page, cv2.CV_64F).var() < BLUR_BELOW or float(np.percentile(page, 90)) < 60:
         raise Unreadable("blurred")
     rows = []
-    for index, (fills, evenness, inks, cores, crop) in enumerate(measure_rows(page, layout)):
+    measured = measure_rows(page, layout)
+    # the page's usual level of a line across a row (its printed outlines, blur, light)
+    usual_line = float(np.median([line for *_boxes, line, _crop in measured]))
+    for index, (fills, evenness, inks, cores, line, crop) in enumerate(measured):
         boxes = [
             BoxReading(
                 b.group,
@@ -963,6 +1053,7 @@ def read_sheet(
             layout=layout,
             rules=rules,
             sitting_out=sitting_out(deal),
+            line_across=line - usual_line >= LINE_ACROSS,
         )
         row.crop = crop
         rows.append(row)

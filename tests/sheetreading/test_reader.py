@@ -47,13 +47,13 @@ def swm_sheet():
     return _bench().blank_sheet("swm", 4)
 
 
-def _bench_photo(number: int):
-    """Sheet ``number`` of the bench's set (seed 1), made as the bench makes it: its table's
+def _bench_photo(number: int, seed: int = 1):
+    """Sheet ``number`` of the bench's set ``seed``, made as the bench makes it: its table's
     rules, layout, sitting-out seats and address, what its rows truly say, how it was
     photographed, and the photo."""
     bench = _bench()
     rules, layout, blank, sitting_out, url = bench.blank_sheet(*bench.TABLES[number % 4])
-    rng = np.random.default_rng([1, number])
+    rng = np.random.default_rng([seed, number])
     filled, truths = testset.fill_sheet(
         blank, rules=rules, layout=layout, rng=rng, sitting_out=sitting_out
     )
@@ -550,6 +550,48 @@ def test_a_trace_in_a_box_alone_is_empty_only_with_no_ink_in_its_middle():
     assert _overshoots_cleared(noise, [0.05])[0].state == DOUBTFUL  # ink across the middle
     inky = strike(0.05, 0.06)  # more ink than an empty box's level
     assert _overshoots_cleared(inky, [0.0])[0].state == DOUBTFUL
+
+
+def test_a_line_through_a_row_whose_strike_box_reads_empty_is_flagged():
+    """A row the players struck out has a line through it; where its strike-out box reads as
+    not ticked, the row is flagged, not taken as the deal its other ticks say."""
+    ticks = {("seat", 2): MARK, ("contract", "eine"): MARK, ("tens", 4): MARK, ("units", 1): MARK}
+    rules = load_builtin("swm")
+    layout = L.sheet_layouts(rules=rules, table_size=4, deals=24)[0]
+
+    def row(marks, line_across):
+        return row_from_boxes(
+            _boxes(layout, marks),
+            deal=1,
+            index=0,
+            layout=layout,
+            rules=rules,
+            sitting_out=None,
+            line_across=line_across,
+        )
+
+    assert row(ticks, False).accepted
+    crossed = row(ticks, True)
+    assert not crossed.accepted and crossed.flags == ["line_across"]
+    struck = row({**ticks, ("strike", True): MARK}, True)
+    assert struck.struck and struck.flags == ["struck"]
+
+
+def test_a_struck_row_whose_faint_strike_tick_was_missed_is_not_accepted():
+    """Sheet 290 of the bench's second set (seed 2, Baumann & Blümle at 3, 2 MP): deal 15 is
+    struck out, a line through it and a thin tick in its strike-out box. The line darkens
+    every box of the row, the tick weighed against it read as empty, and the row was accepted
+    as the deal its other ticks say: a wrong deal. Now the line across is seen and the row
+    flagged; every row accepted is what the players ticked."""
+    sheet = _bench_photo(290, seed=2)
+    reading = _read(sheet)
+    truth, row = sheet.truths[14], reading.rows[14]
+    assert truth.kind == "struck"
+    assert not row.accepted
+    assert "line_across" in row.flags
+    for truth, row in zip(sheet.truths, reading.rows, strict=True):
+        if row.accepted:
+            assert truth.kind == "deal" and row.record == truth.record
 
 
 def _group(group, measures):

@@ -238,6 +238,9 @@ def flag_words(flag: str, rules: RuleSource) -> str:
         ) % {"group": _group(detail)}
     words = {
         "struck": _("The row is struck out"),
+        "line_across": _(
+            "A line runs through the row, but “strike out” is not ticked: struck out?"
+        ),
         "empty": _("The row is empty"),
         "special": _("“Other” is ticked: the desk completes this deal"),
         "points_on_special": _("Card points ticked for a game that has none"),
