@@ -216,20 +216,8 @@ def read_qr(image: np.ndarray, homography: np.ndarray, *, first_look_only: bool 
     (unless ``first_look_only``) module by module, last from straightened, sharpened copies."""
     margin = 3.0
     detector = cv2.QRCodeDetector()
-    corners = np.array(
-        [
-            [L.QR_X - margin, L.QR_Y - margin],
-            [L.QR_X + L.QR_SIZE + margin, L.QR_Y - margin],
-            [L.QR_X + L.QR_SIZE + margin, L.QR_Y + L.QR_SIZE + margin],
-            [L.QR_X - margin, L.QR_Y + L.QR_SIZE + margin],
-        ],
-        dtype=np.float32,
-    ).reshape(-1, 1, 2)
-    seen = cv2.perspectiveTransform(corners, homography).reshape(-1, 2)
-    x0, y0 = np.floor(seen.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(seen.max(axis=0)).astype(int)
-    h, w = image.shape[:2]
-    crop = image[max(y0, 0) : min(y1, h), max(x0, 0) : min(x1, w)]
+    x0, y0, x1, y1 = _qr_window(homography, image.shape, margin)
+    crop = image[y0:y1, x0:x1]
     candidates = []
     if crop.size:
         side = max(crop.shape)
@@ -443,10 +431,11 @@ def _qr_fixed_modules(version: int) -> np.ndarray:
     return np.array([list(row) for row in matrix], np.uint8)
 
 
-def _qr_window(homography: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The part of the photo (x0, y0, x1, y1 px) that holds the QR code and its surroundings
-    (the reach every try looks within, and more)."""
-    wide = QR_REACH + 3.0
+def _qr_window(
+    homography: np.ndarray, shape: tuple[int, ...], wide: float
+) -> tuple[int, int, int, int]:
+    """The part of the photo (x0, y0, x1, y1 px) that holds the QR code and ``wide`` mm
+    around it."""
     corners = np.array(
         [
             [L.QR_X - wide, L.QR_Y - wide],
@@ -1014,7 +1003,8 @@ def read_sheet(
             # the whole photo only the code's corner is looked at (its grey a tenth of the time)
             factor = full.shape[1] / image.shape[1]
             in_full = np.diag([factor, factor, 1.0]) @ homography
-            x0, y0, x1, y1 = _qr_window(in_full, full.shape[:2])
+            # the reach every try looks within, and more
+            x0, y0, x1, y1 = _qr_window(in_full, full.shape[:2], QR_REACH + 3.0)
             in_window = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ in_full
             qr_text = read_qr(full[y0:y1, x0:x1].min(axis=2), in_window)
     layout, rules, sitting_out = layout_for(qr_text, page_number)
