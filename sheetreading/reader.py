@@ -768,10 +768,11 @@ def _read_within_groups(boxes: list[BoxReading], cores: list[float]) -> list[Box
     group (0.04 more and three times as much), it is the tick: the pen was faint, the photo
     blurred. Anything else stays doubtful, a heavy trace always (a box filled over looks so).
     On the bench's 500 photos (sheets 0-249 and 250-499 alike): 97.4 % -> 98.8 % of plain
-    deals unflagged, no wrong accept (and none on the 300 photos of seed 2, made after); none either with the faint tick's bounds loosened to
-    0.05 ink, 0 more and 1.5 times, or the outshone trace's to a half and 0.06. A box filled over to cancel it and read as a tick (a
-    blurred photo, a light pen) has more than a tick's fill, or leaves the faint right
-    tick's middle inked: the trace beside it stays doubtful (found by the bench)."""
+    deals unflagged, no wrong accept (and none on the 300 photos of seed 2, made after);
+    none either with the faint tick's bounds loosened to 0.05 ink, 0 more and 1.5 times, or
+    the outshone trace's to a half and 0.06. A box filled over to cancel it and read as a
+    tick (a blurred photo, a light pen) has more than a tick's fill, or leaves the faint
+    right tick's middle inked: the trace beside it stays doubtful (found by the bench)."""
     groups: dict[str, list[int]] = {}
     for index, box in enumerate(boxes):
         groups.setdefault(box.group, []).append(index)
