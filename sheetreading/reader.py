@@ -244,15 +244,7 @@ def read_qr(image: np.ndarray, homography: np.ndarray, *, first_look_only: bool 
         # a 2 MP photo blurred: sharpened hard, with a wider quiet zone (found by the bench)
         (QR_PX, margin + 1, ((2, 8), (3, 6))),
     ):
-        size = L.QR_SIZE + 2 * wide
-        out = int(size * px)
-        patch = cv2.warpPerspective(
-            image,
-            _scaled(homography, px, L.QR_X - wide, L.QR_Y - wide),
-            (out, out),
-            flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-            borderValue=255,
-        )
+        patch = _qr_straightened(image, homography, px, wide)
         for sigma, amount in tries:
             variant = patch
             if amount:
@@ -265,6 +257,18 @@ def read_qr(image: np.ndarray, homography: np.ndarray, *, first_look_only: bool 
             if text:
                 return text
     raise Unreadable("no_qr")
+
+
+def _qr_straightened(image: np.ndarray, homography: np.ndarray, px: float, wide: float):
+    """The QR code's square and ``wide`` mm around it, straightened at ``px`` per mm."""
+    out = int((L.QR_SIZE + 2 * wide) * px)
+    return cv2.warpPerspective(
+        image,
+        _scaled(homography, px, L.QR_X - wide, L.QR_Y - wide),
+        (out, out),
+        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+        borderValue=255,
+    )
 
 
 # --- a code too blurred for the detector: its modules read one by one -----------------------
@@ -281,19 +285,12 @@ def read_qr_modules(image: np.ndarray, homography: np.ndarray) -> str | None:
     detector (a 2 MP photo whose modules are 3 px, blurred by half a module: the bench's
     last refused sheets). The code is straightened from the page's markers; its three finder
     patterns are found by matching (blur leaves their big squares), which places every
-    module; the blur is taken off (a few steps of Landweber's deconvolution, for a Gaussian
+    module, and the grid is moved where the modules every code has agree best; the blur is taken off (a few steps of Landweber's deconvolution, for a Gaussian
     blur of a share of a module) and each module's middle read dark or light. The modules
     every code has (finders, timing, alignment) and the format (the printer's error levels
     with its mask, :data:`layout.QR_MASK`) are drawn as they must be, the code redrawn clean
     and decoded: its error correction checks the rest, and the caller checks the address."""
-    out = int((L.QR_SIZE + 2 * QR_REACH) * QR_MODULE_PX)
-    patch = cv2.warpPerspective(
-        image,
-        _scaled(homography, QR_MODULE_PX, L.QR_X - QR_REACH, L.QR_Y - QR_REACH),
-        (out, out),
-        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-        borderValue=255,
-    ).astype(np.float32)
+    patch = _qr_straightened(image, homography, QR_MODULE_PX, QR_REACH).astype(np.float32)
     paper = cv2.GaussianBlur(cv2.dilate(patch, np.ones((15, 15), np.uint8)), (0, 0), 6)
     dark = np.clip(1 - patch / np.maximum(paper, 1), 0, 1)
     placed = sorted(
